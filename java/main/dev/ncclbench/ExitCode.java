@@ -1,0 +1,29 @@
+package dev.ncclbench;
+
+/** The one table of exit codes; listed in --help and README.md. */
+public enum ExitCode {
+    OK(0, "ok"),
+    INTERNAL(1, "internal error"),
+    USAGE(2, "usage error (bad flag, bad size, unknown collective or type)"),
+    ENVIRONMENT(3, "environment not ready (no NCCL, no GPU, bootstrap would fail, doctor errors)"),
+    RUN_FAILED(4, "run failed (wrong results, rank lost, NCCL error)"),
+    TIMEOUT(5, "timeout / hang"),
+    DEGRADED(6, "regression against baseline or degraded path");
+
+    public final int code;
+    public final String meaning;
+
+    ExitCode(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    /** The table as printed at the end of --help. */
+    public static String table() {
+        StringBuilder sb = new StringBuilder("Exit codes:%n");
+        for (ExitCode e : values()) {
+            sb.append(String.format("  %d  %s%%n", e.code, e.meaning));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.ncclbench.backend;
+
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Counts;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.results.RankInfo;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/** One rank's communicator. Used by one thread only. */
+public interface RankComm extends AutoCloseable {
+
+    int rank();
+
+    int nranks();
+
+    /** Host, pid, and what the rank drives (GPU or interface), for the header. */
+    RankInfo info();
+
+    Set<Capability> capabilities();
+
+    /** Allocates buffers for one collective at one size and placement. */
+    Operation prepare(Collective collective, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace);
+
+    /** NCCL debug log files this rank writes (empty when the backend has none). */
+    default List<Path> logFiles() {
+        return List.of();
+    }
+
+    @Override
+    void close();
+}

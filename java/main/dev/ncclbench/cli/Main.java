@@ -1,0 +1,52 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/** Entry point: runs the root command and turns every failure into one line and an exit code. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line with injected writers; returns the exit code. Tests call this. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new RootCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("ncclbench: " + ex.getMessage());
+            err.println("Try 'ncclbench " + commandPath(ex.getCommandLine()) + " --help'.");
+            return ExitCode.USAGE.code;
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof NcclbenchException ne) {
+                err.println("ncclbench: " + ne.getMessage());
+                return ne.exitCode().code;
+            }
+            err.println("ncclbench: internal error: " + ex);
+            if (System.getenv("NCCLBENCH_DEBUG") != null) {
+                ex.printStackTrace(err);
+            } else {
+                err.println("(set NCCLBENCH_DEBUG=1 for the stack trace)");
+            }
+            return ExitCode.INTERNAL.code;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private static String commandPath(CommandLine cl) {
+        String name = cl.getCommandName();
+        return name.equals("ncclbench") ? "" : name;
+    }
+}

@@ -1,0 +1,247 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.sweep.SweepRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** `ncclbench sweep`: nccl-tests' flags with their letters and meanings. */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run collectives over a range of sizes and print the nccl-tests table.",
+        footer = "%nSizes take binary K, M, G suffixes (1K = 1024); fractions are allowed (1.5G)."
+                + "%nExit codes: 0 ok, 1 internal, 2 usage, 3 environment not ready, 4 run failed,"
+                + " 5 timeout/hang, 6 degraded path.")
+public final class SweepCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "Minimum size (default: 8 B on GPUs, 32M with -e given alone)")
+    String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "Maximum size (default: 8G on GPUs; from free memory on sockets)")
+    String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", description = "Multiplicative step; wins over -i when > 1 (default: 2 for the default sweep, else 1)")
+    Long stepFactor;
+
+    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", description = "Additive step (default: 1M)")
+    String stepBytes;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Timed iterations per size (default: 20)")
+    Integer iters;
+
+    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "Warm-up iterations per size (default: 1)")
+    Integer warmup;
+
+    @Option(names = {"-m", "--agg_iters"}, paramLabel = "N", description = "Collectives aggregated per iteration (default: 1)")
+    Integer agg;
+
+    @Option(names = {"-N", "--run_cycles"}, paramLabel = "N", description = "Repeat the whole sweep N times (default: 1)")
+    Integer repeat;
+
+    @Option(names = {"-c", "--check"}, paramLabel = "N", description = "Correctness-check iterations after timing; 0 = off (default: 1)")
+    Integer check;
+
+    @Option(names = {"-o", "--op"}, paramLabel = "OP", description = "sum, prod, max, min, avg (default: sum)")
+    String op;
+
+    @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE", description = "int8 uint8 int32 uint32 int64 uint64 half float double bfloat16 (default: float)")
+    String type;
+
+    @Option(names = {"-r", "--root"}, paramLabel = "RANK", description = "Root rank for rooted collectives; -1 = every root (default: 0)")
+    Integer root;
+
+    @Option(names = {"-a", "--average"}, paramLabel = "0-3", description = "Combine per-rank times: 0 rank 0, 1 mean, 2 min, 3 max (default: 1)")
+    Integer average;
+
+    @Option(names = {"-z", "--blocking"}, paramLabel = "0-3", description = "0 none; 1 wait+barrier after each op; 2 wait; 3 barrier per iteration (default: 0)")
+    Integer blocking;
+
+    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", description = "Abort and exit 5 when a rank makes no progress this long; 0 = 300 s watchdog (default: 0)")
+    Integer timeout;
+
+    @Option(names = {"-g", "--ngpus"}, paramLabel = "N", description = "GPUs per thread (nccl backend, default: 1)")
+    Integer gpus;
+
+    @Option(names = {"-t", "--nthreads"}, paramLabel = "N", description = "Threads per process (nccl backend, default: 1)")
+    Integer threads;
+
+    @Option(names = {"-G", "--cudagraph"}, paramLabel = "N", description = "Capture the timed loop in a CUDA graph and replay it (nccl backend, default: 0)")
+    Integer graph;
+
+    @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter, or all")
+    String collective = "all_reduce";
+
+    @Option(names = "--backend", paramLabel = "auto|nccl|socket", description = "Backend (default: auto: nccl when a GPU and NCCL are usable, else socket)")
+    String backend = "auto";
+
+    @Option(names = "--ranks", paramLabel = "N", description = "Local ranks as threads of this process (socket backend; default: 4, or 1 per process under a launcher)")
+    Integer ranks;
+
+    @Option(names = "--sockets-per-peer", paramLabel = "N", description = "TCP connections per ring neighbour (socket backend, default: 2)")
+    Integer socketsPerPeer;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "JSON result file (default: <out>/<run>/result.json)")
+    Path json;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: results/runs)")
+    Path out = Path.of("results", "runs");
+
+    @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Rank 0's store address (default: MASTER_ADDR:MASTER_PORT, or loopback for one-node jobs)")
+    String rendezvous;
+
+    @Option(names = "--rank", paramLabel = "N", description = "This process's rank, when no launcher sets it")
+    Integer rank;
+
+    @Option(names = "--world-size", paramLabel = "N", description = "Number of processes, when no launcher sets it")
+    Integer worldSize;
+
+    @Option(names = "--no-progress", description = "No progress bar, even on a terminal")
+    boolean noProgress;
+
+    @Override
+    public Integer call() {
+        RunSpec runSpec = resolve();
+        LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress);
+        return new SweepRunner(runSpec, launch, spec.commandLine().getOut(), spec.commandLine().getErr()).run().code;
+    }
+
+    /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */
+    RunSpec resolve() {
+        List<Collective> colls = parse(() -> Collectives.parseList(collective));
+        List<String> collNames = new ArrayList<>();
+        colls.forEach(c -> collNames.add(c.name()));
+
+        String backendName = backend.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!backendName.equals("auto") && Backends.byName(backendName) == null) {
+            throw NcclbenchException.usage("unknown backend '" + backend + "'; known: auto, " + String.join(", ", Backends.names()));
+        }
+        DataType dt = type == null ? DataType.FLOAT : DataType.parse(type);
+        if (dt == null) {
+            throw NcclbenchException.usage("unknown data type '" + type + "'; known: " + DataType.names());
+        }
+        ReduceOp rop = op == null ? ReduceOp.SUM : ReduceOp.parse(op);
+        if (rop == null) {
+            if (op.trim().equalsIgnoreCase("mulsum") || op.trim().equalsIgnoreCase("all")) {
+                throw NcclbenchException.usage("operator '" + op + "' is not supported; use one of " + ReduceOp.names());
+            }
+            throw NcclbenchException.usage("unknown reduction operator '" + op + "'; known: " + ReduceOp.names());
+        }
+
+        boolean defaultSweep = minBytes == null && maxBytes == null;
+        long min = minBytes == null ? (defaultSweep ? 8 : 32L << 20) : size("-b", minBytes);
+        long max;
+        String maxSource;
+        if (maxBytes != null) {
+            max = size("-e", maxBytes);
+            maxSource = "flag";
+        } else if (defaultSweep) {
+            max = 8L << 30;
+            maxSource = "default";
+        } else {
+            max = Math.max(min, 32L << 20);
+            maxSource = "default";
+        }
+        if (minBytes != null && maxBytes == null && min > max) {
+            max = min;
+        }
+        if (min > max) {
+            throw NcclbenchException.usage("-b " + minBytes + " (" + min + " bytes) is above -e " + maxBytes + " (" + max + " bytes)");
+        }
+        long factor = stepFactor == null ? (defaultSweep ? 2 : 1) : stepFactor;
+        if (factor < 0) {
+            throw NcclbenchException.usage("-f must be 0 or more, got " + factor);
+        }
+        long step = stepBytes == null ? 1L << 20 : size("-i", stepBytes);
+        if (factor <= 1 && step <= 0 && min < max) {
+            throw NcclbenchException.usage("-i must be above 0 when -f is 1 or less, or the sweep would not advance");
+        }
+
+        int n = positive("-n", iters, 20);
+        int w = atLeast("-w", warmup, 1, 0);
+        int m = positive("-m", agg, 1);
+        int cycles = positive("-N", repeat, 1);
+        int c = atLeast("-c", check, 1, 0);
+        int r = root == null ? 0 : root;
+        if (r < -1) {
+            throw NcclbenchException.usage("-r must be a rank or -1 (every root), got " + r);
+        }
+        int a = average == null ? 1 : average;
+        if (a < 0 || a > 3) {
+            throw NcclbenchException.usage("-a must be 0 (rank 0), 1 (mean), 2 (min) or 3 (max), got " + a);
+        }
+        int z = blocking == null ? 0 : blocking;
+        if (z < 0 || z > 3) {
+            throw NcclbenchException.usage("-z must be 0, 1, 2 or 3, got " + z);
+        }
+        int t = atLeast("-T", timeout, 0, 0);
+        int g = positive("-g", gpus, 1);
+        int th = positive("-t", threads, 1);
+        int gr = atLeast("-G", graph, 0, 0);
+        int localRanks = ranks == null ? 0 : ranks;
+        if (ranks != null && ranks < 1) {
+            throw NcclbenchException.usage("--ranks must be 1 or more, got " + ranks);
+        }
+        int spp = positive("--sockets-per-peer", socketsPerPeer, 2);
+        if (spp > 16) {
+            throw NcclbenchException.usage("--sockets-per-peer must be 16 or less, got " + spp);
+        }
+        return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr,
+                backendName, localRanks, json, out, spp);
+    }
+
+    private static long size(String flag, String text) {
+        try {
+            long v = Sizes.parse(text);
+            if (v < 0) {
+                throw new IllegalArgumentException("negative size");
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            throw NcclbenchException.usage(flag + ": " + e.getMessage());
+        }
+    }
+
+    private static int positive(String flag, Integer v, int dflt) {
+        return atLeast(flag, v, dflt, 1);
+    }
+
+    private static int atLeast(String flag, Integer v, int dflt, int min) {
+        if (v == null) {
+            return dflt;
+        }
+        if (v < min) {
+            throw NcclbenchException.usage(flag + " must be " + min + " or more, got " + v);
+        }
+        return v;
+    }
+
+    private static <T> T parse(java.util.function.Supplier<T> s) {
+        try {
+            return s.get();
+        } catch (IllegalArgumentException e) {
+            throw NcclbenchException.usage(e.getMessage());
+        }
+    }
+
+    /** How this process finds the others. */
+    public record LaunchOptions(String rendezvous, Integer rank, Integer worldSize, boolean ranksGiven,
+                                boolean progress) {
+    }
+
+}

@@ -1,0 +1,22 @@
+package dev.ncclbench.collective;
+
+/** gather: rank s's block lands at block s on the root. busbw factor (n-1)/n. */
+final class Gather implements Collective {
+    public String name() { return "gather"; }
+    public boolean reduces() { return false; }
+    public boolean rooted() { return true; }
+    public Counts counts(long count, int eb, int n) {
+        long base = Collective.perRank(count, eb, n);
+        return new Counts(base, base * n, base, base, 0);
+    }
+    public int algBytesRanks(int n) { return n; }
+    public double busbwFactor(int n) { return (double) (n - 1) / n; }
+    public long source(int rank, long j, Counts c, int n, int root) {
+        if (rank != root) {
+            return UNCHECKED;
+        }
+        long b = c.paramCount();
+        return Collective.at((int) (j / b), j % b);
+    }
+    @Override public boolean hasOutput(int rank, int root) { return rank == root; }
+}

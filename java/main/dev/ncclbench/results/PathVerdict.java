@@ -1,0 +1,14 @@
+package dev.ncclbench.results;
+
+import java.util.List;
+
+/**
+ * Which path the bytes of a row took, and how sure we are. Filled by the diagnosis; results only print it.
+ *
+ * @param path       e.g. "socket", "rdma-host-staged", "rdma-gdr", "p2p", "shm", "nvls", "loopback", "unknown"
+ * @param confidence "certain" (from NCCL's log), "likely" (numbers), "unknown"
+ * @param reason     one sentence a cluster engineer can act on
+ * @param evidence   where it came from: log file:line, or the measured figure against the catalog
+ */
+public record PathVerdict(String path, String confidence, String reason, List<String> evidence) {
+}

@@ -1,0 +1,23 @@
+package dev.ncclbench.results;
+
+/**
+ * One line of the table: one collective at one size.
+ *
+ * @param sizeBytes the "size" column: max(send, receive) bytes
+ * @param count     the "count" column: the count passed to the call
+ * @param type      nccl-tests' type name
+ * @param redop     "none" for collectives without a reduction
+ * @param root      -1 for collectives without a root
+ * @param samplesOutOfPlace per-iteration statistics, or null when none were kept
+ * @param verdict   the path verdict for this size, or null before diagnosis
+ */
+public record ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
+                        Measurement outOfPlace, Measurement inPlace,
+                        SampleStats samplesOutOfPlace, SampleStats samplesInPlace,
+                        PathVerdict verdict) {
+
+    public ResultRow withVerdict(PathVerdict v) {
+        return new ResultRow(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace,
+                samplesOutOfPlace, samplesInPlace, v);
+    }
+}
