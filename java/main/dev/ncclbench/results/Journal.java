@@ -1,0 +1,26 @@
+package dev.ncclbench.results;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+
+/** The lines of a result journal after its header line: a row, or a verdict found later for earlier rows. */
+final class Journal {
+    private Journal() {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Entry(@JsonProperty("row") ResultDocument.Row row,
+                 @JsonProperty("verdict_for") ResultDocument.Row verdictFor) {
+    }
+
+    /** Gives {@code diagnosed}'s verdict to every row of the same table line (repeats of a size share it). */
+    static void applyVerdict(List<ResultDocument.Row> rows, ResultDocument.Row diagnosed) {
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).sameLine(diagnosed)) {
+                rows.set(i, rows.get(i).withVerdict(diagnosed.verdict()));
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.ncclbench.results;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes one run's JSON document so that a crash keeps what was measured: while the run lasts every
+ * row is appended to a journal ({@code <file>.partial}, JSON Lines) and forced to disk before
+ * {@link #row} returns; {@link #finish} writes the whole document beside the target and moves it into
+ * place atomically, then deletes the journal. A reader therefore sees either no document or a complete
+ * one, and {@link ResultFiles#recover} turns a journal left by a crash into a document.
+ */
+final class JsonResultWriter implements ResultSink {
+    private final Path file;
+    private final Path journalFile;
+    private final Clock clock;
+    private FileChannel journal;
+    private ResultDocument header;
+    private final List<ResultDocument.Row> rows = new ArrayList<>();
+    private boolean finished;
+
+    JsonResultWriter(Path file, Clock clock) {
+        this.file = file;
+        this.journalFile = ResultFiles.journalOf(file);
+        this.clock = clock;
+    }
+
+    @Override
+    public void beginRun(RunInfo run) {
+        if (header != null) {
+            throw new IllegalStateException("beginRun called twice");
+        }
+        header = ResultDocument.begin(run);
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            journal = FileChannel.open(journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
+        }
+        append(Json.line(header));
+    }
+
+    @Override
+    public void beginCollective(String collective) {
+        requireRun();
+    }
+
+    @Override
+    public void row(ResultRow row) {
+        requireRun();
+        ResultDocument.Row r = ResultDocument.Row.from(row);
+        rows.add(r);
+        append(Json.line(new Journal.Entry(r, null)));
+    }
+
+    @Override
+    public void endCollective(String collective) {
+        requireRun();
+    }
+
+    @Override
+    public void verdicts(List<ResultRow> diagnosed) {
+        requireRun();
+        for (ResultRow d : diagnosed) {
+            if (d.verdict() == null) {
+                continue;
+            }
+            ResultDocument.Row r = ResultDocument.Row.from(d);
+            Journal.applyVerdict(rows, r);
+            append(Json.line(new Journal.Entry(null, r)));
+        }
+    }
+
+    @Override
+    public void finish(String status, String error) {
+        ResultSink.checkStatus(status);
+        requireRun();
+        if (finished) {
+            throw new IllegalStateException("finish called twice");
+        }
+        finished = true;
+        ResultDocument doc = header.finished(status, error, Instant.now(clock).toString(), rows);
+        try {
+            journal.close();
+            ResultFiles.writeAtomically(file, doc);
+            Files.deleteIfExists(journalFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot finalise the result " + file + " (the rows are kept in "
+                    + journalFile + "): " + e.getMessage(), e);
+        }
+    }
+
+    private void requireRun() {
+        if (header == null) {
+            throw new IllegalStateException("beginRun must come first");
+        }
+        if (finished) {
+            throw new IllegalStateException("the run is finished");
+        }
+    }
+
+    /** One line, then force: after this returns the line survives a crash of the process or the host. */
+    private void append(String line) {
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        try {
+            while (bytes.hasRemaining()) {
+                journal.write(bytes);
+            }
+            journal.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to the result journal " + journalFile + ": "
+                    + e.getMessage(), e);
+        }
+    }
+}

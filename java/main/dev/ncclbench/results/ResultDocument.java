@@ -1,0 +1,270 @@
+package dev.ncclbench.results;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.spec.RunSpec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run's JSON result, schema version 1 (docs/results-schema.md). The field names of the file are
+ * the {@code @JsonProperty} names here; the Java names follow the rest of the code.
+ *
+ * <p>Numbers that are not finite (a time never measured) are written as null and read back as NaN,
+ * so the file stays valid JSON.
+ */
+@JsonPropertyOrder({"schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
+        "backend", "backend_reason", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
+        "notes", "rows"})
+public record ResultDocument(
+        @JsonProperty("schema_version") int schemaVersion,
+        @JsonProperty("tool") String tool,
+        @JsonProperty("tool_version") String toolVersion,
+        @JsonProperty("started_at") String startedAt,
+        @JsonProperty("finished_at") String finishedAt,
+        @JsonProperty("status") String status,
+        @JsonProperty("error") String error,
+        @JsonProperty("backend") String backend,
+        @JsonProperty("backend_reason") String backendReason,
+        @JsonProperty("spec") Spec spec,
+        @JsonProperty("versions") Map<String, String> versions,
+        @JsonProperty("nranks") int nranks,
+        @JsonProperty("ranks") List<Rank> ranks,
+        @JsonProperty("environment") Map<String, String> environment,
+        @JsonProperty("nccl_log_files") List<String> ncclLogFiles,
+        @JsonProperty("notes") List<String> notes,
+        @JsonProperty("rows") List<Row> rows) {
+
+    public static final int SCHEMA_VERSION = 1;
+    public static final String TOOL = "ncclbench";
+    /** The status of a document rebuilt from a journal the run never finished. */
+    public static final String INCOMPLETE = "incomplete";
+    /** The status in a journal's header line while the run lasts. */
+    static final String RUNNING = "running";
+
+    /** The document of a run that has just begun: no rows, status "running". */
+    static ResultDocument begin(RunInfo run) {
+        List<Rank> ranks = new ArrayList<>();
+        if (run.ranks() != null) {
+            for (RankInfo r : run.ranks()) {
+                ranks.add(new Rank(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
+            }
+        }
+        return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
+                run.backend(), run.backendReason(), run.spec() == null ? null : Spec.from(run.spec()),
+                orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
+                orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of());
+    }
+
+    ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<Row> allRows) {
+        return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
+                backend, backendReason, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
+                List.copyOf(allRows));
+    }
+
+    /** The run as the rest of the code models it (e.g. to print the table again from a file). */
+    public RunInfo runInfo() {
+        List<RankInfo> rankInfos = new ArrayList<>();
+        for (Rank r : ranks == null ? List.<Rank>of() : ranks) {
+            rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
+        }
+        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec == null ? null : spec.toRunSpec(),
+                nranks, versions, rankInfos, environment, ncclLogFiles, notes);
+    }
+
+    /** The rows as the rest of the code models them. */
+    public List<ResultRow> resultRows() {
+        List<ResultRow> out = new ArrayList<>();
+        for (Row r : rows == null ? List.<Row>of() : rows) {
+            out.add(r.toResultRow());
+        }
+        return out;
+    }
+
+    /** The resolved options; op and type by their nccl-tests names, paths as strings. */
+    @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
+            "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average",
+            "blocking", "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks",
+            "json_file", "out_dir", "sockets_per_peer"})
+    public record Spec(
+            @JsonProperty("collectives") List<String> collectives,
+            @JsonProperty("min_bytes") long minBytes,
+            @JsonProperty("max_bytes") long maxBytes,
+            @JsonProperty("max_bytes_source") String maxBytesSource,
+            @JsonProperty("step_factor") long stepFactor,
+            @JsonProperty("step_bytes") long stepBytes,
+            @JsonProperty("iters") int iters,
+            @JsonProperty("warmup_iters") int warmupIters,
+            @JsonProperty("agg_iters") int aggIters,
+            @JsonProperty("repeat") int repeat,
+            @JsonProperty("check_iters") int checkIters,
+            @JsonProperty("op") String op,
+            @JsonProperty("type") String type,
+            @JsonProperty("root") int root,
+            @JsonProperty("average") int average,
+            @JsonProperty("blocking") int blocking,
+            @JsonProperty("timeout_seconds") int timeoutSeconds,
+            @JsonProperty("gpus_per_thread") int gpusPerThread,
+            @JsonProperty("threads") int threads,
+            @JsonProperty("cuda_graph") int cudaGraph,
+            @JsonProperty("backend") String backend,
+            @JsonProperty("local_ranks") int localRanks,
+            @JsonProperty("json_file") String jsonFile,
+            @JsonProperty("out_dir") String outDir,
+            @JsonProperty("sockets_per_peer") int socketsPerPeer) {
+
+        static Spec from(RunSpec s) {
+            return new Spec(s.collectives(), s.minBytes(), s.maxBytes(), s.maxBytesSource(), s.stepFactor(),
+                    s.stepBytes(), s.iters(), s.warmupIters(), s.aggIters(), s.repeat(), s.checkIters(),
+                    s.op() == null ? null : s.op().label(), s.type() == null ? null : s.type().label(), s.root(),
+                    s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(),
+                    s.backend(), s.localRanks(), s.jsonFile() == null ? null : s.jsonFile().toString(),
+                    s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer());
+        }
+
+        public RunSpec toRunSpec() {
+            return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
+                    warmupIters, aggIters, repeat, checkIters, op == null ? null : ReduceOp.parse(op),
+                    type == null ? null : DataType.parse(type), root, average, blocking, timeoutSeconds,
+                    gpusPerThread, threads, cudaGraph, backend, localRanks,
+                    jsonFile == null ? null : Path.of(jsonFile), outDir == null ? null : Path.of(outDir),
+                    socketsPerPeer);
+        }
+    }
+
+    @JsonPropertyOrder({"rank", "local_rank", "host", "pid", "device"})
+    public record Rank(
+            @JsonProperty("rank") int rank,
+            @JsonProperty("local_rank") int localRank,
+            @JsonProperty("host") String host,
+            @JsonProperty("pid") long pid,
+            @JsonProperty("device") String device) {
+    }
+
+    /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
+    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "out_of_place", "in_place",
+            "verdict"})
+    public record Row(
+            @JsonProperty("collective") String collective,
+            @JsonProperty("size") long size,
+            @JsonProperty("count") long count,
+            @JsonProperty("type") String type,
+            @JsonProperty("redop") String redop,
+            @JsonProperty("root") int root,
+            @JsonProperty("out_of_place") Placement outOfPlace,
+            @JsonProperty("in_place") Placement inPlace,
+            @JsonProperty("verdict") Verdict verdict) {
+
+        static Row from(ResultRow r) {
+            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
+                    Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
+                    Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
+        }
+
+        public ResultRow toResultRow() {
+            return new ResultRow(collective, size, count, type, redop, root,
+                    outOfPlace == null ? null : outOfPlace.toMeasurement(),
+                    inPlace == null ? null : inPlace.toMeasurement(),
+                    outOfPlace == null || outOfPlace.samples() == null ? null : outOfPlace.samples().toStats(),
+                    inPlace == null || inPlace.samples() == null ? null : inPlace.samples().toStats(),
+                    verdict == null ? null : verdict.toPathVerdict());
+        }
+
+        /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
+        boolean sameLine(Row other) {
+            return collective.equals(other.collective) && size == other.size && java.util.Objects.equals(type,
+                    other.type) && java.util.Objects.equals(redop, other.redop) && root == other.root;
+        }
+
+        Row withVerdict(Verdict v) {
+            return new Row(collective, size, count, type, redop, root, outOfPlace, inPlace, v);
+        }
+    }
+
+    /**
+     * One placement: time in microseconds, bandwidths in GB/s (1e9 bytes per second), wrong null when the
+     * results were not checked (-c 0).
+     */
+    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "samples"})
+    public record Placement(
+            @JsonProperty("time_us") Double timeUs,
+            @JsonProperty("algbw") Double algbw,
+            @JsonProperty("busbw") Double busbw,
+            @JsonProperty("wrong") Long wrong,
+            @JsonProperty("samples") Samples samples) {
+
+        static Placement from(Measurement m, SampleStats s) {
+            if (m == null) {
+                return null;
+            }
+            return new Placement(finite(m.timeUs()), finite(m.algbw()), finite(m.busbw()),
+                    m.checked() ? m.wrong() : null, Samples.from(s));
+        }
+
+        Measurement toMeasurement() {
+            return new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong);
+        }
+    }
+
+    /** Statistics of the per-iteration samples, in microseconds (cv in percent). */
+    @JsonPropertyOrder({"count", "min_us", "median_us", "p99_us", "max_us", "mean_us", "cv_percent"})
+    public record Samples(
+            @JsonProperty("count") int count,
+            @JsonProperty("min_us") Double minUs,
+            @JsonProperty("median_us") Double medianUs,
+            @JsonProperty("p99_us") Double p99Us,
+            @JsonProperty("max_us") Double maxUs,
+            @JsonProperty("mean_us") Double meanUs,
+            @JsonProperty("cv_percent") Double cvPercent) {
+
+        static Samples from(SampleStats s) {
+            if (s == null) {
+                return null;
+            }
+            return new Samples(s.count(), finite(s.minUs()), finite(s.medianUs()), finite(s.p99Us()),
+                    finite(s.maxUs()), finite(s.meanUs()), finite(s.cvPercent()));
+        }
+
+        SampleStats toStats() {
+            return new SampleStats(count, nan(minUs), nan(medianUs), nan(p99Us), nan(maxUs), nan(meanUs),
+                    nan(cvPercent));
+        }
+    }
+
+    @JsonPropertyOrder({"path", "confidence", "reason", "evidence"})
+    public record Verdict(
+            @JsonProperty("path") String path,
+            @JsonProperty("confidence") String confidence,
+            @JsonProperty("reason") String reason,
+            @JsonProperty("evidence") List<String> evidence) {
+
+        static Verdict from(PathVerdict v) {
+            return v == null ? null : new Verdict(v.path(), v.confidence(), v.reason(), orEmptyList(v.evidence()));
+        }
+
+        PathVerdict toPathVerdict() {
+            return new PathVerdict(path, confidence, reason, orEmptyList(evidence));
+        }
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static double nan(Double v) {
+        return v == null ? Double.NaN : v;
+    }
+
+    private static Map<String, String> orEmpty(Map<String, String> m) {
+        return m == null ? Map.of() : m;
+    }
+
+    private static List<String> orEmptyList(List<String> l) {
+        return l == null ? List.of() : l;
+    }
+}

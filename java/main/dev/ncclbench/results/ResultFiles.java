@@ -1,0 +1,139 @@
+package dev.ncclbench.results;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reading result documents, and recovering the journal a crashed run left behind. */
+public final class ResultFiles {
+    static final String JOURNAL_SUFFIX = ".partial";
+
+    private ResultFiles() {
+    }
+
+    /** The journal a run writes while it lasts: {@code <file>.partial} in the same folder. */
+    public static Path journalOf(Path file) {
+        return file.resolveSibling(file.getFileName() + JOURNAL_SUFFIX);
+    }
+
+    /**
+     * Reads a result document.
+     *
+     * @throws IOException when the file is missing, is not JSON, or has a schema version this code does not know
+     */
+    public static ResultDocument read(Path file) throws IOException {
+        ResultDocument doc;
+        try {
+            doc = Json.LINE.readValue(file.toFile(), ResultDocument.class);
+        } catch (JsonProcessingException e) {
+            throw new IOException(file + " is not a ncclbench result: " + e.getOriginalMessage(), e);
+        }
+        checkSchema(file, doc);
+        return doc;
+    }
+
+    /**
+     * Turns the journal of a run that never finished into a document with status "incomplete", written
+     * atomically beside it (the journal's name without ".partial"), and deletes the journal. A torn last
+     * line (the crash came mid-write) is dropped. When the document already exists (the crash came after
+     * finalising, before deleting the journal) the journal is only deleted.
+     *
+     * @return the document's path
+     * @throws IOException when the journal is unreadable or its first line is not a run header
+     */
+    public static Path recover(Path journal) throws IOException {
+        String name = journal.getFileName().toString();
+        if (!name.endsWith(JOURNAL_SUFFIX) || name.length() == JOURNAL_SUFFIX.length()) {
+            throw new IOException(journal + " is not a result journal (its name does not end in " + JOURNAL_SUFFIX + ")");
+        }
+        Path file = journal.resolveSibling(name.substring(0, name.length() - JOURNAL_SUFFIX.length()));
+        if (Files.exists(file)) {
+            read(file);
+            Files.deleteIfExists(journal);
+            return file;
+        }
+        List<String> lines = Files.readAllLines(journal, StandardCharsets.UTF_8);
+        if (lines.isEmpty()) {
+            throw new IOException(journal + " is empty: the run stopped before writing its header");
+        }
+        ResultDocument header;
+        try {
+            header = Json.LINE.readValue(lines.get(0), ResultDocument.class);
+        } catch (JsonProcessingException e) {
+            throw new IOException(journal + ": the first line is not a run header: " + e.getOriginalMessage(), e);
+        }
+        checkSchema(journal, header);
+        List<ResultDocument.Row> rows = new ArrayList<>();
+        int dropped = 0;
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            Journal.Entry entry;
+            try {
+                entry = Json.LINE.readValue(lines.get(i), Journal.Entry.class);
+            } catch (JsonProcessingException e) {
+                // Only the last line can be torn; anything after a bad line cannot be trusted either.
+                dropped = lines.size() - i;
+                break;
+            }
+            if (entry.row() != null) {
+                rows.add(entry.row());
+            } else if (entry.verdictFor() != null) {
+                Journal.applyVerdict(rows, entry.verdictFor());
+            }
+        }
+        String error = "recovered from " + journal.getFileName() + ": the run stopped before finishing; "
+                + rows.size() + " rows kept" + (dropped > 0 ? ", " + dropped + " unreadable lines dropped" : "");
+        writeAtomically(file, header.finished(ResultDocument.INCOMPLETE, error, null, rows));
+        Files.deleteIfExists(journal);
+        return file;
+    }
+
+    /** Writes {@code doc} to a temporary file in the target's folder, forces it, then renames it over the target. */
+    static void writeAtomically(Path file, ResultDocument doc) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ch.write(java.nio.ByteBuffer.wrap(Json.DOCUMENT.writeValueAsBytes(doc)));
+                ch.write(java.nio.ByteBuffer.wrap("\n".getBytes(StandardCharsets.UTF_8)));
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the file system of " + dir + " cannot rename atomically; "
+                        + "choose another --out folder", e);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        forceDirectory(dir);
+    }
+
+    /** Makes the rename itself durable. Not every platform can open a folder; then the rename is as durable as it gets. */
+    private static void forceDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // Best effort by design: the document is complete either way; only its durability across a power cut differs.
+        }
+    }
+
+    private static void checkSchema(Path file, ResultDocument doc) throws IOException {
+        if (doc.schemaVersion() != ResultDocument.SCHEMA_VERSION) {
+            throw new IOException(file + " has schema_version " + doc.schemaVersion() + "; this ncclbench reads "
+                    + ResultDocument.SCHEMA_VERSION);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.ncclbench.results;
+
+import dev.ncclbench.spec.RunSpec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The nccl-tests result table, byte-compatible with nccl-tests v2.19.6 so that existing parsers keep
+ * working: each collective gets the preamble, header, rows and footer one nccl-tests binary prints.
+ * Everything of ours is on a line starting with '#', which those parsers skip.
+ *
+ * <p>Numbers go through {@link CFormat} only, never through the default locale.
+ */
+final class TableWriter implements ResultSink {
+    /** "cuda:3 [0000:18:00.0] NVIDIA H200": the NCCL backend's device string, printed as nccl-tests' "device  3 ...". */
+    private static final Pattern CUDA_DEVICE = Pattern.compile("cuda:(\\d+)\\s+(.*)");
+
+    private final PrintWriter out;
+    private RunInfo run;
+    private String openCollective;
+    private final List<ResultRow> tableRows = new ArrayList<>();
+
+    TableWriter(PrintWriter out) {
+        this.out = out;
+    }
+
+    @Override
+    public void beginRun(RunInfo run) {
+        this.run = Objects.requireNonNull(run, "run");
+    }
+
+    @Override
+    public void beginCollective(String collective) {
+        if (run == null) {
+            throw new IllegalStateException("beginCollective before beginRun");
+        }
+        if (openCollective != null) {
+            throw new IllegalStateException("beginCollective(" + collective + ") while " + openCollective + " is open");
+        }
+        openCollective = collective;
+        tableRows.clear();
+        preamble(collective);
+        header();
+        out.flush();
+    }
+
+    @Override
+    public void row(ResultRow row) {
+        if (openCollective == null) {
+            throw new IllegalStateException("row outside beginCollective/endCollective");
+        }
+        tableRows.add(row);
+        out.print(formatRow(row));
+        out.print('\n');
+        out.flush();
+    }
+
+    @Override
+    public void endCollective(String collective) {
+        if (openCollective == null) {
+            throw new IllegalStateException("endCollective(" + collective + ") without beginCollective");
+        }
+        footer(openCollective);
+        openCollective = null;
+        out.flush();
+    }
+
+    @Override
+    public void verdicts(List<ResultRow> diagnosed) {
+        List<String> lines = VerdictSummary.lines(diagnosed);
+        if (lines.isEmpty()) {
+            return;
+        }
+        out.print("#\n");
+        for (String line : lines) {
+            comment("Path: " + line);
+        }
+        out.print("#\n");
+        out.flush();
+    }
+
+    @Override
+    public void finish(String status, String error) {
+        ResultSink.checkStatus(status);
+        if (openCollective != null) {
+            // No footer: an average over the rows that happened to finish would read as a result.
+            comment("Collective test stopped: " + openCollective + "_perf (" + status + ")");
+            openCollective = null;
+        }
+        if (!"ok".equals(status) || error != null) {
+            comment("Run status: " + status);
+            if (error != null) {
+                comment("error: " + error);
+            }
+        }
+        out.flush();
+    }
+
+    /** nccl-tests' device report: the lines before the table. */
+    private void preamble(String collective) {
+        RunSpec spec = run.spec();
+        // nccl-tests prints its own version line here ("# nccl-tests version ..."); this is ours.
+        out.print("# ncclbench version " + run.toolVersion() + " backend " + run.backend() + "\n");
+        out.print("# Collective test starting: " + collective + "_perf\n");
+        boolean factor = spec.stepFactor() > 1;
+        out.print("# nThread " + spec.threads() + " nGpus " + spec.gpusPerThread()
+                + " minBytes " + spec.minBytes() + " maxBytes " + spec.maxBytes()
+                + " step: " + (factor ? spec.stepFactor() : spec.stepBytes()) + (factor ? "(factor)" : "(bytes)")
+                + " warmup iters: " + spec.warmupIters() + " iters: " + spec.iters()
+                + " agg iters: " + spec.aggIters() + " validation: " + spec.checkIters()
+                + " graph: " + spec.cudaGraph() + " unalign: 0\n");
+        switch (spec.blocking()) {
+            case 1 -> out.print("# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
+            case 2 -> out.print("# Blocking Enabled: wait after each inner iteration (-m), no barrier \n");
+            case 3 -> out.print("# Blocking Enabled: wait and barrier after each outer iteration (-n); "
+                    + "time excludes barrier \n");
+            default -> {
+            }
+        }
+        if (run.backendReason() != null && !run.backendReason().isBlank()) {
+            comment("Backend: " + run.backend() + ": " + run.backendReason());
+        }
+        if (run.notes() != null) {
+            for (String note : run.notes()) {
+                comment(note);
+            }
+        }
+        out.print("#\n");
+        out.print("# Using devices\n");
+        if (run.ranks() != null) {
+            for (RankInfo rank : run.ranks()) {
+                out.print(rankLine(rank));
+                out.print('\n');
+            }
+        }
+    }
+
+    static String rankLine(RankInfo rank) {
+        String device = rank.device() == null ? "" : rank.device();
+        Matcher cuda = CUDA_DEVICE.matcher(device);
+        if (cuda.matches()) {
+            device = CFormat.padLeft(cuda.group(1), 2) + " " + cuda.group(2);
+        }
+        return "#  Rank " + CFormat.padLeft(Integer.toString(rank.rank()), 2)
+                + " Group  0 Pid " + CFormat.padLeft(Long.toString(rank.pid()), 6)
+                + " on " + CFormat.padLeft(rank.host(), 10) + " device " + device;
+    }
+
+    private void header() {
+        out.print("#\n");
+        out.print("# " + cols("", "", "", "", "")
+                + "           out-of-place                       in-place          \n");
+        // The trailing " " is nccl-tests' empty timestamp column ("%*s" with width 0) since v2.17.7.
+        out.print("# " + cols("size", "count", "type", "redop", "root")
+                + placementHeader("time", "algbw", "busbw", "#wrong")
+                + placementHeader("time", "algbw", "busbw", "#wrong") + " \n");
+        out.print("# " + cols("(B)", "(elements)", "", "", "")
+                + placementHeader("(us)", "(GB/s)", "(GB/s)", "")
+                + placementHeader("(us)", "(GB/s)", "(GB/s)", "") + " \n");
+    }
+
+    /** "%10s  %12s  %8s  %6s  %6s": after "# " the size column ends where the rows' "%12li" ends. */
+    private static String cols(String size, String count, String type, String redop, String root) {
+        return CFormat.padLeft(size, 10) + "  " + CFormat.padLeft(count, 12) + "  " + CFormat.padLeft(type, 8)
+                + "  " + CFormat.padLeft(redop, 6) + "  " + CFormat.padLeft(root, 6);
+    }
+
+    private static String placementHeader(String time, String algbw, String busbw, String wrong) {
+        return "  " + CFormat.padLeft(time, 7) + "  " + CFormat.padLeft(algbw, 6) + "  " + CFormat.padLeft(busbw, 6)
+                + "  " + CFormat.padLeft(wrong, 6);
+    }
+
+    /** "%12li  %12li  %8s  %6s  %6i" and then each placement. */
+    static String formatRow(ResultRow row) {
+        return CFormat.padLeft(Long.toString(row.sizeBytes()), 12) + "  "
+                + CFormat.padLeft(Long.toString(row.count()), 12) + "  "
+                + CFormat.padLeft(row.type(), 8) + "  "
+                + CFormat.padLeft(row.redop(), 6) + "  "
+                + CFormat.padLeft(Integer.toString(row.root()), 6)
+                + placement(Objects.requireNonNull(row.outOfPlace(), "outOfPlace"))
+                + placement(Objects.requireNonNull(row.inPlace(), "inPlace"));
+    }
+
+    /** "  %7s  %6s  %6s  %6g", or "    N/A" in the last column when the placement was not checked. */
+    private static String placement(Measurement m) {
+        String wrong = m.checked() ? CFormat.general(m.wrong(), 6) : "   N/A";
+        return "  " + CFormat.fit(m.timeUs(), 7) + "  " + CFormat.fit(m.algbw(), 6) + "  "
+                + CFormat.fit(m.busbw(), 6) + "  " + wrong;
+    }
+
+    private void footer(String collective) {
+        long outOfBounds = 0;
+        double busbwSum = 0;
+        int placements = 0;
+        for (ResultRow row : tableRows) {
+            for (Measurement m : List.of(row.outOfPlace(), row.inPlace())) {
+                outOfBounds += Math.max(0, m.wrong());
+                busbwSum += m.busbw();
+                placements++;
+            }
+        }
+        // nccl-tests divides by zero for an empty table and prints "-nan"; 0 says the same more kindly.
+        double avgBusbw = placements == 0 ? 0 : busbwSum / placements;
+        out.print("# " + CFormat.padRight("Out of bounds values", 20) + " : " + outOfBounds + " "
+                + (outOfBounds != 0 ? "FAILED" : "OK") + "\n");
+        out.print("# " + CFormat.padRight("Avg bus bandwidth", 20) + " : " + CFormat.general(avgBusbw) + " \n");
+        out.print("#\n");
+        out.print("# Collective test concluded: " + collective + "_perf\n");
+        out.print("#\n");
+        List<String> verdictLines = VerdictSummary.lines(tableRows);
+        for (String line : verdictLines) {
+            comment("Path: " + line);
+        }
+        if (!verdictLines.isEmpty()) {
+            out.print("#\n");
+        }
+        // nccl-tests ends with writeErrors(), an empty line when NCCL reported no error.
+        out.print("\n");
+    }
+
+    /** Our own text as comment lines: one "# " line per line of text, so no parser ever sees it as a row. */
+    private void comment(String text) {
+        for (String line : text.split("\\R", -1)) {
+            out.print(line.isEmpty() ? "#\n" : "# " + line + "\n");
+        }
+    }
+}
