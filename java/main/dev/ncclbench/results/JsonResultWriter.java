@@ -88,7 +88,10 @@ final class JsonResultWriter implements ResultSink {
     @Override
     public void finish(String status, String error) {
         ResultSink.checkStatus(status);
-        requireRun();
+        if (header == null) {
+            // The run failed before it began: nothing to record, and throwing here would hide the real error.
+            return;
+        }
         if (finished) {
             throw new IllegalStateException("finish called twice");
         }

@@ -29,7 +29,10 @@ public final class ResultSinks {
         return new JsonResultWriter(Objects.requireNonNull(file, "file"), Objects.requireNonNull(clock, "clock"));
     }
 
-    /** Every call goes to each sink in order (e.g. the table on stdout and the JSON file). */
+    /**
+     * Every call goes to each sink in order (e.g. the table on stdout and the JSON file). A sink that
+     * throws stops the call there: put the sink whose failure matters least last.
+     */
     public static ResultSink tee(ResultSink... sinks) {
         List<ResultSink> all = List.of(sinks);
         return new ResultSink() {
