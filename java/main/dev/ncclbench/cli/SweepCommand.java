@@ -202,7 +202,7 @@ public final class SweepCommand implements Callable<Integer> {
             throw NcclbenchException.usage("--sockets-per-peer must be 16 or less, got " + spp);
         }
         return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr,
-                backendName, localRanks, json, out, spp);
+                backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"));
     }
 
     private static long size(String flag, String text) {

@@ -116,7 +116,8 @@ public record ResultDocument(
             @JsonProperty("local_ranks") int localRanks,
             @JsonProperty("json_file") String jsonFile,
             @JsonProperty("out_dir") String outDir,
-            @JsonProperty("sockets_per_peer") int socketsPerPeer) {
+            @JsonProperty("sockets_per_peer") int socketsPerPeer,
+            @JsonProperty("socket_ifname") String socketIfname) {
 
         static Spec from(RunSpec s) {
             return new Spec(s.collectives(), s.minBytes(), s.maxBytes(), s.maxBytesSource(), s.stepFactor(),
@@ -124,7 +125,7 @@ public record ResultDocument(
                     s.op() == null ? null : s.op().label(), s.type() == null ? null : s.type().label(), s.root(),
                     s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(),
                     s.backend(), s.localRanks(), s.jsonFile() == null ? null : s.jsonFile().toString(),
-                    s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer());
+                    s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer(), s.socketIfname());
         }
 
         public RunSpec toRunSpec() {
@@ -133,7 +134,7 @@ public record ResultDocument(
                     type == null ? null : DataType.parse(type), root, average, blocking, timeoutSeconds,
                     gpusPerThread, threads, cudaGraph, backend, localRanks,
                     jsonFile == null ? null : Path.of(jsonFile), outDir == null ? null : Path.of(outDir),
-                    socketsPerPeer);
+                    socketsPerPeer, socketIfname);
         }
     }
 

@@ -34,7 +34,8 @@ import java.util.List;
  * @param localRanks      --ranks: ranks run as threads of this process (socket backend)
  * @param jsonFile        --json, or null for the default beside the run's output
  * @param outDir          --out
- * @param socketsPerPeer  connections per ring neighbour (socket backend)
+ * @param socketsPerPeer  TCP connections per pair of ranks (socket backend)
+ * @param socketIfname    NCCL_SOCKET_IFNAME-syntax list the socket backend binds with; null: NCCL's default order
  */
 public record RunSpec(
         List<String> collectives,
@@ -61,7 +62,8 @@ public record RunSpec(
         int localRanks,
         Path jsonFile,
         Path outDir,
-        int socketsPerPeer) {
+        int socketsPerPeer,
+        String socketIfname) {
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
     public List<Long> sizes() {
@@ -71,12 +73,29 @@ public record RunSpec(
     public RunSpec withMaxBytes(long newMax, String source) {
         return new RunSpec(collectives, Math.min(minBytes, newMax), newMax, source, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer);
+                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+    }
+
+    public RunSpec withSocketIfname(String ifname) {
+        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
+                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
+                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
+    }
+
+    public RunSpec withLocalRanks(int ranks) {
+        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
+                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
+                gpusPerThread, threads, cudaGraph, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
+    }
+
+    /** The watchdog: -T, or 300 s when -T is 0. */
+    public long timeoutMillis() {
+        return (timeoutSeconds > 0 ? timeoutSeconds : 300) * 1000L;
     }
 
     public RunSpec withBackend(String resolvedBackend) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer);
+                gpusPerThread, threads, cudaGraph, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 }

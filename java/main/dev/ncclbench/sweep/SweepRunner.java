@@ -1,27 +1,367 @@
 package dev.ncclbench.sweep;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backend;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.cli.SweepCommand.LaunchOptions;
+import dev.ncclbench.cli.VersionProvider;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.launch.LaunchDetector;
+import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.results.ResultSink;
+import dev.ncclbench.results.ResultSinks;
+import dev.ncclbench.results.RunInfo;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.Sizes;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** Runs one sweep end to end: launch, rendezvous, backend, sizes, results. */
+/** Runs one sweep end to end: launch, backend choice, rendezvous, the ranks' sweeps, results. */
 public final class SweepRunner {
-    private final RunSpec spec;
-    private final LaunchOptions launch;
+    /** The socket backend's default -e: large enough to reach the bandwidth plateau on a 100G NIC. */
+    static final long SOCKET_DEFAULT_MAX = 128L << 20;
+
+    private final RunSpec asked;
+    private final LaunchOptions launchOptions;
     private final PrintWriter out;
     private final PrintWriter err;
+    private final Map<String, String> env;
 
     public SweepRunner(RunSpec spec, LaunchOptions launch, PrintWriter out, PrintWriter err) {
-        this.spec = spec;
-        this.launch = launch;
+        this(spec, launch, out, err, System.getenv());
+    }
+
+    SweepRunner(RunSpec spec, LaunchOptions launch, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        this.asked = spec;
+        this.launchOptions = launch;
         this.out = out;
         this.err = err;
+        this.env = env;
     }
 
     public ExitCode run() {
-        out.println("# todo " + spec + launch + err);
+        LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
+        List<String> notes = new ArrayList<>();
+        BackendChoice choice = chooseBackend(asked, notes);
+        RunSpec spec = asked.withBackend(choice.backend.name());
+        int localRanks = localRanks(spec, launch);
+        spec = spec.withLocalRanks(localRanks);
+        int world = launch.size() * localRanks;
+        if (choice.backend.name().equals("socket")) {
+            spec = socketDefaults(spec, launch, localRanks, notes);
+        }
+        validate(spec, world);
+
+        try (Rendezvous rdv = Rendezvous.start(launch, localRanks, launchOptions.rendezvous(), env, spec.timeoutMillis())) {
+            List<ControlPlane> planes = rdv.planes();
+            List<RankComm> comms = choice.backend.open(spec, planes);
+            try {
+                return runRanks(spec, launch, choice, comms, planes, notes);
+            } finally {
+                comms.forEach(RankComm::close);
+            }
+        }
+    }
+
+    private record BackendChoice(Backend backend, String reason, Readiness readiness) {
+    }
+
+    private BackendChoice chooseBackend(RunSpec spec, List<String> notes) {
+        if (!spec.backend().equals("auto")) {
+            Backend b = Backends.byName(spec.backend());
+            Readiness r = b.readiness(spec);
+            if (!r.ready()) {
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: " + r.reason()
+                        + (r.found() == null ? "" : " (found: " + r.found() + ")") + (r.remedy() == null ? "" : "; " + r.remedy()));
+            }
+            return new BackendChoice(b, "asked with --backend " + b.name(), r);
+        }
+        Backend nccl = Backends.byName("nccl");
+        Readiness nr = nccl.readiness(spec);
+        if (nr.ready()) {
+            return new BackendChoice(nccl, "auto: " + nr.found(), nr);
+        }
+        Backend socket = Backends.byName("socket");
+        Readiness sr = socket.readiness(spec);
+        if (!sr.ready()) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "no backend can run here: nccl: " + nr.reason() + "; socket: "
+                    + sr.reason() + "; " + sr.remedy());
+        }
+        String why = "auto chose the socket backend because NCCL cannot run here: " + nr.reason()
+                + (nr.found() == null ? "" : " (found: " + nr.found() + ")");
+        err.println("ncclbench: " + why);
+        notes.add(why);
+        return new BackendChoice(socket, why, sr);
+    }
+
+    private static int localRanks(RunSpec spec, LaunchInfo launch) {
+        if (spec.backend().equals("nccl")) {
+            return spec.gpusPerThread() * spec.threads();
+        }
+        if (spec.localRanks() > 0) {
+            return spec.localRanks();
+        }
+        return launch.launcher().equals("none") ? 4 : 1;
+    }
+
+    private RunSpec socketDefaults(RunSpec spec, LaunchInfo launch, int localRanks, List<String> notes) {
+        if (spec.socketIfname() == null && launch.singleNode()) {
+            spec = spec.withSocketIfname("lo");
+            notes.add("socket backend on loopback: every rank is on this node (set NCCL_SOCKET_IFNAME to measure a NIC)");
+        }
+        if ("default".equals(spec.maxBytesSource())) {
+            // send, receive and scratch buffers per local rank must fit the JVM's direct memory with room to spare
+            long budget = Runtime.getRuntime().maxMemory() / 2 / (3L * localRanks);
+            long cap = Long.highestOneBit(Math.max(1 << 20, Math.min(SOCKET_DEFAULT_MAX, budget)));
+            String why = "-e defaults to " + Sizes.human(cap) + " on the socket backend (the smaller of "
+                    + Sizes.human(SOCKET_DEFAULT_MAX) + " and what " + localRanks + " local ranks x 3 buffers leave of "
+                    + Sizes.human(Runtime.getRuntime().maxMemory()) + " of JVM memory); pass -e to change it";
+            notes.add(why);
+            spec = spec.withMaxBytes(cap, why);
+        }
+        return spec;
+    }
+
+    private static void validate(RunSpec spec, int world) {
+        if (spec.root() >= world) {
+            throw NcclbenchException.usage("-r " + spec.root() + " is not a rank of this " + world + "-rank job");
+        }
+        if (spec.backend().equals("socket")) {
+            boolean reduces = false;
+            for (String name : spec.collectives()) {
+                Collective c = Collectives.byName(name);
+                reduces |= c.reduces();
+            }
+            DataType t = spec.type();
+            if (reduces && !(t == DataType.FLOAT || t == DataType.DOUBLE || t == DataType.INT32 || t == DataType.INT64)) {
+                throw NcclbenchException.usage("the socket backend reduces float, double, int32 and int64, not " + t.label()
+                        + "; use -d float, or --backend nccl");
+            }
+            if (spec.maxBytes() >= (1L << 31)) {
+                throw NcclbenchException.usage("the socket backend sweeps up to 1 GiB per buffer; -e " + spec.maxBytes()
+                        + " is above that (use --backend nccl for larger sizes)");
+            }
+        }
+    }
+
+    private ExitCode runRanks(RunSpec spec, LaunchInfo launch, BackendChoice choice, List<RankComm> comms,
+                              List<ControlPlane> planes, List<String> notes) {
+        List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
+        boolean reporter = launch.rank() == 0;
+        ResultSink sink = null;
+        Path jsonFile = null;
+        List<ResultRow> rows = new ArrayList<>();
+        int[] badRanks = new int[1];
+        if (reporter) {
+            jsonFile = jsonPath(spec, choice.backend.name());
+            sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
+            List<String> logs = new ArrayList<>();
+            for (RankComm c : comms) {
+                c.logFiles().forEach(p -> logs.add(p.toString()));
+            }
+            RunInfo info = new RunInfo(VersionProvider.version(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
+                    choice.backend.name(), choice.reason, spec, comms.get(0).nranks(), versions(choice), ranks,
+                    environment(env), logs, notes);
+            sink.beginRun(info);
+        }
+        ResultSink reportTo = sink;
+        SweepListener listener = !reporter ? null : new SweepListener() {
+            @Override
+            public void beginCollective(String collective) {
+                reportTo.beginCollective(collective);
+            }
+
+            @Override
+            public void row(ResultRow row, int wrongOop, int wrongIp) {
+                rows.add(row);
+                badRanks[0] += wrongOop + wrongIp;
+                reportTo.row(row);
+            }
+
+            @Override
+            public void endCollective(String collective) {
+                reportTo.endCollective(collective);
+            }
+        };
+        Progress progress = reporter && launchOptions.progress()
+                ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
+
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < comms.size(); i++) {
+            RankComm comm = comms.get(i);
+            SweepEngine engine = new SweepEngine(spec, comm, planes.get(i), i == 0 ? listener : null, progress::step);
+            Thread t = new Thread(() -> {
+                try {
+                    engine.run();
+                } catch (RuntimeException e) {
+                    if (failure.compareAndSet(null, e)) {
+                        // the first failure is the cause; closing every local rank makes the others fail fast
+                        comms.forEach(RankComm::close);
+                    }
+                }
+            }, "ncclbench-rank" + comm.rank());
+            threads.add(t);
+            t.start();
+        }
+        joinAll(threads);
+        progress.close();
+        RuntimeException f = failure.get();
+        if (f == null) {
+            try {
+                barrierAll(planes, "done");
+            } catch (RuntimeException e) {
+                f = e;
+            }
+        }
+        if (reporter) {
+            String status = f == null ? "ok" : f instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
+            sink.finish(status, f == null ? null : f.getMessage());
+            err.println("ncclbench: results in " + jsonFile);
+        }
+        if (f != null) {
+            throw f instanceof NcclbenchException ? f : new NcclbenchException(ExitCode.INTERNAL, f.toString(), f);
+        }
+        if (badRanks[0] > 0) {
+            throw new NcclbenchException(ExitCode.RUN_FAILED, "wrong results: " + badRanks[0]
+                    + " (rank x row) pairs saw wrong elements; see #wrong in the table");
+        }
         return ExitCode.OK;
+    }
+
+    /** Every local rank shares its RankInfo at once: a gather is collective, so one thread per local rank. */
+    private static List<RankInfo> gatherRankInfo(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
+        ObjectMapper json = new ObjectMapper();
+        List<RankInfo> ranks = new ArrayList<>();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < comms.size(); i++) {
+            int local = i;
+            Thread t = new Thread(() -> {
+                RankInfo ri = comms.get(local).info();
+                ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
+                try {
+                    byte[][] all = planes.get(local).allGather("rankinfo", json.writeValueAsBytes(ri));
+                    if (local == 0) {
+                        for (byte[] b : all) {
+                            ranks.add(json.readValue(b, RankInfo.class));
+                        }
+                    }
+                } catch (IOException e) {
+                    failure.compareAndSet(null, new UncheckedIOException(e));
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "ncclbench-rankinfo-" + i);
+            threads.add(t);
+            t.start();
+        }
+        joinAll(threads);
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return ranks;
+    }
+
+    private static void barrierAll(List<ControlPlane> planes, String tag) {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (ControlPlane p : planes) {
+            Thread t = new Thread(() -> {
+                try {
+                    p.barrier(tag);
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "ncclbench-barrier");
+            threads.add(t);
+            t.start();
+        }
+        joinAll(threads);
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static void joinAll(List<Thread> threads) {
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new NcclbenchException(ExitCode.RUN_FAILED, "interrupted");
+            }
+        }
+    }
+
+    private static Path jsonPath(RunSpec spec, String backend) {
+        if (spec.jsonFile() != null) {
+            Path parent = spec.jsonFile().toAbsolutePath().getParent();
+            mkdirs(parent);
+            return spec.jsonFile();
+        }
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC).format(Instant.now());
+        Path dir = spec.outDir().resolve(stamp + "-" + backend + "-" + ProcessHandle.current().pid());
+        mkdirs(dir);
+        return dir.resolve("result.json");
+    }
+
+    private static void mkdirs(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new NcclbenchException(ExitCode.USAGE, "cannot create the output folder " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static Map<String, String> versions(BackendChoice choice) {
+        Map<String, String> v = new TreeMap<>();
+        v.put("ncclbench", VersionProvider.version());
+        v.put("java", System.getProperty("java.version"));
+        v.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        if (choice.readiness.found() != null) {
+            v.put(choice.backend.name(), choice.readiness.found());
+        }
+        return v;
+    }
+
+    /** The NCCL_, CUDA_ and launcher variables that explain a run; anything that looks secret is redacted. */
+    static Map<String, String> environment(Map<String, String> env) {
+        Map<String, String> out = new TreeMap<>();
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            String k = e.getKey();
+            if (k.startsWith("NCCL_") || k.startsWith("CUDA_") || k.startsWith("UCX_") || k.startsWith("SLURM_")
+                    || k.startsWith("OMPI_COMM_WORLD") || k.startsWith("NCCLBENCH_") || k.equals("MASTER_ADDR")
+                    || k.equals("MASTER_PORT") || k.equals("WORLD_SIZE") || k.equals("RANK") || k.equals("LOCAL_RANK")
+                    || k.equals("LD_LIBRARY_PATH")) {
+                String upper = k.toUpperCase(Locale.ROOT);
+                boolean secret = upper.contains("KEY") || upper.contains("TOKEN") || upper.contains("PASSWORD")
+                        || upper.contains("SECRET") || upper.contains("CREDENTIAL");
+                out.put(k, secret ? "<redacted>" : e.getValue());
+            }
+        }
+        return out;
     }
 }

@@ -1,14 +1,34 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
+import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.netif.InterfaceScan;
+import dev.ncclbench.netif.InterfaceSelector;
+import dev.ncclbench.netif.NetInterface;
 import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.spec.RunSpec;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
-/** Ranks connected by real TCP sockets: the socket floor, and the backend that runs anywhere. */
+/**
+ * Ranks connected by real TCP sockets: the socket floor that tells a fallen-back NCCL from a healthy one, and
+ * the backend that runs anywhere. Each rank binds to the interface NCCL's rules pick (NCCL_SOCKET_IFNAME).
+ */
 public final class SocketBackend implements Backend {
     @Override
     public String name() {
@@ -17,11 +37,89 @@ public final class SocketBackend implements Backend {
 
     @Override
     public Readiness readiness(RunSpec spec) {
-        return Readiness.ready("TCP sockets");
+        InterfaceSelector.Selection sel = select(spec);
+        if (sel.empty()) {
+            return Readiness.notReady("interfaces: " + InterfaceSelector.names(InterfaceScan.local()),
+                    "no socket interface matches " + sel.rule(), remedy());
+        }
+        return Readiness.ready("TCP sockets on " + sel.bootstrap().label() + " (" + sel.rule() + ")");
+    }
+
+    static InterfaceSelector.Selection select(RunSpec spec) {
+        String family = System.getenv("NCCL_SOCKET_FAMILY");
+        String commId = System.getenv("NCCL_COMM_ID");
+        return InterfaceSelector.current().select(InterfaceScan.local(), spec.socketIfname(), family, commId);
+    }
+
+    private static String remedy() {
+        List<NetInterface> all = InterfaceScan.local();
+        String example = all.stream().filter(i -> !i.loopback()).map(NetInterface::name).findFirst().orElse("lo");
+        return "set NCCL_SOCKET_IFNAME to one of: " + InterfaceSelector.names(all) + " (e.g. NCCL_SOCKET_IFNAME=" + example + ")";
     }
 
     @Override
     public List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
-        throw new UnsupportedOperationException("todo");
+        InterfaceSelector.Selection sel = select(spec);
+        if (sel.empty()) {
+            throw new BackendException(ExitCode.ENVIRONMENT, "no socket interface matches " + sel.rule(), remedy());
+        }
+        NetInterface nic = sel.bootstrap();
+        ExecutorService pool = Executors.newFixedThreadPool(planes.size());
+        try {
+            List<Future<RankComm>> futures = new ArrayList<>();
+            for (ControlPlane plane : planes) {
+                futures.add(pool.submit(() -> openRank(spec, plane, nic)));
+            }
+            List<RankComm> comms = new ArrayList<>();
+            NcclbenchException failure = null;
+            for (Future<RankComm> f : futures) {
+                try {
+                    comms.add(f.get());
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof NcclbenchException ne ? ne
+                                : new BackendException(ExitCode.RUN_FAILED, "socket backend: " + e.getCause(), null, e.getCause());
+                    }
+                }
+            }
+            if (failure != null) {
+                comms.forEach(RankComm::close);
+                throw failure;
+            }
+            return comms;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException(ExitCode.RUN_FAILED, "interrupted while opening the socket backend", null, e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static RankComm openRank(RunSpec spec, ControlPlane plane, NetInterface nic) throws IOException {
+        InetAddress bindAddr = nic.address();
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(bindAddr, 0), 1024);
+            int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+            String host = hostName();
+            String mine = host + "|" + bindAddr.getHostAddress() + "|" + port;
+            byte[][] all = plane.allGather("socket/addresses", mine.getBytes(StandardCharsets.UTF_8));
+            List<InetSocketAddress> addrs = new ArrayList<>();
+            for (byte[] b : all) {
+                String[] parts = new String(b, StandardCharsets.UTF_8).split("\\|");
+                addrs.add(new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
+            }
+            Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis());
+            RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
+            return new SocketRankComm(mesh, info);
+        }
+    }
+
+    static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            String h = System.getenv("HOSTNAME");
+            return h == null ? "localhost" : h;
+        }
     }
 }

@@ -1,0 +1,360 @@
+package dev.ncclbench.backend.socket;
+
+import dev.ncclbench.backend.Operation;
+import dev.ncclbench.backend.socket.Mesh.Xfer;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Counts;
+import dev.ncclbench.collective.DataPattern;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.spec.Sizes;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One collective at one size on the socket backend. Rings for all_reduce (reduce-scatter then all-gather),
+ * reduce_scatter and all_gather; pipelined chains for broadcast and reduce; direct exchanges for alltoall,
+ * gather, scatter and sendrecv. Every call is synchronous: {@link #launch} returns when this rank is done.
+ */
+final class SocketOperation implements Operation {
+    /** Chain collectives move segments of this size, so that every link of the chain is busy at once. */
+    private static final int SEGMENT = 4 << 20;
+
+    private final SocketRankComm comm;
+    private final Mesh mesh;
+    private final Collective coll;
+    private final Counts counts;
+    private final DataType type;
+    private final ReduceOp op;
+    private final int root;
+    private final boolean inPlace;
+    private final Reducer reducer;
+    private final int rank;
+    private final int n;
+    private final int elt;
+    private final ByteBuffer main;
+    private final ByteBuffer scratch;
+    /** This rank's send data: base buffer and byte offset. */
+    private final ByteBuffer sBuf;
+    private final int sOff;
+    private final int rOff;
+    private final int sendBytes;
+    private final int recvBytes;
+    private final String what;
+
+    SocketOperation(SocketRankComm comm, Collective coll, Counts counts, DataType type, ReduceOp op, int root,
+                    boolean inPlace, ByteBuffer main, ByteBuffer send, ByteBuffer scratch) {
+        this.comm = comm;
+        this.mesh = comm.mesh();
+        this.coll = coll;
+        this.counts = counts;
+        this.type = type;
+        this.op = op;
+        this.root = Math.max(root, 0);
+        this.inPlace = inPlace;
+        this.reducer = coll.reduces() ? new Reducer(type, op) : null;
+        this.rank = comm.rank();
+        this.n = comm.nranks();
+        this.elt = type.bytes();
+        this.main = main;
+        this.scratch = scratch;
+        this.sBuf = inPlace ? main : send;
+        this.sOff = inPlace ? (int) (counts.sendInPlaceOffset() * rank * elt) : 0;
+        this.rOff = inPlace ? (int) (counts.recvInPlaceOffset() * rank * elt) : 0;
+        this.sendBytes = (int) (counts.sendCount() * elt);
+        this.recvBytes = (int) (counts.recvCount() * elt);
+        this.what = coll.name() + " " + Sizes.human(counts.sizeBytes(type));
+    }
+
+    @Override
+    public void fill() {
+        int total = (int) (Math.max(counts.sendCount(), counts.recvCount()) * elt);
+        byte[] poison = new byte[Math.min(total, 1 << 16)];
+        java.util.Arrays.fill(poison, (byte) 0xFF);
+        ByteBuffer m = main.duplicate();
+        m.clear();
+        for (int off = 0; off < total; off += poison.length) {
+            m.put(poison, 0, Math.min(poison.length, total - off));
+        }
+        for (long j = 0; j < counts.sendCount(); j++) {
+            Elements.write(sBuf, sOff + (int) (j * elt), type, DataPattern.input(rank, j, op));
+        }
+    }
+
+    @Override
+    public long verify() {
+        if (!coll.hasOutput(rank, root)) {
+            return 0;
+        }
+        long wrong = 0;
+        for (long j = 0; j < counts.recvCount(); j++) {
+            double want = DataPattern.expected(coll, rank, j, counts, n, root, op, type);
+            double got = Elements.read(main, rOff + (int) (j * elt), type);
+            if (!DataPattern.matches(got, want, op, type)) {
+                wrong++;
+            }
+        }
+        return wrong;
+    }
+
+    @Override
+    public void drain() {
+        // every launch is synchronous
+    }
+
+    @Override
+    public void close() {
+        // buffers belong to the communicator and are reused by the next size
+    }
+
+    @Override
+    public void launch() {
+        switch (coll.name()) {
+            case "all_reduce": allReduce(); break;
+            case "reduce_scatter": reduceScatter(); break;
+            case "all_gather": allGather(); break;
+            case "broadcast": broadcast(); break;
+            case "reduce": reduce(); break;
+            case "alltoall": allToAll(); break;
+            case "gather": gather(); break;
+            case "scatter": scatter(); break;
+            case "sendrecv": sendRecv(); break;
+            default: throw new IllegalStateException("no socket algorithm for " + coll.name());
+        }
+    }
+
+    private int mod(int x) {
+        return ((x % n) + n) % n;
+    }
+
+    private static ByteBuffer region(ByteBuffer base, int off, int len) {
+        // duplicate() resets the byte order to big-endian; the data is native-order
+        ByteBuffer b = base.duplicate().order(ByteOrder.nativeOrder());
+        b.limit(off + len).position(off);
+        return b;
+    }
+
+    private void copy(ByteBuffer from, int fromOff, ByteBuffer to, int toOff, int len) {
+        if (from == to && fromOff == toOff || len == 0) {
+            return;
+        }
+        region(to, toOff, len).put(region(from, fromOff, len));
+    }
+
+    private void exchange(List<Xfer> sends, List<Xfer> recvs) {
+        mesh.exchange(sends, recvs, what);
+    }
+
+    /** Byte offset of chunk i when {@code count} elements are cut into n chunks. */
+    private int chunk(long count, int i) {
+        return (int) (count * i / n) * elt;
+    }
+
+    private void allReduce() {
+        long c = counts.paramCount();
+        int bytes = (int) (c * elt);
+        if (n == 1) {
+            copy(sBuf, sOff, main, rOff, bytes);
+            return;
+        }
+        for (int s = 0; s < n - 1; s++) {
+            int sc = mod(rank - s);
+            int rc = mod(rank - s - 1);
+            ByteBuffer from = s == 0 ? sBuf : main;
+            int fromOff = s == 0 ? sOff : rOff;
+            int sLen = chunk(c, sc + 1) - chunk(c, sc);
+            int rLen = chunk(c, rc + 1) - chunk(c, rc);
+            exchange(List.of(Xfer.send(mod(rank + 1), region(from, fromOff + chunk(c, sc), sLen))),
+                    List.of(Xfer.recvReduce(mod(rank - 1), region(main, rOff + chunk(c, rc), rLen),
+                            sBuf, sOff + chunk(c, rc), reducer)));
+        }
+        int owned = mod(rank + 1);
+        reducer.finishAverage(main, rOff + chunk(c, owned), chunk(c, owned + 1) - chunk(c, owned), n);
+        for (int s = 0; s < n - 1; s++) {
+            int sc = mod(rank + 1 - s);
+            int rc = mod(rank - s);
+            exchange(List.of(Xfer.send(mod(rank + 1), region(main, rOff + chunk(c, sc), chunk(c, sc + 1) - chunk(c, sc)))),
+                    List.of(Xfer.recv(mod(rank - 1), region(main, rOff + chunk(c, rc), chunk(c, rc + 1) - chunk(c, rc)))));
+        }
+    }
+
+    private void reduceScatter() {
+        int block = (int) (counts.paramCount() * elt);
+        if (n == 1) {
+            copy(sBuf, sOff, main, rOff, block);
+            reducer.finishAverage(main, rOff, block, n);
+            return;
+        }
+        for (int s = 0; s < n - 1; s++) {
+            int sc = mod(rank - s - 1);
+            int rc = mod(rank - s - 2);
+            ByteBuffer from = s == 0 ? sBuf : scratch;
+            int fromOff = s == 0 ? sOff + sc * block : sc * block;
+            boolean last = s == n - 2;
+            ByteBuffer into = last ? region(main, rOff, block) : region(scratch, rc * block, block);
+            exchange(List.of(Xfer.send(mod(rank + 1), region(from, fromOff, block))),
+                    List.of(Xfer.recvReduce(mod(rank - 1), into, sBuf, sOff + rc * block, reducer)));
+        }
+        reducer.finishAverage(main, rOff, block, n);
+    }
+
+    private void allGather() {
+        int block = (int) (counts.paramCount() * elt);
+        copy(sBuf, sOff, main, rOff + rank * block, block);
+        for (int s = 0; s < n - 1; s++) {
+            int sc = mod(rank - s);
+            int rc = mod(rank - s - 1);
+            exchange(List.of(Xfer.send(mod(rank + 1), region(main, rOff + sc * block, block))),
+                    List.of(Xfer.recv(mod(rank - 1), region(main, rOff + rc * block, block))));
+        }
+    }
+
+    /** Segment k of a {@code bytes}-long buffer: [offset, length]. */
+    private static int[] segment(int bytes, int k) {
+        int off = k * SEGMENT;
+        return new int[] {off, Math.min(SEGMENT, bytes - off)};
+    }
+
+    private void broadcast() {
+        int bytes = (int) (counts.paramCount() * elt);
+        if (rank == root) {
+            copy(sBuf, sOff, main, rOff, bytes);
+        }
+        if (n == 1) {
+            return;
+        }
+        int p = mod(rank - root);
+        int segs = Math.max(1, (bytes + SEGMENT - 1) / SEGMENT);
+        for (int t = 0; t < segs + n - 2; t++) {
+            List<Xfer> sends = new ArrayList<>(1);
+            List<Xfer> recvs = new ArrayList<>(1);
+            int out = t - p;
+            if (p < n - 1 && out >= 0 && out < segs) {
+                int[] seg = segment(bytes, out);
+                sends.add(Xfer.send(mod(rank + 1), p == 0 ? region(sBuf, sOff + seg[0], seg[1]) : region(main, rOff + seg[0], seg[1])));
+            }
+            int in = t - p + 1;
+            if (p >= 1 && in >= 0 && in < segs) {
+                int[] seg = segment(bytes, in);
+                recvs.add(Xfer.recv(mod(rank - 1), region(main, rOff + seg[0], seg[1])));
+            }
+            if (!sends.isEmpty() || !recvs.isEmpty()) {
+                exchange(sends, recvs);
+            }
+        }
+    }
+
+    private void reduce() {
+        int bytes = (int) (counts.paramCount() * elt);
+        if (n == 1) {
+            copy(sBuf, sOff, main, rOff, bytes);
+            reducer.finishAverage(main, rOff, bytes, n);
+            return;
+        }
+        int q = mod(rank - root - 1);
+        ByteBuffer acc = rank == root ? main : scratch;
+        int accOff = rank == root ? rOff : 0;
+        int segs = Math.max(1, (bytes + SEGMENT - 1) / SEGMENT);
+        for (int t = 0; t < segs + n - 2; t++) {
+            List<Xfer> sends = new ArrayList<>(1);
+            List<Xfer> recvs = new ArrayList<>(1);
+            int out = t - q;
+            if (q < n - 1 && out >= 0 && out < segs) {
+                int[] seg = segment(bytes, out);
+                sends.add(Xfer.send(mod(rank + 1), q == 0 ? region(sBuf, sOff + seg[0], seg[1]) : region(acc, accOff + seg[0], seg[1])));
+            }
+            int in = t - q + 1;
+            if (q >= 1 && in >= 0 && in < segs) {
+                int[] seg = segment(bytes, in);
+                recvs.add(Xfer.recvReduce(mod(rank - 1), region(acc, accOff + seg[0], seg[1]), sBuf, sOff + seg[0], reducer));
+            }
+            if (!sends.isEmpty() || !recvs.isEmpty()) {
+                exchange(sends, recvs);
+            }
+        }
+        if (rank == root) {
+            reducer.finishAverage(main, rOff, bytes, n);
+        }
+    }
+
+    private void allToAll() {
+        int block = (int) (counts.paramCount() * elt);
+        ByteBuffer src = sBuf;
+        int srcOff = sOff;
+        if (inPlace) {
+            copy(sBuf, sOff, scratch, 0, sendBytes);
+            src = scratch;
+            srcOff = 0;
+        }
+        copy(src, srcOff + rank * block, main, rOff + rank * block, block);
+        List<Xfer> sends = new ArrayList<>();
+        List<Xfer> recvs = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            if (p != rank) {
+                sends.add(Xfer.send(p, region(src, srcOff + p * block, block)));
+                recvs.add(Xfer.recv(p, region(main, rOff + p * block, block)));
+            }
+        }
+        exchange(sends, recvs);
+    }
+
+    private void gather() {
+        int block = (int) (counts.paramCount() * elt);
+        if (rank != root) {
+            exchange(List.of(Xfer.send(root, region(sBuf, sOff, block))), List.of());
+            return;
+        }
+        copy(sBuf, sOff, main, rOff + rank * block, block);
+        List<Xfer> recvs = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            if (p != rank) {
+                recvs.add(Xfer.recv(p, region(main, rOff + p * block, block)));
+            }
+        }
+        exchange(List.of(), recvs);
+    }
+
+    private void scatter() {
+        int block = (int) (counts.paramCount() * elt);
+        if (rank != root) {
+            exchange(List.of(), List.of(Xfer.recv(root, region(main, rOff, block))));
+            return;
+        }
+        copy(sBuf, sOff + rank * block, main, rOff, block);
+        List<Xfer> sends = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            if (p != rank) {
+                sends.add(Xfer.send(p, region(sBuf, sOff + p * block, block)));
+            }
+        }
+        exchange(sends, List.of());
+    }
+
+    private void sendRecv() {
+        int bytes = (int) (counts.paramCount() * elt);
+        if (n == 1) {
+            copy(sBuf, sOff, main, rOff, bytes);
+            return;
+        }
+        ByteBuffer src = sBuf;
+        int srcOff = sOff;
+        if (inPlace) {
+            copy(sBuf, sOff, scratch, 0, bytes);
+            src = scratch;
+            srcOff = 0;
+        }
+        exchange(List.of(Xfer.send(mod(rank + 1), region(src, srcOff, bytes))),
+                List.of(Xfer.recv(mod(rank - 1), region(main, rOff, bytes))));
+    }
+
+    int recvBytes() {
+        return recvBytes;
+    }
+
+    SocketRankComm comm() {
+        return comm;
+    }
+}

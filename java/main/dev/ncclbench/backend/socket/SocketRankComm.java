@@ -1,0 +1,89 @@
+package dev.ncclbench.backend.socket;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.Operation;
+import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Counts;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.results.RankInfo;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Set;
+
+/** One rank of the socket backend: its mesh and its buffers, reused across sizes as nccl-tests does. */
+final class SocketRankComm implements RankComm {
+    private final Mesh mesh;
+    private final RankInfo info;
+    private ByteBuffer main;
+    private ByteBuffer send;
+    private ByteBuffer scratch;
+
+    SocketRankComm(Mesh mesh, RankInfo info) {
+        this.mesh = mesh;
+        this.info = info;
+    }
+
+    @Override
+    public int rank() {
+        return mesh.rank();
+    }
+
+    @Override
+    public int nranks() {
+        return mesh.nranks();
+    }
+
+    @Override
+    public RankInfo info() {
+        return info;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
+    }
+
+    Mesh mesh() {
+        return mesh;
+    }
+
+    @Override
+    public Operation prepare(Collective c, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
+        if (c.reduces() && !Reducer.supports(type)) {
+            throw new BackendException(ExitCode.USAGE, "the socket backend reduces float, double, int32 and int64, not "
+                    + type.label(), "use -d float (or the nccl backend)");
+        }
+        long elt = type.bytes();
+        long mainBytes = Math.max(counts.sendCount(), counts.recvCount()) * elt;
+        long sendBytes = counts.sendCount() * elt;
+        if (mainBytes > Integer.MAX_VALUE - 8) {
+            throw new BackendException(ExitCode.USAGE, "the socket backend holds at most 2 GiB per buffer; "
+                    + c.name() + " at this size needs " + mainBytes + " bytes", "lower -e");
+        }
+        main = ensure(main, mainBytes);
+        send = ensure(send, sendBytes);
+        scratch = ensure(scratch, mainBytes);
+        return new SocketOperation(this, c, counts, type, op, root, inPlace, main, send, scratch);
+    }
+
+    private static ByteBuffer ensure(ByteBuffer b, long bytes) {
+        long want = Math.max(bytes, 64);
+        if (b != null && b.capacity() >= want) {
+            return b;
+        }
+        return ByteBuffer.allocateDirect((int) want).order(ByteOrder.nativeOrder());
+    }
+
+    @Override
+    public void close() {
+        mesh.close();
+        main = null;
+        send = null;
+        scratch = null;
+    }
+}

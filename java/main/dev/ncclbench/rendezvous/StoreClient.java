@@ -1,0 +1,135 @@
+package dev.ncclbench.rendezvous;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+
+/** One rank's connection to the store: the {@link ControlPlane} every backend and the sweep use. */
+public final class StoreClient implements ControlPlane {
+    private final int rank;
+    private final int nranks;
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private final String where;
+
+    /**
+     * Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed.
+     */
+    public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis) {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        IOException last = null;
+        while (System.nanoTime() < deadline) {
+            Socket s = new Socket();
+            try {
+                s.connect(store, 5_000);
+                return new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString());
+            } catch (NcclbenchException e) {
+                closeQuietly(s);
+                throw e;
+            } catch (IOException e) {
+                closeQuietly(s);
+                last = e;
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not reach the rendezvous store at "
+                + store.getHostString() + ":" + store.getPort() + " within " + timeoutMillis / 1000 + " s"
+                + (last == null ? "" : " (" + last.getMessage() + ")")
+                + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
+    }
+
+    private StoreClient(Socket s, byte[] token, int rank, int nranks, long timeoutMillis, String where) throws IOException {
+        this.rank = rank;
+        this.nranks = nranks;
+        this.socket = s;
+        this.where = where;
+        s.setTcpNoDelay(true);
+        // a gather waits at most the store's timeout; the extra minute covers a store that died silently
+        s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis + 60_000));
+        in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+        out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+        out.writeInt(Wire.MAGIC);
+        out.writeInt(Wire.VERSION);
+        out.write(token, 0, Wire.TOKEN_BYTES);
+        out.writeInt(rank);
+        out.writeInt(nranks);
+        out.flush();
+        if (in.readInt() != Wire.OK) {
+            String why = Wire.readString(in, 4096);
+            throw NcclbenchException.usage("the rendezvous store at " + where + " refused rank " + rank + ": " + why);
+        }
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int nranks() {
+        return nranks;
+    }
+
+    @Override
+    public synchronized byte[][] allGather(String tag, byte[] mine) {
+        try {
+            out.writeInt(Wire.OP_GATHER);
+            Wire.writeString(out, tag);
+            Wire.writeBytes(out, mine);
+            out.flush();
+            if (in.readInt() != Wire.OK) {
+                String why = Wire.readString(in, 1 << 16);
+                ExitCode code = why.contains("did not reach") ? ExitCode.TIMEOUT : ExitCode.RUN_FAILED;
+                throw new NcclbenchException(code, why);
+            }
+            int n = in.readInt();
+            if (n != nranks) {
+                throw new IOException("store answered " + n + " payloads for " + nranks + " ranks");
+            }
+            byte[][] all = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                all[i] = Wire.readBytes(in, Wire.MAX_PAYLOAD);
+            }
+            return all;
+        } catch (SocketTimeoutException e) {
+            throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + ": no answer from the rendezvous store at "
+                    + where + " for '" + tag + "' (rank 0 hung?)");
+        } catch (IOException e) {
+            throw new NcclbenchException(ExitCode.RUN_FAILED, "rank 0 lost: the rendezvous store at " + where
+                    + " went away during '" + tag + "' (" + e.getMessage() + ")");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.writeInt(Wire.OP_BYE);
+            out.flush();
+        } catch (IOException e) {
+            // the store is gone already
+        }
+        closeQuietly(socket);
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // nothing to do
+        }
+    }
+}

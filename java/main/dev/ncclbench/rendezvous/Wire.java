@@ -1,0 +1,48 @@
+package dev.ncclbench.rendezvous;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/** The store's wire format: big-endian ints, length-prefixed bytes, every length bounded. */
+final class Wire {
+    static final int MAGIC = 0x4E434252; // "NCBR"
+    static final int VERSION = 1;
+    static final int TOKEN_BYTES = 16;
+    /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
+    static final int MAX_PAYLOAD = 16 << 20;
+    static final int MAX_TAG = 256;
+
+    static final int OP_GATHER = 1;
+    static final int OP_BYE = 2;
+
+    static final int OK = 0;
+    static final int FAILED = 1;
+
+    private Wire() {
+    }
+
+    static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    static byte[] readBytes(DataInputStream in, int max) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > max) {
+            throw new IOException("message of " + n + " bytes is over the limit of " + max);
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+
+    static void writeString(DataOutputStream out, String s) throws IOException {
+        writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String readString(DataInputStream in, int max) throws IOException {
+        return new String(readBytes(in, max), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.rendezvous.StoreClient;
+import dev.ncclbench.rendezvous.StoreServer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the store is and who may join: rank 0's process serves it, every local rank of every process connects.
+ * The address is --rendezvous, else MASTER_ADDR/MASTER_PORT, else loopback for one-node jobs; the token is
+ * NCCLBENCH_TOKEN, else derived from the launcher's job id and the address, so a process of another job is refused.
+ */
+final class Rendezvous implements AutoCloseable {
+    /** torchrun's own store listens on MASTER_PORT; ours takes the next port. */
+    static final int TORCHRUN_PORT_OFFSET = 1;
+
+    private final StoreServer server;
+    private final List<ControlPlane> planes;
+    final String address;
+
+    private Rendezvous(StoreServer server, List<ControlPlane> planes, String address) {
+        this.server = server;
+        this.planes = planes;
+        this.address = address;
+    }
+
+    List<ControlPlane> planes() {
+        return planes;
+    }
+
+    static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
+        int world = launch.size() * localRanks;
+        String host;
+        int port;
+        byte[] token;
+        if (launch.size() == 1) {
+            host = "127.0.0.1";
+            port = 0;
+            token = new byte[16];
+            new SecureRandom().nextBytes(token);
+        } else {
+            if (flag != null) {
+                int colon = flag.lastIndexOf(':');
+                if (colon <= 0) {
+                    throw NcclbenchException.usage("--rendezvous wants HOST:PORT, got '" + flag + "'");
+                }
+                host = flag.substring(0, colon);
+                port = parsePort(flag.substring(colon + 1), "--rendezvous");
+            } else {
+                host = launch.masterAddr();
+                if (host == null) {
+                    if (!launch.singleNode()) {
+                        throw NcclbenchException.usage("a " + launch.size() + "-process job across nodes needs rank 0's address:"
+                                + " set MASTER_ADDR and MASTER_PORT (e.g. mpirun -x MASTER_ADDR=node0 -x MASTER_PORT=29500)"
+                                + " or pass --rendezvous HOST:PORT");
+                    }
+                    host = "127.0.0.1";
+                }
+                port = launch.masterPort() > 0 ? launch.masterPort() : derivedPort(launch);
+                if (launch.launcher().equals("torchrun") && launch.masterPort() > 0) {
+                    port += TORCHRUN_PORT_OFFSET;
+                }
+            }
+            String given = env.get("NCCLBENCH_TOKEN");
+            token = sha(given != null ? given : launch.launcher() + "|" + launch.jobId() + "|" + host + "|" + port + "|" + world);
+        }
+        StoreServer server = null;
+        if (launch.rank() == 0) {
+            try {
+                InetSocketAddress bind = launch.size() == 1 || host.startsWith("127.") || host.equals("localhost")
+                        ? new InetSocketAddress("127.0.0.1", port) : new InetSocketAddress(port);
+                server = new StoreServer(bind, token, world, timeoutMillis);
+                port = server.port();
+            } catch (IOException e) {
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot serve the rendezvous on port " + port + ": "
+                        + e.getMessage() + "; another job may hold it: choose another MASTER_PORT or --rendezvous HOST:PORT");
+            }
+        }
+        List<ControlPlane> planes = new ArrayList<>();
+        try {
+            for (int i = 0; i < localRanks; i++) {
+                planes.add(StoreClient.connect(new InetSocketAddress(host, port), token, launch.rank() * localRanks + i, world,
+                        timeoutMillis));
+            }
+        } catch (RuntimeException e) {
+            planes.forEach(ControlPlane::close);
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+        return new Rendezvous(server, planes, host + ":" + port);
+    }
+
+    /** The same on every process of a job: launchers give no port, so one is derived from the job id. */
+    static int derivedPort(LaunchInfo launch) {
+        String id = launch.jobId() == null ? "ncclbench" : launch.jobId();
+        return 20000 + Math.floorMod(id.hashCode(), 20000);
+    }
+
+    private static int parsePort(String s, String what) {
+        try {
+            int p = Integer.parseInt(s.trim());
+            if (p < 1 || p > 65535) {
+                throw new NumberFormatException();
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw NcclbenchException.usage(what + ": '" + s + "' is not a port (1-65535)");
+        }
+    }
+
+    private static byte[] sha(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return java.util.Arrays.copyOf(d, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        planes.forEach(ControlPlane::close);
+        if (server != null) {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Operation;
+import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.collective.Counts;
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.results.Measurement;
+import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.results.SampleStats;
+import dev.ncclbench.spec.RunSpec;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One rank's sweep: sizes x collectives x roots x placements, timed as nccl-tests times them (a host
+ * monotonic clock around a batch of back-to-back calls, streams drained, divided by iters x agg), checked
+ * element by element, and combined across ranks through the control plane. Every rank runs the same loop;
+ * rank 0 reports rows as they finish.
+ */
+final class SweepEngine {
+    private final RunSpec spec;
+    private final RankComm comm;
+    private final ControlPlane plane;
+    private final SweepListener listener;
+    private final Runnable progress;
+    private final int n;
+    private int sequence;
+
+    /**
+     * @param listener rank 0's listener, null on other ranks
+     * @param progress called after each row on rank 0
+     */
+    SweepEngine(RunSpec spec, RankComm comm, ControlPlane plane, SweepListener listener, Runnable progress) {
+        this.spec = spec;
+        this.comm = comm;
+        this.plane = plane;
+        this.listener = listener;
+        this.progress = progress;
+        this.n = comm.nranks();
+    }
+
+    /** How many rows the sweep will print, for the progress bar. */
+    static long rowCount(RunSpec spec, int nranks) {
+        long rows = 0;
+        for (String name : spec.collectives()) {
+            Collective c = Collectives.byName(name);
+            rows += (long) spec.sizes().size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+        }
+        return rows * spec.repeat();
+    }
+
+    void run() {
+        List<Long> sizes = spec.sizes();
+        for (int cycle = 0; cycle < spec.repeat(); cycle++) {
+            for (String name : spec.collectives()) {
+                Collective coll = Collectives.byName(name);
+                if (listener != null) {
+                    listener.beginCollective(coll.name());
+                }
+                List<Integer> roots = new ArrayList<>();
+                if (coll.rooted() && spec.root() == -1) {
+                    for (int r = 0; r < n; r++) {
+                        roots.add(r);
+                    }
+                } else {
+                    roots.add(coll.rooted() ? spec.root() : -1);
+                }
+                for (long size : sizes) {
+                    int elt = spec.type().bytes();
+                    Counts counts = coll.counts(size / elt, elt, n);
+                    for (int root : roots) {
+                        Placement oop = measure(coll, counts, root, false);
+                        Placement ip = measure(coll, counts, root, true);
+                        if (listener != null) {
+                            ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
+                                    spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
+                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null);
+                            listener.row(row, oop.wrongRanks, ip.wrongRanks);
+                            progress.run();
+                        }
+                    }
+                }
+                if (listener != null) {
+                    listener.endCollective(coll.name());
+                }
+            }
+        }
+    }
+
+    private record Placement(Measurement measurement, SampleStats stats, int wrongRanks) {
+    }
+
+    private Placement measure(Collective coll, Counts counts, int root, boolean inPlace) {
+        int iters = spec.iters();
+        int agg = spec.aggIters();
+        double seconds;
+        double[] samples = new double[iters];
+        long wrong = -1;
+        try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, inPlace)) {
+            op.fill();
+            for (int w = 0; w < spec.warmupIters(); w++) {
+                batch(op, agg);
+            }
+            op.drain();
+            String tag = tag(coll, counts, root, inPlace);
+            plane.barrier(tag + "/start");
+            long t0 = System.nanoTime();
+            long last = t0;
+            for (int i = 0; i < iters; i++) {
+                batch(op, agg);
+                switch (spec.blocking()) {
+                    case 1: op.drain(); plane.barrier(tag + "/z" + i); break;
+                    case 2: op.drain(); break;
+                    case 3: plane.barrier(tag + "/z" + i); break;
+                    default: break;
+                }
+                long now = System.nanoTime();
+                samples[i] = (now - last) / 1e3 / agg;
+                last = now;
+            }
+            op.drain();
+            seconds = (System.nanoTime() - t0) / 1e9 / ((double) iters * agg);
+            double[] device = op.batchSamplesUs();
+            if (device != null && device.length == iters) {
+                samples = device;
+            }
+            if (spec.cudaGraph() > 0 && op.captureGraph(iters * agg)) {
+                plane.barrier(tag + "/graph");
+                long g0 = System.nanoTime();
+                for (int g = 0; g < spec.cudaGraph(); g++) {
+                    op.launchGraph();
+                }
+                op.drain();
+                seconds = (System.nanoTime() - g0) / 1e9 / ((double) iters * agg * spec.cudaGraph());
+            }
+            if (spec.checkIters() > 0) {
+                wrong = 0;
+                for (int c = 0; c < spec.checkIters(); c++) {
+                    op.fill();
+                    op.launch();
+                    op.drain();
+                    wrong += op.verify();
+                }
+            }
+        }
+        return combine(coll, counts, root, inPlace, seconds, wrong, samples);
+    }
+
+    private static void batch(Operation op, int agg) {
+        op.groupStart();
+        for (int a = 0; a < agg; a++) {
+            op.launch();
+        }
+        op.groupEnd();
+    }
+
+    private String tag(Collective coll, Counts counts, int root, boolean inPlace) {
+        return "m" + (sequence++) + "/" + coll.name() + "/" + counts.paramCount() + "/" + root + (inPlace ? "/ip" : "/oop");
+    }
+
+    /** Shares [seconds, wrong, samples...] with every rank and combines them by -a. */
+    private Placement combine(Collective coll, Counts counts, int root, boolean inPlace, double seconds, long wrong,
+                              double[] samples) {
+        ByteBuffer mine = ByteBuffer.allocate(8 * (2 + samples.length));
+        mine.putDouble(seconds).putDouble(wrong);
+        for (double s : samples) {
+            mine.putDouble(s);
+        }
+        byte[][] all = plane.allGather(tag(coll, counts, root, inPlace) + "/result", mine.array());
+        double[] times = new double[n];
+        long wrongSum = 0;
+        int wrongRanks = 0;
+        double[][] perRankSamples = new double[n][];
+        for (int r = 0; r < n; r++) {
+            ByteBuffer b = ByteBuffer.wrap(all[r]);
+            times[r] = b.getDouble();
+            long w = (long) b.getDouble();
+            if (w > 0) {
+                wrongRanks++;
+            }
+            wrongSum += Math.max(0, w);
+            perRankSamples[r] = new double[b.remaining() / 8];
+            for (int i = 0; i < perRankSamples[r].length; i++) {
+                perRankSamples[r][i] = b.getDouble();
+            }
+        }
+        if (!(times[0] > 0)) {
+            throw new NcclbenchException(ExitCode.INTERNAL, "a rank measured no time for " + coll.name());
+        }
+        double sec = SampleMath.combine(times, spec.average());
+        double[] combined = new double[samples.length];
+        double[] column = new double[n];
+        for (int i = 0; i < combined.length; i++) {
+            for (int r = 0; r < n; r++) {
+                column[r] = i < perRankSamples[r].length ? perRankSamples[r][i] : perRankSamples[0][i];
+            }
+            combined[i] = SampleMath.combine(column, spec.average());
+        }
+        int elt = spec.type().bytes();
+        Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
+                wrong < 0 ? -1 : wrongSum);
+        return new Placement(m, SampleMath.stats(combined), wrongRanks);
+    }
+}
