@@ -72,9 +72,20 @@ public final class Diagnoser {
     }
 
     public static Diagnosis diagnose(NcclLogEvidence e) {
+        return diagnose(e, RULES);
+    }
+
+    /** With one more rule: tests use it to prove a crashing rule becomes a finding. */
+    static Diagnosis diagnoseWith(NcclLogEvidence e, String id, Rule extra) {
+        List<NamedRule> rules = new ArrayList<>(RULES);
+        rules.add(new NamedRule(id, extra));
+        return diagnose(e, rules);
+    }
+
+    private static Diagnosis diagnose(NcclLogEvidence e, List<NamedRule> rules) {
         Facts f = new Facts(e);
         List<Finding> findings = new ArrayList<>();
-        for (NamedRule r : RULES) {
+        for (NamedRule r : rules) {
             try {
                 findings.addAll(r.rule().apply(f));
             } catch (RuntimeException ex) {
@@ -204,21 +215,29 @@ public final class Diagnoser {
         private void failures() {
             boolean anyInit = e.ranks().stream().anyMatch(NcclLogEvidence.RankInfo::initComplete);
             for (Warning w : e.warnings()) {
-                if (failureKind(w) != null) {
-                    failures.add(w);
-                    if (!w.afterInit() && !anyInit) {
-                        initFailure = true;
-                    } else {
-                        runFailure = true;
-                    }
-                    if (firstFailure.isEmpty()) {
-                        firstFailure = w.message();
-                    }
+                if (failureKind(w) == null) {
+                    continue;
+                }
+                failures.add(w);
+                boolean fatal = !anyInit || w.afterInit();
+                if (!fatal) {
+                    continue; // NCCL warned during init and carried on (e.g. fell back from DMA-BUF)
+                }
+                if (anyInit) {
+                    runFailure = true;
+                } else {
+                    initFailure = true;
+                }
+                if (firstFailure.isEmpty()) {
+                    firstFailure = w.message();
                 }
             }
-            if (initFailure) {
-                runFailure = false;
-            }
+        }
+
+        /** A failure WARN that NCCL survived: it warned before init and init still completed. */
+        boolean survived(Warning w) {
+            boolean anyInit = e.ranks().stream().anyMatch(NcclLogEvidence.RankInfo::initComplete);
+            return anyInit && !w.afterInit();
         }
 
         private List<PairVerdict> pairs() {
@@ -428,7 +447,9 @@ public final class Diagnoser {
         if (ws.isEmpty()) {
             return List.of();
         }
-        return List.of(new Finding("IB-VERBS-ERROR", Severity.ERROR, "InfiniBand/RoCE verbs reported an error",
+        boolean survived = ws.stream().allMatch(f::survived);
+        return List.of(new Finding("IB-VERBS-ERROR", survived ? Severity.WARNING : Severity.ERROR,
+                "InfiniBand/RoCE verbs reported an error" + (survived ? " during init; NCCL carried on" : ""),
                 "An ibv_ call or an RDMA completion failed: a port or link problem, a GID mismatch on RoCE, memory"
                         + " registration refused (memlock), or a GPUDirect registration the driver refused.",
                 warnEvidence(ws),

@@ -140,7 +140,8 @@ final class EvidenceBuilder {
         boolean ok;
         try {
             ok = switch (p.level) {
-                case INFO, BARE -> info(p, file, lineNo);
+                case INFO -> info(p, file, lineNo);
+                case BARE -> bare(p, file, lineNo);
                 case WARN -> warn(p, file, lineNo);
                 default -> false;
             };
@@ -231,9 +232,6 @@ final class EvidenceBuilder {
         if (m.indexOf("NVLS") >= 0 || m.indexOf("CollNet") >= 0 || m.indexOf("COLLNET") >= 0) {
             mention(nvls, m.indexOf("NVLS") >= 0 ? "nvls" : "collnet", m, p, file, lineNo);
             return true;
-        }
-        if (p.level == LineParser.Level.BARE) {
-            return bare(p, file, lineNo) || any;
         }
         return any;
     }
@@ -553,7 +551,7 @@ final class EvidenceBuilder {
     /** Lines with the word NCCL but no INFO/WARN header: banners, application errors, pasted commands. */
     private boolean bare(LineParser.Parsed p, String file, long lineNo) {
         String l = p.line;
-        boolean any = false;
+        boolean any = l.indexOf("NCCL version ") >= 0 && version(p, file, lineNo);
         if (l.indexOf("NCCL_") >= 0) {
             any = commandLineEnv(l, file, lineNo);
         }
@@ -600,6 +598,9 @@ final class EvidenceBuilder {
                 ve++;
             }
             String value = l.substring(e + 1, ve);
+            while (!value.isEmpty() && ".,;".indexOf(value.charAt(value.length() - 1)) >= 0) {
+                value = value.substring(0, value.length() - 1); // prose around a pasted setting
+            }
             if (value.length() >= 2 && (value.charAt(0) == '"' || value.charAt(0) == '\'')
                     && value.charAt(value.length() - 1) == value.charAt(0)) {
                 value = value.substring(1, value.length() - 1);

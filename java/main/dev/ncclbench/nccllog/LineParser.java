@@ -157,6 +157,12 @@ final class LineParser {
             }
             hs--;
         }
+        if (hs == c1) {
+            // a redacted host such as "<cluster_name>": take the whole token
+            while (hs > 0 && line.charAt(hs - 1) != ' ' && line.charAt(hs - 1) != '\t') {
+                hs--;
+            }
+        }
         p.host = line.substring(hs, c1);
         p.pid = parseLong(line, c1 + 1, c2);
     }
