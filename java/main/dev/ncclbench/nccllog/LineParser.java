@@ -39,6 +39,17 @@ final class LineParser {
     }
 
     static void parse(String raw, Parsed p) {
+        try {
+            parseUnchecked(raw, p);
+        } catch (RuntimeException e) {
+            // a bug here must not stop a 1 GB read: the line counts as one we could not use
+            p.reset(raw);
+            p.level = Level.BARE;
+            p.msg = "";
+        }
+    }
+
+    private static void parseUnchecked(String raw, Parsed p) {
         String line = raw.indexOf('\u001b') >= 0 ? stripAnsi(raw) : raw;
         p.reset(line);
         int headerEnd;
@@ -116,13 +127,16 @@ final class LineParser {
                 end = open - 1;
             }
         }
+        if (end <= 0) {
+            return;
+        }
         if (line.charAt(end - 1) != ']') {
             int sp = line.lastIndexOf(' ', end - 1);
             int colon = line.lastIndexOf(':', end - 1);
             if (colon > sp && colon > 0 && digits(line, colon + 1, end)) {
                 p.srcFile = line.substring(sp + 1, colon);
                 p.srcLine = (int) Math.min(Integer.MAX_VALUE, parseLong(line, colon + 1, end));
-                end = sp;
+                end = Math.max(sp, 0);
                 while (end > 0 && line.charAt(end - 1) == ' ') {
                     end--;
                 }
