@@ -176,7 +176,7 @@ final class EvidenceBuilder {
         if (m.startsWith("cudaDriverVersion ")) {
             int v = (int) intAfter(m, "cudaDriverVersion ", -1);
             if (v > 0) {
-                putIfAbsent(cuda, "driver " + v / 1000 + "." + (v % 1000) / 10, p, file, lineNo, true);
+                putIfAbsent(cuda, "driver " + v / 1000 + "." + (v % 1000) / 10, p, file, lineNo);
                 return true;
             }
         }
@@ -248,15 +248,14 @@ final class EvidenceBuilder {
             return false;
         }
         int plus = v.indexOf("+cuda");
-        putIfAbsent(nccl, plus >= 0 ? v.substring(0, plus) : v, p, file, lineNo, true);
+        putIfAbsent(nccl, plus >= 0 ? v.substring(0, plus) : v, p, file, lineNo);
         if (plus >= 0) {
-            putIfAbsent(cuda, v.substring(plus + 5), p, file, lineNo, true);
+            putIfAbsent(cuda, v.substring(plus + 5), p, file, lineNo);
         }
         return true;
     }
 
-    private void putIfAbsent(Map<String, Versioned> map, String v, LineParser.Parsed p, String file, long lineNo,
-                             boolean unused) {
+    private void putIfAbsent(Map<String, Versioned> map, String v, LineParser.Parsed p, String file, long lineNo) {
         if (!map.containsKey(v)) {
             put(map, v, new Versioned(v, p.host, new SourceRef(file, lineNo)));
         }
