@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
                 + " and say which path the bytes took.",
         subcommands = {
                 SweepCommand.class,
+                ExplainCommand.class,
         },
         footer = "%n" + "Exit codes:%n"
                 + "  0  ok%n"

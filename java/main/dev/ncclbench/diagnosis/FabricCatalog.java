@@ -1,0 +1,126 @@
+package dev.ncclbench.diagnosis;
+
+import dev.ncclbench.NcclbenchException;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Line rates and healthy busbw fractions per fabric, read from results/baselines/fabric-catalog.txt (format in
+ * its header and docs/fabric-catalog.md). The jar carries a copy as its built-in default; a site passes its own.
+ */
+public final class FabricCatalog {
+    /** Where the site-editable catalog lives in the repository. */
+    public static final Path DEFAULT_PATH = Path.of("results", "baselines", "fabric-catalog.txt");
+    private static final String RESOURCE = "/dev/ncclbench/diagnosis/fabric-catalog.txt";
+    private static final Set<String> KINDS = Set.of("ethernet", "ib", "roce", "nvlink", "pcie");
+    private static final Set<String> PATHS = Set.of("socket", "rdma", "p2p", "nvls");
+
+    private final Map<String, FabricEntry> entries;
+
+    private FabricCatalog(Map<String, FabricEntry> entries) {
+        this.entries = entries;
+    }
+
+    public List<FabricEntry> entries() {
+        return List.copyOf(entries.values());
+    }
+
+    public Optional<FabricEntry> get(String id) {
+        return Optional.ofNullable(entries.get(id));
+    }
+
+    /** The catalog built into the jar. */
+    public static FabricCatalog builtIn() {
+        try (InputStream in = FabricCatalog.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + RESOURCE);
+            }
+            return parse(new InputStreamReader(in, StandardCharsets.UTF_8), "built-in fabric-catalog.txt");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A site's catalog; a missing file or a bad line is a usage error naming file:line. */
+    public static FabricCatalog load(Path file) {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return parse(r, file.toString());
+        } catch (NoSuchFileException e) {
+            throw NcclbenchException.usage("fabric catalog " + file + " does not exist");
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot read fabric catalog " + file + ": " + e.getMessage());
+        }
+    }
+
+    public static FabricCatalog parse(Reader reader, String source) throws IOException {
+        Map<String, FabricEntry> out = new LinkedHashMap<>();
+        BufferedReader br = new BufferedReader(reader);
+        String line;
+        int no = 0;
+        while ((line = br.readLine()) != null) {
+            no++;
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("#")) {
+                continue;
+            }
+            String[] f = t.split("\\s+", 7);
+            String where = source + ":" + no + ": ";
+            if (f.length < 6) {
+                throw NcclbenchException.usage(where + "expected 'id kind line_GBps healthy_min healthy_max path"
+                        + " [description]', got '" + t + "'");
+            }
+            if (!KINDS.contains(f[1])) {
+                throw NcclbenchException.usage(where + "kind '" + f[1] + "' is not one of " + KINDS);
+            }
+            if (!PATHS.contains(f[5])) {
+                throw NcclbenchException.usage(where + "path '" + f[5] + "' is not one of " + PATHS);
+            }
+            double rate = number(f[2], where, "line_GBps");
+            double min = number(f[3], where, "healthy_min");
+            double max = number(f[4], where, "healthy_max");
+            if (rate <= 0 || min <= 0 || max < min || max > 2) {
+                throw NcclbenchException.usage(where + "need line_GBps > 0 and 0 < healthy_min <= healthy_max <= 2");
+            }
+            if (out.containsKey(f[0])) {
+                throw NcclbenchException.usage(where + "id '" + f[0] + "' appears twice");
+            }
+            out.put(f[0], new FabricEntry(f[0], f[1], rate, min, max, f[5], f.length > 6 ? f[6] : ""));
+        }
+        return new FabricCatalog(out);
+    }
+
+    private static double number(String s, String where, String what) {
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw NcclbenchException.usage(where + what + " '" + s + "' is not a number (use a dot)");
+        }
+    }
+
+    /** The inter-node fabrics whose healthy band contains busbw, best match first. */
+    public List<FabricEntry> matching(double busbwGBps, boolean interNode) {
+        List<FabricEntry> out = new ArrayList<>();
+        for (FabricEntry e : entries.values()) {
+            if (e.interNode() == interNode && busbwGBps >= e.healthyMinGBps()
+                    && busbwGBps <= e.lineGBps() * e.healthyMax()) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.ncclbench.nccllog;
+
+import java.util.List;
+
+/**
+ * Everything the reader extracted from NCCL's debug output, immutable. Every item keeps the file and line it
+ * came from. Collections are capped (see {@link NcclLogReader#MAX_ITEMS}); what did not fit is counted in
+ * {@link LineCounts}, so a 1 GB log costs the same memory as a 1 MB one.
+ *
+ * @param sources        the files read, in order ("-" for stdin)
+ * @param ncclVersions   distinct NCCL versions seen (banner "NCCL version 2.18.5+cuda12.2")
+ * @param cudaVersions   distinct CUDA versions from the banner suffix or "cudaDriverVersion"
+ * @param processes      host, pid and the GPU index of each process that logged
+ * @param ranks          ranks from "Init START"/"Init COMPLETE" lines
+ * @param bootstrap      the bootstrap interface per process
+ * @param socketIfaces   the NET/Socket interfaces per process (NCCL uses all of them)
+ * @param netDevices     NET/IB (or plugin) devices with port and link layer
+ * @param noNetDevice    "NET/IB : No device found." lines
+ * @param networks       "Using network X" and plugin lines: what network each process chose
+ * @param gdr            per-HCA (or per-GPU, older) GPU Direct RDMA enabled/disabled lines
+ * @param connections    connections, aggregated over channels: one item per (host, from, to, side, transport)
+ * @param nvls           NVLS and CollNet lines
+ * @param warnings       WARN lines with NCCL's source file and line, and lines reporting NCCL failures
+ * @param env            NCCL_ variables, from "set by environment" lines or a pasted command line
+ * @param hostRdma       RDMA devices seen in pasted host tools (ibstat, ibv_devinfo), not NCCL's view
+ * @param measured       nccl-tests result rows pasted in the same text
+ * @param rings          "Connected all rings, use ring PXN x GDR y" summaries (2.24+)
+ * @param counts         how many lines were read, used, not understood, and items dropped by the caps
+ */
+public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions, List<Versioned> cudaVersions,
+                              List<ProcessInfo> processes, List<RankInfo> ranks,
+                              List<Interface> bootstrap, List<Interface> socketIfaces,
+                              List<NetDevice> netDevices, List<Mention> noNetDevice, List<Mention> networks,
+                              List<GdrStatus> gdr, List<Connection> connections, List<Mention> nvls,
+                              List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
+                              List<MeasuredRow> measured, List<Mention> rings, LineCounts counts) {
+
+    /** A version string and where it was first seen. */
+    public record Versioned(String version, String host, SourceRef source) {
+    }
+
+    /** One process that logged (one NCCL_DEBUG_FILE, usually). */
+    public record ProcessInfo(String host, long pid, String device, SourceRef firstLine) {
+    }
+
+    /**
+     * A rank as announced by the init line. device is cudaDev; busId as printed; initComplete says whether
+     * "Init COMPLETE" was seen for it.
+     */
+    public record RankInfo(int rank, int nranks, String host, long pid, int cudaDev, String busId,
+                           boolean initComplete, SourceRef source) {
+    }
+
+    /** An interface NCCL reported using: name and address as printed ("10.0.0.1<0>"). */
+    public record Interface(String host, String name, String address, SourceRef source) {
+    }
+
+    /**
+     * A network device: index, name (mlx5_0), port, link layer ("IB", "RoCE", or "" when not printed),
+     * the network that listed it (IB, IBext, ...), and the flags printed after it (SHARP, RO...).
+     */
+    public record NetDevice(String host, String network, int index, String name, int port, String linkLayer,
+                            SourceRef source) {
+    }
+
+    /** A line worth quoting as it is: a chosen network, a plugin, an NVLS line, a host tool line. */
+    public record Mention(String host, String kind, String value, SourceRef source) {
+    }
+
+    /** GPU Direct RDMA enabled or disabled for one HCA (or GPU, before 2.12); dmabuf when the line says so. */
+    public record GdrStatus(String host, String network, int hca, String hcaName, boolean enabled, boolean dmabuf,
+                            String text, SourceRef source) {
+    }
+
+    /**
+     * Connections between two ranks over one transport, aggregated over channels.
+     *
+     * @param host       the host that printed the line (the sender for [send], the receiver for [receive])
+     * @param detail     what follows the transport: "direct pointer", "IPC/read", "CUMEM", "direct/direct"
+     * @param netName    for NET: "Socket", "IB", "IBext_v8", "AWS Libfabric"...; else ""
+     * @param netDev     for NET: the device index; -1 otherwise
+     * @param proxyRank  the PXN proxy rank (NET/IB/1(3)), -1 when not proxied
+     * @param channels   how many distinct channels carried this connection
+     * @param lines      how many lines described it
+     */
+    public record Connection(String host, int fromRank, int toRank, Direction direction, Transport transport,
+                             String detail, String netName, int netDev, int proxyRank, boolean gdr, boolean shared,
+                             int channels, long lines, SourceRef firstSeen) {
+    }
+
+    /**
+     * A WARN line (or an error line printed about NCCL by the application). file and line are NCCL's own
+     * source location (bootstrap.cc:126), -1 when not printed.
+     */
+    public record Warning(String host, long pid, String ncclFile, int ncclLine, String function, String message,
+                          boolean afterInit, SourceRef source) {
+    }
+
+    /** An NCCL_ variable: from NCCL's "set by environment" line, or from a pasted command line. */
+    public record EnvSetting(String name, String value, String origin, SourceRef source) {
+    }
+
+    /** A pasted nccl-tests row: size in bytes and the best busbw of its two placements. */
+    public record MeasuredRow(long sizeBytes, String type, double busbwGBps, SourceRef source) {
+    }
+
+    /**
+     * @param total         lines read
+     * @param ncclLines     lines that looked like NCCL output (an INFO/WARN header, or the word NCCL)
+     * @param used          NCCL lines something was extracted from
+     * @param unused        NCCL lines not understood (the reader's coverage gap, not an error)
+     * @param otherLines    lines that were not NCCL's (application output, tables, launcher noise)
+     * @param truncated     lines longer than the line limit, cut
+     * @param dropped       items not stored because a collection was full (still counted where it matters)
+     */
+    public record LineCounts(long total, long ncclLines, long used, long unused, long otherLines, long truncated,
+                             long dropped) {
+    }
+
+    /** The distinct hosts that logged anything, in first-seen order. */
+    public List<String> hosts() {
+        return processes.stream().map(ProcessInfo::host).filter(h -> !h.isEmpty()).distinct().toList();
+    }
+
+    /** The first value of an NCCL_ variable, from NCCL's own line when there is one. */
+    public java.util.Optional<EnvSetting> envValue(String name) {
+        EnvSetting best = null;
+        for (EnvSetting e : env) {
+            if (e.name().equals(name)) {
+                if (e.origin().equals("nccl")) {
+                    return java.util.Optional.of(e);
+                }
+                if (best == null) {
+                    best = e;
+                }
+            }
+        }
+        return java.util.Optional.ofNullable(best);
+    }
+}

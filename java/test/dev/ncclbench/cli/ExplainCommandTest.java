@@ -1,0 +1,80 @@
+package dev.ncclbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ExplainCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    }
+
+    private static String fixture(String rel) {
+        return Path.of(System.getProperty("ncclbench.basedir", "."), "java", "test-resources", "nccllog", rel)
+                .toString();
+    }
+
+    @Test
+    void seedsGiveTheirExitCodes() {
+        assertEquals(6, run("explain", fixture("seeds/nic-misselection.log")));
+        assertTrue(out.toString().contains("NET-SOCKET-FALLBACK"), out.toString());
+        assertTrue(out.toString().contains("Path:   inter-node TCP sockets"), out.toString());
+        assertEquals(6, run("explain", fixture("seeds/ib-without-gdrdma.log")));
+        assertEquals(3, run("explain", fixture("seeds/bootstrap-doesnotexist.log")));
+        assertEquals(0, run("explain", fixture("era-2.5-2.8/ib-gdr-busid.log")));
+    }
+
+    @Test
+    void aDirectoryOfPerRankFilesIsOneLog() {
+        assertEquals(0, run("explain", fixture("era-2.18-2.23")));
+    }
+
+    @Test
+    void jsonCarriesTheWholeStructure() throws Exception {
+        assertEquals(6, run("explain", "--json", fixture("seeds/ib-without-gdrdma.log")));
+        JsonNode doc = new ObjectMapper().readTree(out.toString());
+        assertEquals("ncclbench.explain/1", doc.get("schema").asText());
+        assertEquals("rdma-host-staged", doc.get("summary").get("path").asText());
+        assertEquals("RDMA_HOST_STAGED", doc.get("diagnosis").get("path").asText());
+        assertTrue(doc.get("evidence").get("connections").size() > 0);
+    }
+
+    @Test
+    void stdinIsRead() {
+        ExplainCommand cmd = new ExplainCommand();
+        picocli.CommandLine cl = new picocli.CommandLine(cmd);
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        cmd.stdin = new java.io.ByteArrayInputStream(
+                "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n".getBytes());
+        assertEquals(0, cl.execute("-"));
+        assertTrue(out.toString().contains("peer to peer"), out.toString());
+    }
+
+    @Test
+    void aMissingFileIsOneLineAndExit2() {
+        assertEquals(2, run("explain", "/nonexistent/nccl.log"));
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().contains("/nonexistent/nccl.log"));
+    }
+
+    @Test
+    void inputWithoutNcclLinesIsNotAPass() {
+        ExplainCommand cmd = new ExplainCommand();
+        picocli.CommandLine cl = new picocli.CommandLine(cmd);
+        cl.setOut(new PrintWriter(out));
+        cmd.stdin = new java.io.ByteArrayInputStream("hello\nworld\n".getBytes());
+        assertEquals(2, cl.execute("-"));
+        assertTrue(out.toString().contains("NO-NCCL-LINES"), out.toString());
+    }
+}
