@@ -10,6 +10,9 @@ import picocli.CommandLine.Command;
                 + " and say which path the bytes took.",
         subcommands = {
                 SweepCommand.class,
+                EnvCommand.class,
+                ProbeCommand.class,
+                ProbeChildCommand.class,
         },
         footer = "%n" + "Exit codes:%n"
                 + "  0  ok%n"

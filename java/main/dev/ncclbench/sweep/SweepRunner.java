@@ -21,6 +21,13 @@ public final class SweepRunner {
     }
 
     public ExitCode run() {
+        // nccl branch hook (the lead's SweepRunner replaces this): --backend nccl exits 3 when NCCL cannot
+        // run here; --backend auto says why it falls back to sockets.
+        if (spec.backend().equals("nccl")) {
+            dev.ncclbench.backend.nccl.NcclBackend.requireReady(spec);
+        } else if (spec.backend().equals("auto")) {
+            err.println(dev.ncclbench.backend.nccl.NcclBackend.chooseAuto(spec).line());
+        }
         out.println("# todo " + spec + launch + err);
         return ExitCode.OK;
     }
