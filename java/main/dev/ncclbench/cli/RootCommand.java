@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
         subcommands = {
                 SweepCommand.class,
                 ExplainCommand.class,
+                EnvCommand.class,
+                ProbeCommand.class,
+                ProbeChildCommand.class,
         },
         footer = "%n" + "Exit codes:%n"
                 + "  0  ok%n"

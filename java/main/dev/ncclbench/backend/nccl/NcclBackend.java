@@ -5,12 +5,17 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
 
-/** The NCCL backend (JavaCPP to libnccl and libcudart). */
+/**
+ * The NCCL backend: JavaCPP to libnccl, libcudart and NVML (org.bytedeco:cuda). Registering it loads
+ * nothing; {@link #readiness} loads nothing either (the libraries are found on disk and NCCL is asked in
+ * a child process); only {@link #open} loads CUDA, after the checks say it can.
+ */
 public final class NcclBackend implements Backend {
     @Override
     public String name() {
@@ -19,11 +24,50 @@ public final class NcclBackend implements Backend {
 
     @Override
     public Readiness readiness(RunSpec spec) {
-        return Readiness.notReady("nothing", "the NCCL backend is not built yet", "use --backend socket");
+        return readinessFor(spec);
+    }
+
+    /**
+     * Whether NCCL can run here, for the sweep's {@code --backend auto} decision and for {@code --backend nccl}.
+     * Computed once per process (it runs the NCCL probe in a child JVM, about a second). Never loads CUDA.
+     */
+    public static Readiness readinessFor(RunSpec spec) {
+        return NcclReadiness.assess();
+    }
+
+    /** The probe result behind the last readiness decision (version, bootstrap interface), or null. */
+    public static ProbeResult lastProbe() {
+        return NcclReadiness.lastProbe();
+    }
+
+    /** Throws the exit-3 {@link BackendException} when NCCL cannot run here. */
+    public static void requireReady(RunSpec spec) {
+        Readiness r = readinessFor(spec);
+        if (!r.ready()) {
+            throw new BackendException(ExitCode.ENVIRONMENT, r.reason(), r.remedy());
+        }
+    }
+
+    /**
+     * The auto decision: "nccl" when ready, else "socket", with the visible line saying why.
+     *
+     * @param backend "nccl" or "socket"
+     * @param line    one line for the user, e.g. "backend auto: socket, because NCCL ... but no NVIDIA driver ..."
+     */
+    public record AutoChoice(String backend, String line) {
+    }
+
+    public static AutoChoice chooseAuto(RunSpec spec) {
+        Readiness r = readinessFor(spec);
+        if (r.ready()) {
+            return new AutoChoice("nccl", "# backend auto: nccl (" + r.found() + ")");
+        }
+        return new AutoChoice("socket", "# backend auto: socket, because " + r.reason());
     }
 
     @Override
     public List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
-        throw new BackendException(ExitCode.ENVIRONMENT, "the NCCL backend is not built yet", "use --backend socket");
+        requireReady(spec);
+        return NcclRuntime.open(spec, planes);
     }
 }

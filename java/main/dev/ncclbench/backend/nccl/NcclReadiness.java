@@ -1,0 +1,77 @@
+package dev.ncclbench.backend.nccl;
+
+import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.env.Interfaces;
+import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.NativeLibraries.Found;
+import dev.ncclbench.env.NativeLibraries.Report;
+import dev.ncclbench.env.ProbeResult;
+import dev.ncclbench.env.ProbeRunner;
+
+/**
+ * Whether the nccl backend can run here, decided without loading CUDA or the JavaCPP cuda preset
+ * (which needs libcuda.so.1 and cannot load without the driver): find the libraries, ask the real NCCL
+ * in a child process whether it can bootstrap, then check the driver.
+ */
+final class NcclReadiness {
+    private static volatile Readiness cached;
+    private static volatile ProbeResult lastProbe;
+
+    private NcclReadiness() {
+    }
+
+    static Readiness assess() {
+        Readiness r = cached;
+        if (r == null) {
+            r = assess(NativeLibraries.find(), true);
+            cached = r;
+        }
+        return r;
+    }
+
+    static ProbeResult lastProbe() {
+        return lastProbe;
+    }
+
+    static Readiness assess(Report libs, boolean runProbe) {
+        Found nccl = libs.nccl();
+        if (!nccl.present()) {
+            return Readiness.notReady("nothing",
+                    "no NCCL: libnccl.so.2 not found (searched NCCL_HOME, LD_LIBRARY_PATH, ldconfig, CUDA_HOME, /usr/local/cuda,"
+                            + " system folders, python site-packages nvidia/nccl/lib)",
+                    "pip install nvidia-nccl-cu13 (PyTorch's NCCL), or set NCCL_HOME to the folder holding lib/libnccl.so.2,"
+                            + " or run scripts/fetch-nccl.sh; on a machine without a GPU use --backend socket");
+        }
+        String ncclText = "NCCL";
+        ProbeResult probe = runProbe ? ProbeRunner.probe(nccl.path()) : null;
+        lastProbe = probe;
+        if (probe != null && probe.problem() == null) {
+            if (!probe.loaded()) {
+                return Readiness.notReady(nccl.describe(), "libnccl.so.2 at " + nccl.path() + " cannot be loaded: " + probe.dlError(),
+                        "install a complete NCCL (pip install nvidia-nccl-cu13) or point NCCL_HOME at one");
+            }
+            ncclText = "NCCL " + probe.versionString();
+        }
+        String found = ncclText + " at " + nccl.describe() + "; CUDA runtime: " + libs.cudart().describe()
+                + "; NVIDIA driver: " + libs.driver().describe();
+        if (probe != null && probe.bootstrapFailed()) {
+            String ifname = System.getenv("NCCL_SOCKET_IFNAME");
+            return Readiness.notReady(found,
+                    ncclText + " at " + nccl.path() + " cannot bootstrap: ncclGetUniqueId returned " + probe.result().cName
+                            + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",
+                    Interfaces.bootstrapRemedy(ifname));
+        }
+        if (!libs.driver().present()) {
+            return Readiness.notReady(found,
+                    ncclText + " found at " + nccl.path() + ", but no NVIDIA driver: libcuda.so.1 not found",
+                    "install the NVIDIA driver (in a container: run it with the NVIDIA container toolkit, --gpus all);"
+                            + " without a GPU use --backend socket (or auto)");
+        }
+        if (!libs.cudart().present()) {
+            return Readiness.notReady(found,
+                    ncclText + " found at " + nccl.path() + ", but no CUDA runtime: libcudart.so.13 not found",
+                    "pip install nvidia-cuda-runtime-cu13, or set CUDA_HOME to a CUDA 13 toolkit");
+        }
+        return Readiness.ready(found);
+    }
+}

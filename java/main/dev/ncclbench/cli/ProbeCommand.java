@@ -1,0 +1,76 @@
+package dev.ncclbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Interfaces;
+import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.ProbeResult;
+import dev.ncclbench.env.ProbeRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** `ncclbench probe`: asks the real NCCL, in a child process, which interface it will bootstrap on. */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Ask the installed NCCL (no GPU needed) for its version and the interface it bootstraps on.",
+        footer = "%nExit codes: 0 NCCL would bootstrap, 3 it would not (or NCCL is missing).")
+public final class ProbeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--lib", paramLabel = "PATH", description = "libnccl.so.2 to probe (default: the one `ncclbench env` finds)")
+    Path lib;
+
+    @Option(names = "--json", description = "Print the result as JSON")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path library = lib;
+        if (library == null) {
+            NativeLibraries.Found f = NativeLibraries.find().nccl();
+            if (!f.present()) {
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "no NCCL: libnccl.so.2 not found; pip install nvidia-nccl-cu13,"
+                        + " set NCCL_HOME, or run scripts/fetch-nccl.sh");
+            }
+            library = f.path();
+        }
+        ProbeResult r = ProbeRunner.probe(library);
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+        } else {
+            out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
+            out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));
+            out.println("version     " + (r.versionString() == null ? "?" : r.versionString()));
+            out.println("unique id   " + r.result().cName + " (" + r.uniqueIdStatus() + ")"
+                    + (r.errorString() == null ? "" : ": " + r.errorString()));
+            if (r.lastError() != null && !r.lastError().isBlank()) {
+                out.println("last error  " + r.lastError());
+            }
+            out.println("bootstrap   " + (r.bootstrapInterface() == null ? "none" : r.bootstrapInterface() + " " + r.bootstrapAddress()));
+            for (String w : r.warnings()) {
+                out.println("NCCL WARN   " + w);
+            }
+        }
+        out.flush();
+        if (r.problem() != null) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "the probe could not run: " + r.problem());
+        }
+        if (!r.loaded()) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "libnccl.so.2 at " + library + " cannot be loaded: " + r.dlError());
+        }
+        if (r.bootstrapFailed()) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "NCCL cannot bootstrap: \"" + r.ncclSentence() + "\" ("
+                    + r.result().cName + "); " + Interfaces.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
+        }
+        return 0;
+    }
+}

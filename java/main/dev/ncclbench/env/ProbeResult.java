@@ -1,0 +1,53 @@
+package dev.ncclbench.env;
+
+import dev.ncclbench.internal.jni.NcclResult;
+
+import java.util.List;
+
+/**
+ * What the real libnccl.so.2 said in a child process: its version, whether ncclGetUniqueId worked, and
+ * the bootstrap interface it chose (from its own INFO log).
+ *
+ * @param loaded             whether libnccl.so.2 could be dlopen()ed
+ * @param library            the file asked for; {@code loadedPath} is what the dynamic loader opened
+ * @param version            ncclGetVersion's code (23007), 0 when unknown
+ * @param uniqueIdStatus     ncclGetUniqueId's ncclResult_t
+ * @param errorString        ncclGetErrorString of that status
+ * @param lastError          ncclGetLastError(NULL)
+ * @param bootstrapInterface the interface NCCL will bootstrap on ("eth0"), null when none was chosen
+ * @param bootstrapAddress   its address as NCCL printed it ("10.0.0.1<0>")
+ * @param warnings           NCCL's WARN messages, in order
+ * @param problem            why the probe itself could not run (no probe library, child crashed), or null
+ */
+public record ProbeResult(boolean loaded, String library, String loadedPath, String dlError, int version,
+                          int uniqueIdStatus, String errorString, String lastError, String bootstrapInterface,
+                          String bootstrapAddress, List<String> warnings, String logFile, String problem) {
+
+    public String versionString() {
+        return version <= 0 ? null : dev.ncclbench.internal.jni.NcclProbe.versionString(version);
+    }
+
+    public NcclResult result() {
+        return NcclResult.of(uniqueIdStatus);
+    }
+
+    /** NCCL loaded and ncclGetUniqueId failed: a bootstrap that would fail in every rank. */
+    public boolean bootstrapFailed() {
+        return problem == null && loaded && uniqueIdStatus != 0;
+    }
+
+    public boolean ok() {
+        return problem == null && loaded && uniqueIdStatus == 0;
+    }
+
+    /** NCCL's own sentence for the failure: the first WARN, else ncclGetLastError, else the error string. */
+    public String ncclSentence() {
+        if (!warnings.isEmpty()) {
+            return warnings.get(0);
+        }
+        if (lastError != null && !lastError.isBlank()) {
+            return lastError;
+        }
+        return errorString;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.ncclbench.backend.nccl;
+
+import dev.ncclbench.cli.Main;
+import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.RealNccl;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/** On a machine without a GPU: exit 3 naming the driver and the NCCL found; auto says why it uses sockets. */
+class NcclBackendNoGpuTest {
+    @Test
+    void sweepWithNcclExits3NamingTheDriverAndTheNcclFound() {
+        Path lib = RealNccl.require();
+        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        assumeFalse(System.getenv("NCCL_SOCKET_IFNAME") != null, "NCCL_SOCKET_IFNAME is set in the test environment");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-b", "8", "-e", "64"}, new PrintWriter(out), new PrintWriter(err));
+        assertEquals(3, code, err.toString());
+        String e = err.toString();
+        assertTrue(e.contains("libcuda.so.1"), e);
+        assertTrue(e.contains("no NVIDIA driver"), e);
+        assertTrue(e.contains("NCCL 2.30."), e);
+        assertTrue(e.contains(NativeLibraries.find().nccl().path().toString()), e + " vs " + lib);
+    }
+
+    @Test
+    void autoSaysWhyItFallsBackToSockets() {
+        RealNccl.require();
+        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        NcclBackend.AutoChoice c = NcclBackend.chooseAuto(null);
+        assertEquals("socket", c.backend());
+        assertTrue(c.line().contains("backend auto: socket, because") && c.line().contains("libcuda.so.1"), c.line());
+    }
+
+    @Test
+    void envListsWhatWasFoundAndWhatIsMissing() {
+        RealNccl.require();
+        StringWriter out = new StringWriter();
+        int code = Main.run(new String[] {"env"}, new PrintWriter(out), new PrintWriter(new StringWriter()));
+        assertEquals(0, code);
+        String o = out.toString();
+        assertTrue(o.contains("NCCL") && o.contains("2.30.") && o.contains("libnccl.so.2 (from "), o);
+        assertTrue(o.contains("CUDA runtime") && o.contains("NVIDIA driver") && o.contains("GPUs"), o);
+        if (!NativeLibraries.find().driver().present()) {
+            assertTrue(o.contains("NVIDIA driver (libcuda.so.1)"), o);
+        }
+    }
+}
