@@ -191,12 +191,13 @@ public record ResultDocument(
      * One placement: time in microseconds, bandwidths in GB/s (1e9 bytes per second), wrong null when the
      * results were not checked (-c 0).
      */
-    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "samples"})
+    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "wrong_ranks", "samples"})
     public record Placement(
             @JsonProperty("time_us") Double timeUs,
             @JsonProperty("algbw") Double algbw,
             @JsonProperty("busbw") Double busbw,
             @JsonProperty("wrong") Long wrong,
+            @JsonProperty("wrong_ranks") Integer wrongRanks,
             @JsonProperty("samples") Samples samples) {
 
         static Placement from(Measurement m, SampleStats s) {
@@ -204,11 +205,13 @@ public record ResultDocument(
                 return null;
             }
             return new Placement(finite(m.timeUs()), finite(m.algbw()), finite(m.busbw()),
-                    m.checked() ? m.wrong() : null, Samples.from(s));
+                    m.checked() ? m.wrong() : null, m.checked() ? m.wrongRanks() : null, Samples.from(s));
         }
 
         Measurement toMeasurement() {
-            return new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong);
+            return wrongRanks == null
+                    ? new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong)
+                    : new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong, wrongRanks);
         }
     }
 

@@ -199,7 +199,7 @@ final class TableWriter implements ResultSink {
         int placements = 0;
         for (ResultRow row : tableRows) {
             for (Measurement m : List.of(row.outOfPlace(), row.inPlace())) {
-                outOfBounds += Math.max(0, m.wrong());
+                outOfBounds += m.checked() ? m.wrongRanks() : 0;
                 busbwSum += m.busbw();
                 placements++;
             }

@@ -204,7 +204,7 @@ final class SweepEngine {
         }
         int elt = spec.type().bytes();
         Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
-                wrong < 0 ? -1 : wrongSum);
+                wrong < 0 ? -1 : wrongSum, wrong < 0 ? 0 : wrongRanks);
         return new Placement(m, SampleMath.stats(combined), wrongRanks);
     }
 }

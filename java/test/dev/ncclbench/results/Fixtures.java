@@ -65,7 +65,7 @@ final class Fixtures {
                         new Measurement(999.995, 0.001, 0.001, -1), new Measurement(9999.995, 0.125, 2.675, -1),
                         null, null, null),
                 new ResultRow("broadcast", 1048576, 262144, "float", "none", 0,
-                        new Measurement(12345678.9, 99999.95, 999999.5, 3), new Measurement(1.5e100, 1234567, 1e16, 12),
+                        new Measurement(12345678.9, 99999.95, 999999.5, 3, 1), new Measurement(1.5e100, 1234567, 1e16, 12, 2),
                         null, null, SOCKET),
                 new ResultRow("broadcast", 2097152, 524288, "float", "none", 0,
                         new Measurement(Double.NaN, Double.POSITIVE_INFINITY, -1.5, 0), new Measurement(65536, 12.3456, 0.5, 0),

@@ -94,7 +94,7 @@ class TableWriterTest {
         for (ResultRow r : b) {
             sum += r.outOfPlace().busbw() + r.inPlace().busbw();
         }
-        assertTrue(text.contains("# Out of bounds values : 15 FAILED\n"), text);
+        assertTrue(text.contains("# Out of bounds values : 3 FAILED\n"), text);
         assertTrue(text.contains("# Avg bus bandwidth    : " + CFormat.general(sum / (2 * b.size())) + " \n"));
         assertTrue(text.contains("# Out of bounds values : 0 OK\n"));
     }
