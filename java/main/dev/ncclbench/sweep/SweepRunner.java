@@ -15,6 +15,12 @@ import dev.ncclbench.collective.DataType;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.diagnosis.Diagnosis;
+import dev.ncclbench.diagnosis.Health;
+import dev.ncclbench.diagnosis.PathClassifier;
+import dev.ncclbench.nccllog.NcclLogEvidence;
+import dev.ncclbench.nccllog.NcclLogReader;
+import dev.ncclbench.results.PathVerdict;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultRow;
 import dev.ncclbench.results.ResultSink;
@@ -35,6 +41,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -64,7 +72,7 @@ public final class SweepRunner {
     public ExitCode run() {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         List<String> notes = new ArrayList<>();
-        BackendChoice choice = chooseBackend(asked, notes);
+        BackendChoice choice = chooseBackend(asked);
         RunSpec spec = asked.withBackend(choice.backend.name());
         int localRanks = localRanks(spec, launch);
         spec = spec.withLocalRanks(localRanks);
@@ -88,7 +96,7 @@ public final class SweepRunner {
     private record BackendChoice(Backend backend, String reason, Readiness readiness) {
     }
 
-    private BackendChoice chooseBackend(RunSpec spec, List<String> notes) {
+    private BackendChoice chooseBackend(RunSpec spec) {
         if (!spec.backend().equals("auto")) {
             Backend b = Backends.byName(spec.backend());
             Readiness r = b.readiness(spec);
@@ -109,10 +117,9 @@ public final class SweepRunner {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "no backend can run here: nccl: " + nr.reason() + "; socket: "
                     + sr.reason() + "; " + sr.remedy());
         }
-        String why = "auto chose the socket backend because NCCL cannot run here: " + nr.reason()
-                + (nr.found() == null ? "" : " (found: " + nr.found() + ")");
+        // one visible line on stderr; the header repeats it as "# Backend: ..."
+        String why = "auto chose the socket backend: " + nr.reason();
         err.println("ncclbench: " + why);
-        notes.add(why);
         return new BackendChoice(socket, why, sr);
     }
 
@@ -187,6 +194,9 @@ public final class SweepRunner {
             sink.beginRun(info);
         }
         ResultSink reportTo = sink;
+        // the socket backend knows its path; NCCL's is read from its own log once the sweep is over
+        PathVerdict socketVerdict = choice.backend.name().equals("socket")
+                ? PathClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
         SweepListener listener = !reporter ? null : new SweepListener() {
             @Override
             public void beginCollective(String collective) {
@@ -195,6 +205,9 @@ public final class SweepRunner {
 
             @Override
             public void row(ResultRow row, int wrongOop, int wrongIp) {
+                if (socketVerdict != null) {
+                    row = row.withVerdict(socketVerdict);
+                }
                 rows.add(row);
                 badRanks[0] += wrongOop + wrongIp;
                 reportTo.row(row);
@@ -236,6 +249,15 @@ public final class SweepRunner {
                 f = e;
             }
         }
+        ExitCode verdictCode = ExitCode.OK;
+        String verdictMessage = null;
+        if (reporter && socketVerdict == null && !rows.isEmpty()) {
+            Diagnosis d = diagnoseFromLogs(comms, rows, sink, comms.get(0).nranks());
+            if (d != null && d.health() == Health.DEGRADED) {
+                verdictCode = ExitCode.DEGRADED;
+                verdictMessage = "degraded path: " + d.reason();
+            }
+        }
         if (reporter) {
             String status = f == null ? "ok" : f instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
             sink.finish(status, f == null ? null : f.getMessage());
@@ -244,11 +266,50 @@ public final class SweepRunner {
         if (f != null) {
             throw f instanceof NcclbenchException ? f : new NcclbenchException(ExitCode.INTERNAL, f.toString(), f);
         }
+        if (verdictCode != ExitCode.OK && badRanks[0] == 0) {
+            throw new NcclbenchException(verdictCode, verdictMessage);
+        }
         if (badRanks[0] > 0) {
             throw new NcclbenchException(ExitCode.RUN_FAILED, "wrong results: " + badRanks[0]
                     + " (rank x row) pairs saw wrong elements; see #wrong in the table");
         }
         return ExitCode.OK;
+    }
+
+    private static String distinctDevices(List<RankInfo> ranks) {
+        List<String> names = new ArrayList<>();
+        for (RankInfo r : ranks) {
+            if (!names.contains(r.device())) {
+                names.add(r.device());
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    /**
+     * Reads the NCCL logs the ranks of this process wrote, attaches a verdict to every row and prints the few
+     * summary lines. Only rank 0's process's logs are here; on one node that is the whole job.
+     */
+    private Diagnosis diagnoseFromLogs(List<RankComm> comms, List<ResultRow> rows, ResultSink sink, int nranks) {
+        List<Path> logs = new ArrayList<>();
+        comms.forEach(c -> c.logFiles().stream().filter(Files::isRegularFile).forEach(logs::add));
+        Optional<NcclLogEvidence> evidence = Optional.empty();
+        if (!logs.isEmpty()) {
+            try {
+                evidence = Optional.of(NcclLogReader.readAll(logs));
+            } catch (IOException e) {
+                err.println("ncclbench: could not read the NCCL log " + logs + ": " + e.getMessage());
+            }
+        }
+        PathClassifier pc = new PathClassifier(nranks, evidence, OptionalDouble.empty(), Optional.empty());
+        List<ResultRow> diagnosed = new ArrayList<>();
+        for (ResultRow r : rows) {
+            diagnosed.add(r.withVerdict(pc.classify(r)));
+        }
+        sink.verdicts(diagnosed);
+        pc.summaryLines(diagnosed).forEach(out::println);
+        out.flush();
+        return pc.diagnosis().orElse(null);
     }
 
     /** Every local rank shares its RankInfo at once: a gather is collective, so one thread per local rank. */
