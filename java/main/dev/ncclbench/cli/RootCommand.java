@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
                 + "  0  ok%n"
                 + "  1  internal error%n"
                 + "  2  usage error (bad flag, bad size, unknown collective or type)%n"
-                + "  3  environment not ready (no NCCL, no GPU, bootstrap would fail, doctor errors)%n"
+                + "  3  environment not ready (no NCCL, no GPU, bootstrap would fail)%n"
                 + "  4  run failed (wrong results, rank lost, NCCL error)%n"
                 + "  5  timeout / hang%n"
                 + "  6  regression against baseline or degraded path%n")

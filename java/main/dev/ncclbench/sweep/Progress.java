@@ -25,9 +25,21 @@ interface Progress extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * Whether stderr is a terminal. System.console() answers for stdin and stdout, and `sweep > table.txt`
+     * still deserves a bar, so on Linux ask what file descriptor 2 is.
+     */
+    static boolean stderrIsTerminal() {
+        try {
+            String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
+        }
+    }
+
     static Progress start(long rows, PrintWriter err) {
-        // System.console() is null when stdin or stdout is redirected; the bar draws on stderr, so ask about it too
-        if (System.console() == null || System.getenv("TERM") == null || "dumb".equals(System.getenv("TERM"))) {
+        if (!stderrIsTerminal() || "dumb".equals(System.getenv("TERM"))) {
             return NONE;
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName("sweep").setInitialMax(rows)

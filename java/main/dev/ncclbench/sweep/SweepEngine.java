@@ -173,11 +173,13 @@ final class SweepEngine {
             mine.putDouble(s);
         }
         byte[][] all = plane.allGather(tag(coll, counts, root, inPlace) + "/result", mine.array());
-        double[] times = new double[n];
+        // one payload per control-plane member: a member may drive several ranks (-g), its figures cover them all
+        int members = all.length;
+        double[] times = new double[members];
         long wrongSum = 0;
         int wrongRanks = 0;
-        double[][] perRankSamples = new double[n][];
-        for (int r = 0; r < n; r++) {
+        double[][] perRankSamples = new double[members][];
+        for (int r = 0; r < members; r++) {
             ByteBuffer b = ByteBuffer.wrap(all[r]);
             times[r] = b.getDouble();
             long w = (long) b.getDouble();
@@ -195,9 +197,9 @@ final class SweepEngine {
         }
         double sec = SampleMath.combine(times, spec.average());
         double[] combined = new double[samples.length];
-        double[] column = new double[n];
+        double[] column = new double[members];
         for (int i = 0; i < combined.length; i++) {
-            for (int r = 0; r < n; r++) {
+            for (int r = 0; r < members; r++) {
                 column[r] = i < perRankSamples[r].length ? perRankSamples[r][i] : perRankSamples[0][i];
             }
             combined[i] = SampleMath.combine(column, spec.average());

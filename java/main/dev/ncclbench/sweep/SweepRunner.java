@@ -101,8 +101,9 @@ public final class SweepRunner {
             Backend b = Backends.byName(spec.backend());
             Readiness r = b.readiness(spec);
             if (!r.ready()) {
+                // `ncclbench env` lists everything found; the reason already names what matters
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: " + r.reason()
-                        + (r.found() == null ? "" : " (found: " + r.found() + ")") + (r.remedy() == null ? "" : "; " + r.remedy()));
+                        + (r.remedy() == null ? "" : "; " + r.remedy()));
             }
             return new BackendChoice(b, "asked with --backend " + b.name(), r);
         }
