@@ -82,6 +82,13 @@ public record RunSpec(
                 gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
     }
 
+    /** The run's own folder under --out: where the JSON and the NCCL logs go. */
+    public RunSpec withOutDir(Path dir) {
+        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
+                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
+                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
+    }
+
     public RunSpec withLocalRanks(int ranks) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,

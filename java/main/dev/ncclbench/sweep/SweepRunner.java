@@ -84,6 +84,11 @@ public final class SweepRunner {
 
         try (Rendezvous rdv = Rendezvous.start(launch, localRanks, launchOptions.rendezvous(), env, spec.timeoutMillis())) {
             List<ControlPlane> planes = rdv.planes();
+            // rank 0 names the run's folder, so that every process of a node writes its NCCL log beside the JSON
+            String name = runName(choice.backend.name());
+            byte[][] named = gatherAll(planes, "run-folder", name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], java.nio.charset.StandardCharsets.UTF_8)));
+            mkdirs(spec.outDir());
             List<RankComm> comms = choice.backend.open(spec, planes);
             try {
                 return runRanks(spec, launch, choice, comms, planes, notes);
@@ -183,7 +188,7 @@ public final class SweepRunner {
         List<ResultRow> rows = new ArrayList<>();
         int[] badRanks = new int[1];
         if (reporter) {
-            jsonFile = jsonPath(spec, choice.backend.name());
+            jsonFile = jsonPath(spec);
             sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
             List<String> logs = new ArrayList<>();
             for (RankComm c : comms) {
@@ -245,7 +250,7 @@ public final class SweepRunner {
         RuntimeException f = failure.get();
         if (f == null) {
             try {
-                barrierAll(planes, "done");
+                gatherAll(planes, "done", new byte[0]);
             } catch (RuntimeException e) {
                 f = e;
             }
@@ -253,7 +258,7 @@ public final class SweepRunner {
         ExitCode verdictCode = ExitCode.OK;
         String verdictMessage = null;
         if (reporter && socketVerdict == null && !rows.isEmpty()) {
-            Diagnosis d = diagnoseFromLogs(comms, rows, sink, comms.get(0).nranks());
+            Diagnosis d = diagnoseFromLogs(comms, spec.outDir(), rows, sink, comms.get(0).nranks());
             if (d != null && d.health() == Health.DEGRADED) {
                 verdictCode = ExitCode.DEGRADED;
                 verdictMessage = "degraded path: " + d.reason();
@@ -291,9 +296,16 @@ public final class SweepRunner {
      * Reads the NCCL logs the ranks of this process wrote, attaches a verdict to every row and prints the few
      * summary lines. Only rank 0's process's logs are here; on one node that is the whole job.
      */
-    private Diagnosis diagnoseFromLogs(List<RankComm> comms, List<ResultRow> rows, ResultSink sink, int nranks) {
+    private Diagnosis diagnoseFromLogs(List<RankComm> comms, Path outDir, List<ResultRow> rows, ResultSink sink, int nranks) {
         List<Path> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().stream().filter(Files::isRegularFile).forEach(logs::add));
+        // the other processes of this node wrote theirs into the same run folder
+        try (java.util.stream.Stream<Path> files = Files.list(outDir)) {
+            files.filter(p -> p.getFileName().toString().startsWith("nccl.") && p.getFileName().toString().endsWith(".log"))
+                    .filter(p -> !logs.contains(p)).sorted().forEach(logs::add);
+        } catch (IOException e) {
+            // no folder listing: the process's own logs are still there
+        }
         Optional<NcclLogEvidence> evidence = Optional.empty();
         if (!logs.isEmpty()) {
             try {
@@ -347,17 +359,24 @@ public final class SweepRunner {
         return ranks;
     }
 
-    private static void barrierAll(List<ControlPlane> planes, String tag) {
+    /** A gather over every local rank at once (each gather is collective, so one thread per local rank); rank 0's view. */
+    private static byte[][] gatherAll(List<ControlPlane> planes, String tag, byte[] payload) {
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<byte[][]> first = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
-        for (ControlPlane p : planes) {
+        for (int i = 0; i < planes.size(); i++) {
+            ControlPlane p = planes.get(i);
+            boolean keep = i == 0;
             Thread t = new Thread(() -> {
                 try {
-                    p.barrier(tag);
+                    byte[][] all = p.allGather(tag, payload);
+                    if (keep) {
+                        first.set(all);
+                    }
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e);
                 }
-            }, "ncclbench-barrier");
+            }, "ncclbench-" + tag);
             threads.add(t);
             t.start();
         }
@@ -365,6 +384,7 @@ public final class SweepRunner {
         if (failure.get() != null) {
             throw failure.get();
         }
+        return first.get();
     }
 
     private static void joinAll(List<Thread> threads) {
@@ -378,16 +398,19 @@ public final class SweepRunner {
         }
     }
 
-    private static Path jsonPath(RunSpec spec, String backend) {
+    private static String runName(String backend) {
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC).format(Instant.now());
+        return stamp + "-" + backend + "-" + ProcessHandle.current().pid();
+    }
+
+    /** --json, else result.json in the run's folder. */
+    private static Path jsonPath(RunSpec spec) {
         if (spec.jsonFile() != null) {
             Path parent = spec.jsonFile().toAbsolutePath().getParent();
             mkdirs(parent);
             return spec.jsonFile();
         }
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC).format(Instant.now());
-        Path dir = spec.outDir().resolve(stamp + "-" + backend + "-" + ProcessHandle.current().pid());
-        mkdirs(dir);
-        return dir.resolve("result.json");
+        return spec.outDir().resolve("result.json");
     }
 
     private static void mkdirs(Path dir) {
