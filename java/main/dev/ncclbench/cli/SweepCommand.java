@@ -8,6 +8,7 @@ import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.sweep.PathInputs;
 import dev.ncclbench.sweep.SweepRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -114,11 +115,21 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "No progress bar, even on a terminal")
     boolean noProgress;
 
+    @Option(names = "--fabric", paramLabel = "ID", description = "The fabric this job should use, from the catalog (e.g. ib-hdr, roce-100g, eth-10g, nvlink4): busbw is judged against its line rate")
+    String fabric;
+
+    @Option(names = "--catalog", paramLabel = "FILE", description = "Fabric catalog (default: results/baselines/fabric-catalog.txt when present, else the built-in copy)")
+    Path catalog;
+
+    @Option(names = "--socket-floor", paramLabel = "GBPS|FILE", description = "What the socket backend reached on the same interface: GB/s, or a socket run's result JSON (its largest size's busbw)")
+    String socketFloor;
+
     @Override
     public Integer call() {
         RunSpec runSpec = resolve();
         LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress);
-        return new SweepRunner(runSpec, launch, spec.commandLine().getOut(), spec.commandLine().getErr()).run().code;
+        PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
+        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr()).run().code;
     }
 
     /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */

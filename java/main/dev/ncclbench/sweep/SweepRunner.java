@@ -42,7 +42,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -56,13 +55,16 @@ public final class SweepRunner {
     private final PrintWriter out;
     private final PrintWriter err;
     private final Map<String, String> env;
+    private final PathInputs path;
 
-    public SweepRunner(RunSpec spec, LaunchOptions launch, PrintWriter out, PrintWriter err) {
-        this(spec, launch, out, err, System.getenv());
+    public SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err) {
+        this(spec, launch, path, out, err, System.getenv());
     }
 
-    SweepRunner(RunSpec spec, LaunchOptions launch, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err,
+                Map<String, String> env) {
         this.asked = spec;
+        this.path = path;
         this.launchOptions = launch;
         this.out = out;
         this.err = err;
@@ -79,6 +81,9 @@ public final class SweepRunner {
         int world = launch.size() * localRanks;
         if (choice.backend.name().equals("socket")) {
             spec = socketDefaults(spec, launch, localRanks, notes);
+        }
+        if (path.description() != null) {
+            notes.add("path judged against: " + path.description());
         }
         validate(spec, world);
 
@@ -314,7 +319,7 @@ public final class SweepRunner {
                 err.println("ncclbench: could not read the NCCL log " + logs + ": " + e.getMessage());
             }
         }
-        PathClassifier pc = new PathClassifier(nranks, evidence, OptionalDouble.empty(), Optional.empty());
+        PathClassifier pc = new PathClassifier(nranks, evidence, path.socketFloor(), path.fabric());
         List<ResultRow> diagnosed = new ArrayList<>();
         for (ResultRow r : rows) {
             diagnosed.add(r.withVerdict(pc.classify(r)));

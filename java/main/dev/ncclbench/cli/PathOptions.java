@@ -1,0 +1,84 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.FabricCatalog;
+import dev.ncclbench.diagnosis.FabricEntry;
+import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultFiles;
+import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.sweep.PathInputs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/** --fabric, --catalog and --socket-floor, turned into what the path verdict compares with. */
+final class PathOptions {
+    private PathOptions() {
+    }
+
+    static PathInputs resolve(String fabricId, Path catalogFile, String socketFloor) {
+        List<String> said = new ArrayList<>();
+        Optional<FabricEntry> fabric = Optional.empty();
+        if (fabricId != null) {
+            FabricCatalog catalog = catalogFile != null ? FabricCatalog.load(catalogFile)
+                    : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
+                    : FabricCatalog.builtIn();
+            fabric = catalog.get(fabricId.trim());
+            if (fabric.isEmpty()) {
+                List<String> ids = new ArrayList<>();
+                catalog.entries().forEach(e -> ids.add(e.id()));
+                throw NcclbenchException.usage("unknown fabric '" + fabricId + "'; the catalog has: " + String.join(", ", ids));
+            }
+            said.add("fabric " + fabric.get().id());
+        } else if (catalogFile != null) {
+            throw NcclbenchException.usage("--catalog needs --fabric ID to say which of its fabrics this job uses");
+        }
+        OptionalDouble floor = OptionalDouble.empty();
+        if (socketFloor != null) {
+            floor = OptionalDouble.of(floorOf(socketFloor.trim()));
+            said.add(String.format(Locale.ROOT, "socket floor %.3f GB/s", floor.getAsDouble()));
+        }
+        return new PathInputs(fabric, floor, said.isEmpty() ? null : String.join("; ", said));
+    }
+
+    /** A number in GB/s, or a socket run's result: the busbw of its largest size (best of both placements). */
+    private static double floorOf(String value) {
+        if (value.matches("[0-9]+(\\.[0-9]+)?")) {
+            double v = Double.parseDouble(value);
+            if (v <= 0) {
+                throw NcclbenchException.usage("--socket-floor must be above 0 GB/s");
+            }
+            return v;
+        }
+        Path file = Path.of(value);
+        if (!Files.isRegularFile(file)) {
+            throw NcclbenchException.usage("--socket-floor: '" + value + "' is neither GB/s nor a result file");
+        }
+        ResultDocument doc;
+        try {
+            doc = ResultFiles.read(file);
+        } catch (IOException | RuntimeException e) {
+            throw NcclbenchException.usage("--socket-floor: cannot read " + file + ": " + e.getMessage());
+        }
+        if (!"socket".equals(doc.runInfo().backend())) {
+            throw NcclbenchException.usage("--socket-floor: " + file + " is a " + doc.runInfo().backend()
+                    + " run, not a socket run");
+        }
+        ResultRow largest = null;
+        for (ResultRow r : doc.resultRows()) {
+            if (largest == null || r.sizeBytes() > largest.sizeBytes()) {
+                largest = r;
+            }
+        }
+        if (largest == null) {
+            throw NcclbenchException.usage("--socket-floor: " + file + " has no rows");
+        }
+        return Math.max(largest.outOfPlace().busbw(), largest.inPlace().busbw());
+    }
+}
