@@ -281,6 +281,48 @@ class MultiProcessTest {
         assertTrue(out("lost0").lines().anyMatch(l -> l.startsWith("     1048576  ")), "the table printed the row before the kill: " + out("lost0"));
     }
 
+    /** A rank that hangs (SIGSTOP: alive, sockets open, silent) trips the -T watchdog: exit 5 naming it. */
+    @Test
+    void aHungRankTripsTheTimeoutOnTheOthers() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
+                "no kill(1) to send SIGSTOP");
+        int port = freePortPair();
+        Path json = dir.resolve("hang.json");
+        Path journal = ResultFiles.journalOf(json);
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            ranks.add(start("hang" + r, sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20",
+                    "-T", "3", "--json", json.toString()), torchrun(r, 3, port)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(journal) && Files.readAllLines(journal).stream().anyMatch(l -> l.contains("\"collective\"")))) {
+            assertTrue(ranks.get(2).isAlive(), "rank 2 ended early: " + err("hang2"));
+            assertTrue(System.nanoTime() < deadline, "no row journalled within 60 s: " + err("hang0"));
+            Thread.sleep(50);
+        }
+        String pid = Long.toString(ranks.get(2).pid());
+        try {
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", pid).start().waitFor());
+            long stoppedAt = System.nanoTime();
+            int code0 = exit(ranks.get(0), 40, "rank 0 after rank 2 hung");
+            int code1 = exit(ranks.get(1), 40, "rank 1 after rank 2 hung");
+            double seconds = (System.nanoTime() - stoppedAt) / 1e9;
+            String err0 = err("hang0");
+            System.out.println("MultiProcessTest: with rank 2 stopped, ranks 0 and 1 exited " + code0 + " and " + code1
+                    + " after " + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s; rank 0 said: "
+                    + err0.strip().replace("\n", " | "));
+            assertEquals(5, code0, err0);
+            assertTrue(code1 == 4 || code1 == 5, "rank 1 exit " + code1 + ": " + err("hang1"));
+            assertTrue(err0.contains("rank 2"), "names the hung rank: " + err0);
+            ResultDocument doc = ResultFiles.read(json);
+            assertEquals("timeout", doc.status());
+            assertTrue(doc.rows().size() >= 1);
+        } finally {
+            new ProcessBuilder("kill", "-CONT", pid).start().waitFor();
+            ranks.get(2).destroyForcibly();
+        }
+    }
+
     @Test
     void aStrayProcessWithAnotherTokenIsRefusedWhileTheJobCompletes() throws Exception {
         int port = freePortPair();
