@@ -193,8 +193,8 @@ class MultiProcessTest {
         assertEquals(5, out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).count(), out);
         assertTrue(out.contains("# Out of bounds values : 0 OK"), out);
         assertGoodResult(json, 4, 5);
-        assertEquals("openmpi", ResultFiles.read(json).environment().keySet().stream()
-                .anyMatch(k -> k.startsWith("OMPI_COMM_WORLD")) ? "openmpi" : "none", "the launcher's variables are recorded");
+        assertTrue(ResultFiles.read(json).environment().keySet().stream().anyMatch(k -> k.startsWith("OMPI_COMM_WORLD")),
+                "the launcher's variables are recorded in the result");
     }
 
     @Test
