@@ -1,0 +1,353 @@
+package dev.ncclbench.launch;
+
+import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultFiles;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Real JVM processes that find each other through the launchers' variables: Open MPI's mpirun, torchrun-style
+ * and Slurm-style environments, a rank killed mid-sweep, and a stray process of another job. Each child runs
+ * {@code java -cp <this test's classpath> dev.ncclbench.cli.Main sweep ...}, so no jar is needed.
+ */
+@Tag("multiprocess")
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class MultiProcessTest {
+    private static final long WAIT_SECONDS = 90;
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void destroyEverything() throws InterruptedException {
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        for (Process p : started) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    // ---- launching ----
+
+    static String javaCommand() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** The real class path: surefire forks with a manifest-only jar and says the real one here. */
+    static String classPath() {
+        String cp = System.getProperty("surefire.test.class.path");
+        return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
+    }
+
+    static List<String> jvm() {
+        return List.of(javaCommand(), "-Xmx384m", "-XX:+UseSerialGC", "-cp", classPath(), "dev.ncclbench.cli.Main");
+    }
+
+    /** The surrounding environment without any launcher's variables: each test sets its own. */
+    static Map<String, String> cleanEnv() {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMIX_") || k.startsWith("SLURM_")
+                || k.startsWith("PMI_") || k.startsWith("MPI_LOCAL") || k.startsWith("TORCHELASTIC_")
+                || k.startsWith("NCCLBENCH_") || k.startsWith("NCCL_")
+                || List.of("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+                        "GROUP_RANK").contains(k));
+        return env;
+    }
+
+    private Process start(String name, List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        pb.redirectOutput(dir.resolve(name + ".out").toFile());
+        pb.redirectError(dir.resolve(name + ".err").toFile());
+        pb.directory(dir.toFile());
+        Process p = pb.start();
+        started.add(p);
+        return p;
+    }
+
+    private String out(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"), StandardCharsets.UTF_8);
+    }
+
+    private String err(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".err"), StandardCharsets.UTF_8);
+    }
+
+    private static List<String> sweep(String... args) {
+        List<String> c = new ArrayList<>(jvm());
+        c.add("sweep");
+        c.add("--no-progress");
+        c.addAll(List.of(args));
+        return c;
+    }
+
+    private static int exit(Process p, long seconds, String what) throws InterruptedException {
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(what + " did not exit within " + seconds + " s");
+        }
+        return p.exitValue();
+    }
+
+    /** A port p with p + 1 free too (torchrun's store has MASTER_PORT; ours takes the next one). */
+    static int freePortPair() throws IOException {
+        InetAddress lo = InetAddress.getByName("127.0.0.1");
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try (ServerSocket a = new ServerSocket(0, 1, lo)) {
+                int p = a.getLocalPort();
+                if (p >= 65535) {
+                    continue;
+                }
+                try (ServerSocket b = new ServerSocket(p + 1, 1, lo)) {
+                    return p;
+                } catch (IOException busy) {
+                    // try another
+                }
+            }
+        }
+        throw new IOException("no two consecutive free ports on 127.0.0.1");
+    }
+
+    private static Map<String, String> torchrun(int rank, int world, int port) {
+        Map<String, String> env = cleanEnv();
+        env.put("RANK", Integer.toString(rank));
+        env.put("WORLD_SIZE", Integer.toString(world));
+        env.put("LOCAL_RANK", Integer.toString(rank));
+        env.put("LOCAL_WORLD_SIZE", Integer.toString(world));
+        env.put("MASTER_ADDR", "127.0.0.1");
+        env.put("MASTER_PORT", Integer.toString(port));
+        return env;
+    }
+
+    private void assertGoodResult(Path json, int nranks, int rows) throws IOException {
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("ok", doc.status());
+        assertEquals(nranks, doc.nranks());
+        assertEquals(nranks, doc.ranks().size());
+        assertEquals(rows, doc.rows().size());
+        for (ResultDocument.Row row : doc.rows()) {
+            assertEquals(0L, row.outOfPlace().wrong(), "size " + row.size());
+            assertEquals(0L, row.inPlace().wrong(), "size " + row.size());
+        }
+        List<Long> pids = doc.ranks().stream().map(ResultDocument.Rank::pid).distinct().toList();
+        assertEquals(nranks, pids.size(), "one process per rank: " + pids);
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    // ---- the tests ----
+
+    @Test
+    void openMpiRunsFourProcessesThatFindEachOther() throws Exception {
+        String mpirun = null;
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(d, "mpirun"))) {
+                mpirun = Path.of(d, "mpirun").toString();
+                break;
+            }
+        }
+        Assumptions.assumeTrue(mpirun != null, "mpirun is not installed (apt-get install openmpi-bin)");
+        Path json = dir.resolve("mpi.json");
+        List<String> cmd = new ArrayList<>(List.of(mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "4"));
+        cmd.addAll(sweep("--backend", "socket", "-b", "1M", "-e", "16M", "-f", "2", "-n", "3", "--json", json.toString()));
+        Map<String, String> env = cleanEnv();
+        Process p = start("mpirun", cmd, env);
+        int code = exit(p, WAIT_SECONDS, "mpirun");
+        assertEquals(0, code, err("mpirun") + out("mpirun"));
+        String out = out("mpirun");
+        assertEquals(1, count(out, "# Collective test starting: all_reduce_perf"), "one table, from rank 0:\n" + out);
+        assertEquals(5, out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).count(), out);
+        assertTrue(out.contains("# Out of bounds values : 0 OK"), out);
+        assertGoodResult(json, 4, 5);
+        assertTrue(ResultFiles.read(json).environment().keySet().stream().anyMatch(k -> k.startsWith("OMPI_COMM_WORLD")),
+                "the launcher's variables are recorded in the result");
+    }
+
+    @Test
+    void torchrunStyleVariables() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("torch.json");
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            ranks.add(start("torch" + r, sweep("--backend", "socket", "-b", "1M", "-e", "4M", "-f", "2", "-n", "3",
+                    "--collective", "all_reduce,all_gather", "--json", json.toString()), torchrun(r, 3, port)));
+        }
+        for (int r = 0; r < 3; r++) {
+            assertEquals(0, exit(ranks.get(r), WAIT_SECONDS, "rank " + r), "rank " + r + ": " + err("torch" + r));
+        }
+        assertGoodResult(json, 3, 6);
+        assertEquals("", out("torch1"), "only rank 0 prints the table");
+        assertTrue(out("torch0").contains("all_gather_perf"), out("torch0"));
+    }
+
+    @Test
+    void slurmStyleVariables() throws Exception {
+        Path json = dir.resolve("slurm.json");
+        String job = "t" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Map<String, String> env = cleanEnv();
+            env.put("SLURM_PROCID", Integer.toString(r));
+            env.put("SLURM_NTASKS", "2");
+            env.put("SLURM_LOCALID", Integer.toString(r));
+            env.put("SLURM_NNODES", "1");
+            env.put("SLURM_JOB_ID", job);
+            ranks.add(start("slurm" + r, sweep("--backend", "socket", "-b", "1M", "-e", "4M", "-f", "2", "-n", "3",
+                    "--json", json.toString()), env));
+        }
+        for (int r = 0; r < 2; r++) {
+            assertEquals(0, exit(ranks.get(r), WAIT_SECONDS, "rank " + r), "rank " + r + ": " + err("slurm" + r));
+        }
+        assertGoodResult(json, 2, 3);
+    }
+
+    @Test
+    void killingOneRankMidSweepFailsTheOthersAndKeepsTheRows() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("lost.json");
+        Path journal = ResultFiles.journalOf(json);
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            ranks.add(start("lost" + r, sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20",
+                    "-T", "20", "--json", json.toString()), torchrun(r, 3, port)));
+        }
+        // wait for rank 0 to journal its first row: the header line, then a row
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            if (Files.exists(journal) && Files.readAllLines(journal).stream().filter(l -> l.contains("\"collective\"")).count() >= 1) {
+                break;
+            }
+            for (int r = 0; r < 3; r++) {
+                assertTrue(ranks.get(r).isAlive(), "rank " + r + " ended before the kill: " + err("lost" + r));
+            }
+            assertTrue(System.nanoTime() < deadline, "no row journalled within 60 s: " + err("lost0"));
+            Thread.sleep(50);
+        }
+        ranks.get(2).destroyForcibly();
+        long killedAt = System.nanoTime();
+        int code0 = exit(ranks.get(0), 30, "rank 0 after rank 2 was killed");
+        int code1 = exit(ranks.get(1), 30, "rank 1 after rank 2 was killed");
+        double seconds = (System.nanoTime() - killedAt) / 1e9;
+        String err0 = err("lost0");
+        assertTrue(code0 == 4 || code0 == 5, "rank 0 exit " + code0 + ": " + err0);
+        assertTrue(code1 == 4 || code1 == 5, "rank 1 exit " + code1 + ": " + err("lost1"));
+        assertTrue(err0.contains("rank 2"), "rank 0 names the lost rank: " + err0);
+        assertFalse(err0.contains("\tat "), "no stack trace: " + err0);
+        assertTrue(seconds < 30, "took " + seconds + " s");
+        System.out.println("MultiProcessTest: ranks 0 and 1 exited " + code0 + " and " + code1 + " within "
+                + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s of the kill; rank 0 said: " + err0.strip().replace("\n", " | "));
+
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("failed", doc.status(), "status");
+        assertTrue(doc.error() != null && doc.error().contains("rank 2"), "error names rank 2: " + doc.error());
+        assertTrue(doc.rows().size() >= 1, "the rows measured before the kill are kept");
+        assertEquals(1L << 20, doc.rows().get(0).size());
+        assertEquals(0L, doc.rows().get(0).outOfPlace().wrong());
+        assertFalse(Files.exists(journal), "the journal is folded into the final file");
+        assertTrue(out("lost0").lines().anyMatch(l -> l.startsWith("     1048576  ")), "the table printed the row before the kill: " + out("lost0"));
+    }
+
+    /** A rank that hangs (SIGSTOP: alive, sockets open, silent) trips the -T watchdog: exit 5 naming it. */
+    @Test
+    void aHungRankTripsTheTimeoutOnTheOthers() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
+                "no kill(1) to send SIGSTOP");
+        int port = freePortPair();
+        Path json = dir.resolve("hang.json");
+        Path journal = ResultFiles.journalOf(json);
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            ranks.add(start("hang" + r, sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20",
+                    "-T", "3", "--json", json.toString()), torchrun(r, 3, port)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(journal) && Files.readAllLines(journal).stream().anyMatch(l -> l.contains("\"collective\"")))) {
+            assertTrue(ranks.get(2).isAlive(), "rank 2 ended early: " + err("hang2"));
+            assertTrue(System.nanoTime() < deadline, "no row journalled within 60 s: " + err("hang0"));
+            Thread.sleep(50);
+        }
+        String pid = Long.toString(ranks.get(2).pid());
+        try {
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", pid).start().waitFor());
+            long stoppedAt = System.nanoTime();
+            int code0 = exit(ranks.get(0), 40, "rank 0 after rank 2 hung");
+            int code1 = exit(ranks.get(1), 40, "rank 1 after rank 2 hung");
+            double seconds = (System.nanoTime() - stoppedAt) / 1e9;
+            String err0 = err("hang0");
+            System.out.println("MultiProcessTest: with rank 2 stopped, ranks 0 and 1 exited " + code0 + " and " + code1
+                    + " after " + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s; rank 0 said: "
+                    + err0.strip().replace("\n", " | "));
+            assertEquals(5, code0, err0);
+            assertTrue(code1 == 4 || code1 == 5, "rank 1 exit " + code1 + ": " + err("hang1"));
+            assertTrue(err0.contains("rank 2"), "names the hung rank: " + err0);
+            ResultDocument doc = ResultFiles.read(json);
+            assertEquals("timeout", doc.status());
+            assertTrue(doc.rows().size() >= 1);
+        } finally {
+            new ProcessBuilder("kill", "-CONT", pid).start().waitFor();
+            ranks.get(2).destroyForcibly();
+        }
+    }
+
+    @Test
+    void aStrayProcessWithAnotherTokenIsRefusedWhileTheJobCompletes() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("job.json");
+        // the stray starts first and keeps retrying until the job's store is up, then presents its token
+        Map<String, String> strayEnv = torchrun(1, 2, port);
+        strayEnv.put("NCCLBENCH_TOKEN", "another-job");
+        Process stray = start("stray", sweep("--backend", "socket", "-b", "1M", "-e", "1M", "-n", "1", "-T", "20",
+                "--json", dir.resolve("stray.json").toString()), strayEnv);
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            Map<String, String> env = torchrun(r, 2, port);
+            env.put("NCCLBENCH_TOKEN", "this-job");
+            ranks.add(start("job" + r, sweep("--backend", "socket", "-b", "1M", "-e", "8M", "-f", "2", "-n", "5", "-T", "30",
+                    "--json", json.toString()), env));
+        }
+        int strayCode = exit(stray, WAIT_SECONDS, "the stray process");
+        String strayErr = err("stray");
+        assertNotEquals(0, strayCode, strayErr);
+        assertTrue(strayErr.contains("wrong job token"), "says why: " + strayErr);
+        assertFalse(strayErr.contains("\tat "), strayErr);
+        for (int r = 0; r < 2; r++) {
+            assertEquals(0, exit(ranks.get(r), WAIT_SECONDS, "rank " + r), "rank " + r + ": " + err("job" + r));
+        }
+        assertGoodResult(json, 2, 4);
+        assertFalse(Files.exists(dir.resolve("stray.json")), "the stray wrote no result");
+    }
+}

@@ -1,0 +1,299 @@
+package dev.ncclbench.rendezvous;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The rendezvous store over real sockets on 127.0.0.1, one thread per rank. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StoreTest {
+    private static final byte[] TOKEN = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OTHER = "fedcba9876543210".getBytes(StandardCharsets.US_ASCII);
+
+    private static StoreServer server(int nranks, long timeoutMillis) throws Exception {
+        return new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, nranks, timeoutMillis);
+    }
+
+    private static InetSocketAddress at(StoreServer s) {
+        return new InetSocketAddress("127.0.0.1", s.port());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void gatherAcrossThreads() throws Exception {
+        int n = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (StoreServer server = server(n, 10_000)) {
+            List<Future<List<byte[][]>>> results = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                results.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at(server), TOKEN, rank, n, 10_000)) {
+                        assertEquals(rank, c.rank());
+                        assertEquals(n, c.nranks());
+                        List<byte[][]> rounds = new ArrayList<>();
+                        for (int round = 0; round < 20; round++) {
+                            rounds.add(c.allGather("round" + round, bytes("r" + rank + "/" + round)));
+                        }
+                        c.barrier("end");
+                        rounds.add(new byte[][] {c.broadcast("bc", bytes("from " + rank), 2)});
+                        return rounds;
+                    }
+                }));
+            }
+            for (Future<List<byte[][]>> f : results) {
+                List<byte[][]> rounds = f.get(30, TimeUnit.SECONDS);
+                for (int round = 0; round < 20; round++) {
+                    byte[][] all = rounds.get(round);
+                    assertEquals(n, all.length);
+                    for (int r = 0; r < n; r++) {
+                        assertArrayEquals(bytes("r" + r + "/" + round), all[r]);
+                    }
+                }
+                assertArrayEquals(bytes("from 2"), rounds.get(20)[0]);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aClientRetriesUntilTheStoreIsUp() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<byte[][]> late = pool.submit(() -> {
+                try (StoreClient c = StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 0, 1, 10_000)) {
+                    return c.allGather("t", bytes("x"));
+                }
+            });
+            Thread.sleep(500);
+            try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", port), TOKEN, 1, 10_000)) {
+                assertArrayEquals(bytes("x"), late.get(20, TimeUnit.SECONDS)[0]);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWrongTokenIsRefusedWithAClearMessage() throws Exception {
+        try (StoreServer server = server(2, 10_000)) {
+            NcclbenchException e = assertThrows(NcclbenchException.class,
+                    () -> StoreClient.connect(at(server), OTHER, 1, 2, 5_000));
+            assertTrue(e.getMessage().contains("wrong job token"), e.getMessage());
+            assertTrue(e.getMessage().contains("refused rank 1"), e.getMessage());
+            assertEquals(ExitCode.USAGE, e.exitCode());
+        }
+    }
+
+    @Test
+    void aRankThatDoesNotFitTheJobIsRefused() throws Exception {
+        try (StoreServer server = server(2, 10_000)) {
+            NcclbenchException e = assertThrows(NcclbenchException.class,
+                    () -> StoreClient.connect(at(server), TOKEN, 0, 3, 5_000));
+            assertTrue(e.getMessage().contains("does not fit a job of 2 ranks"), e.getMessage());
+            e = assertThrows(NcclbenchException.class, () -> StoreClient.connect(at(server), TOKEN, 2, 2, 5_000));
+            assertTrue(e.getMessage().contains("rank 2 of 2"), e.getMessage());
+            try (StoreClient first = StoreClient.connect(at(server), TOKEN, 1, 2, 5_000)) {
+                e = assertThrows(NcclbenchException.class, () -> StoreClient.connect(at(server), TOKEN, 1, 2, 5_000));
+                assertTrue(e.getMessage().contains("rank 1 is already connected"), e.getMessage());
+            }
+        }
+    }
+
+    /** Connects with the store's own wire format, then drops the connection without saying goodbye. */
+    private static void connectAndVanish(StoreServer server, int rank, int nranks) throws Exception {
+        try (Socket s = new Socket()) {
+            s.connect(at(server), 5_000);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            out.writeInt(Wire.MAGIC);
+            out.writeInt(Wire.VERSION);
+            out.write(TOKEN);
+            out.writeInt(rank);
+            out.writeInt(nranks);
+            out.flush();
+            assertEquals(Wire.OK, in.readInt());
+            s.setSoLinger(true, 0); // a reset, as when the kernel cleans up a killed process
+        }
+    }
+
+    @Test
+    void aRankThatDisconnectsWithoutByeFailsTheOthersGatherNamingIt() throws Exception {
+        int n = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (StoreServer server = server(n, 30_000)) {
+            List<Future<NcclbenchException>> waiting = new ArrayList<>();
+            for (int r = 0; r < 2; r++) {
+                int rank = r;
+                waiting.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at(server), TOKEN, rank, n, 30_000)) {
+                        c.allGather("step", bytes("x"));
+                        fail("the gather cannot complete without rank 2");
+                        return null;
+                    } catch (NcclbenchException e) {
+                        return e;
+                    }
+                }));
+            }
+            Thread.sleep(300);
+            long t0 = System.nanoTime();
+            connectAndVanish(server, 2, n);
+            for (Future<NcclbenchException> f : waiting) {
+                NcclbenchException e = f.get(20, TimeUnit.SECONDS);
+                assertTrue(e.getMessage().contains("rank 2 lost"), e.getMessage());
+                assertEquals(ExitCode.RUN_FAILED, e.exitCode(), e.getMessage());
+            }
+            assertTrue(System.nanoTime() - t0 < 15_000_000_000L, "failed fast, not at the timeout");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRankLostBeforeAGatherFailsThatGatherToo() throws Exception {
+        try (StoreServer server = server(2, 30_000)) {
+            connectAndVanish(server, 1, 2);
+            Thread.sleep(200);
+            try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, 2, 5_000)) {
+                NcclbenchException e = assertThrows(NcclbenchException.class, () -> c.allGather("later", bytes("x")));
+                assertTrue(e.getMessage().contains("rank 1 lost"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aRankThatSaysByeIsNotLost() throws Exception {
+        int n = 2;
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (StoreServer server = server(n, 2_000)) {
+            Future<byte[][]> one = pool.submit(() -> {
+                try (StoreClient c = StoreClient.connect(at(server), TOKEN, 1, n, 5_000)) {
+                    return c.allGather("a", bytes("1"));
+                }
+            });
+            try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, n, 5_000)) {
+                c.allGather("a", bytes("0"));
+                one.get(10, TimeUnit.SECONDS);
+                Thread.sleep(200);
+                // rank 1 left politely: the next gather times out naming it, it is not "lost"
+                NcclbenchException e = assertThrows(NcclbenchException.class, () -> c.allGather("b", bytes("0")));
+                assertTrue(!e.getMessage().contains("lost"), e.getMessage());
+                assertTrue(e.getMessage().contains("[1]") && e.getMessage().contains("did not reach"), e.getMessage());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aTimeoutNamesTheMissingRanks() throws Exception {
+        int n = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<StoreClient> idle = new ArrayList<>();
+        try (StoreServer server = server(n, 700)) {
+            // ranks 1 and 3 are connected but never arrive
+            idle.add(StoreClient.connect(at(server), TOKEN, 1, n, 5_000));
+            idle.add(StoreClient.connect(at(server), TOKEN, 3, n, 5_000));
+            List<Future<NcclbenchException>> waiting = new ArrayList<>();
+            for (int rank : new int[] {0, 2}) {
+                waiting.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at(server), TOKEN, rank, n, 5_000)) {
+                        return assertThrows(NcclbenchException.class, () -> c.allGather("sizes/8", bytes("x")));
+                    }
+                }));
+            }
+            for (Future<NcclbenchException> f : waiting) {
+                NcclbenchException e = f.get(20, TimeUnit.SECONDS);
+                assertEquals(ExitCode.TIMEOUT, e.exitCode(), e.getMessage());
+                assertTrue(e.getMessage().contains("ranks [1, 3] did not reach 'sizes/8'"), e.getMessage());
+            }
+        } finally {
+            idle.forEach(StoreClient::close);
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void noStoreIsATimeoutThatSaysWhere() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        NcclbenchException e = assertThrows(NcclbenchException.class,
+                () -> StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 3, 4, 600));
+        assertEquals(ExitCode.TIMEOUT, e.exitCode());
+        assertTrue(e.getMessage().contains("rank 3 could not reach the rendezvous store at 127.0.0.1:" + port), e.getMessage());
+    }
+
+    @Test
+    void aStoreThatGoesAwayIsRankZeroLost() throws Exception {
+        StoreServer server = server(2, 30_000);
+        try (StoreClient c = StoreClient.connect(at(server), TOKEN, 1, 2, 5_000)) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<NcclbenchException> f = pool.submit(() -> assertThrows(NcclbenchException.class,
+                        () -> c.allGather("x", bytes("1"))));
+                Thread.sleep(300);
+                server.close();
+                NcclbenchException e = f.get(20, TimeUnit.SECONDS);
+                assertTrue(e.getMessage().contains("closed") || e.getMessage().contains("rank 0 lost"), e.getMessage());
+                assertTrue(e.exitCode() == ExitCode.RUN_FAILED || e.exitCode() == ExitCode.TIMEOUT, e.exitCode().toString());
+            } finally {
+                pool.shutdownNow();
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
+    void payloadsOfDifferentSizesIncludingEmpty() throws Exception {
+        int n = 2;
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (StoreServer server = server(n, 10_000)) {
+            byte[] big = new byte[1 << 20];
+            Arrays.fill(big, (byte) 7);
+            Future<byte[][]> other = pool.submit(() -> {
+                try (StoreClient c = StoreClient.connect(at(server), TOKEN, 1, n, 5_000)) {
+                    return c.allGather("p", big);
+                }
+            });
+            try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, n, 5_000)) {
+                byte[][] all = c.allGather("p", new byte[0]);
+                assertEquals(0, all[0].length);
+                assertArrayEquals(big, all[1]);
+            }
+            assertEquals(0, other.get(10, TimeUnit.SECONDS)[0].length);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.results.SampleStats;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** -a combines per-rank times as nccl-tests does; the per-iteration statistics are the textbook ones. */
+class SampleMathTest {
+
+    @Test
+    void averageModes() {
+        double[] t = {4.0, 1.0, 7.0, 4.0};
+        assertEquals(4.0, SampleMath.combine(t, 0), 0.0, "-a 0: rank 0");
+        assertEquals(4.0, SampleMath.combine(t, 1), 0.0, "-a 1: mean");
+        assertEquals(1.0, SampleMath.combine(t, 2), 0.0, "-a 2: min");
+        assertEquals(7.0, SampleMath.combine(t, 3), 0.0, "-a 3: max");
+        double[] u = {2.0, 3.0};
+        assertEquals(2.0, SampleMath.combine(u, 0), 0.0);
+        assertEquals(2.5, SampleMath.combine(u, 1), 0.0);
+    }
+
+    @Test
+    void nearestRankPercentile() {
+        double[] s = new double[100];
+        for (int i = 0; i < 100; i++) {
+            s[i] = i + 1;
+        }
+        assertEquals(99.0, SampleMath.percentile(s, 99), 0.0);
+        assertEquals(50.0, SampleMath.percentile(s, 50), 0.0);
+        assertEquals(100.0, SampleMath.percentile(s, 100), 0.0);
+        assertEquals(1.0, SampleMath.percentile(s, 0), 0.0);
+        assertEquals(5.0, SampleMath.percentile(new double[] {5.0}, 99), 0.0);
+        assertTrue(Double.isNaN(SampleMath.percentile(new double[0], 50)));
+    }
+
+    @Test
+    void stats() {
+        SampleStats s = SampleMath.stats(new double[] {4, 2, 8, 6});
+        assertEquals(4, s.count());
+        assertEquals(2.0, s.minUs(), 0.0);
+        assertEquals(8.0, s.maxUs(), 0.0);
+        assertEquals(5.0, s.medianUs(), 0.0);
+        assertEquals(5.0, s.meanUs(), 0.0);
+        assertEquals(8.0, s.p99Us(), 0.0);
+        // sample standard deviation sqrt(20/3), as a percent of the mean
+        assertEquals(Math.sqrt(20.0 / 3) / 5 * 100, s.cvPercent(), 1e-12);
+        SampleStats one = SampleMath.stats(new double[] {3});
+        assertEquals(3.0, one.medianUs(), 0.0);
+        assertEquals(0.0, one.cvPercent(), 0.0);
+        assertNull(SampleMath.stats(new double[0]));
+        assertNull(SampleMath.stats(null));
+    }
+
+    @Test
+    void statsDoNotReorderTheCallersSamples() {
+        double[] samples = {3, 1, 2};
+        SampleMath.stats(samples);
+        assertEquals(3.0, samples[0], 0.0);
+    }
+}
