@@ -188,7 +188,7 @@ final class TableWriter implements ResultSink {
 
     /** "  %7s  %6s  %6s  %6g", or "    N/A" in the last column when the placement was not checked. */
     private static String placement(Measurement m) {
-        String wrong = m.checked() ? CFormat.general(m.wrong(), 6) : "   N/A";
+        String wrong = m.checked() ? CFormat.general(m.wrong(), 6) : "  N/A";
         return "  " + CFormat.fit(m.timeUs(), 7) + "  " + CFormat.fit(m.algbw(), 6) + "  "
                 + CFormat.fit(m.busbw(), 6) + "  " + wrong;
     }

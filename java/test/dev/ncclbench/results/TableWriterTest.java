@@ -72,7 +72,9 @@ class TableWriterTest {
         assertEquals(13, realEnds.size());
         List<String> ours = render().lines().filter(l -> !l.startsWith("#") && !l.isEmpty()).toList();
         assertEquals(Fixtures.allReduceRows().size() + Fixtures.broadcastRows().size(), ours.size());
-        for (String line : ours) {
+        // the sample's rows were checked; unchecked rows ("    N/A", 116 wide) are held to nccl-tests'
+        // format in SocketConformanceTest
+        for (String line : ours.stream().filter(l -> !l.contains("N/A")).toList()) {
             assertEquals(realEnds, columnEnds(line), "columns of our row: " + line);
         }
     }
