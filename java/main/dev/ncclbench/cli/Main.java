@@ -22,8 +22,8 @@ public final class Main {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("ncclbench: " + ex.getMessage());
-            err.println("Try 'ncclbench " + commandPath(ex.getCommandLine()) + " --help'.");
+            // one line: what is wrong, and where the help is
+            err.println("ncclbench: " + ex.getMessage() + " (see 'ncclbench " + commandPath(ex.getCommandLine()) + "--help')");
             return ExitCode.USAGE.code;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -47,6 +47,6 @@ public final class Main {
 
     private static String commandPath(CommandLine cl) {
         String name = cl.getCommandName();
-        return name.equals("ncclbench") ? "" : name;
+        return name.equals("ncclbench") ? "" : name + " ";
     }
 }

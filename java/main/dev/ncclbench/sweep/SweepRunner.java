@@ -177,7 +177,7 @@ public final class SweepRunner {
                 throw NcclbenchException.usage("the socket backend reduces float, double, int32 and int64, not " + t.label()
                         + "; use -d float, or --backend nccl");
             }
-            if (spec.maxBytes() >= (1L << 31)) {
+            if (spec.maxBytes() > (1L << 30)) {
                 throw NcclbenchException.usage("the socket backend sweeps up to 1 GiB per buffer; -e " + spec.maxBytes()
                         + " is above that (use --backend nccl for larger sizes)");
             }
