@@ -330,52 +330,45 @@ public final class SweepRunner {
         return pc.diagnosis().orElse(null);
     }
 
-    /** Every local rank shares its RankInfo at once: a gather is collective, so one thread per local rank. */
+    /** Every local rank shares its RankInfo; rank 0's process gets the whole job's list. */
     private static List<RankInfo> gatherRankInfo(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
         ObjectMapper json = new ObjectMapper();
+        byte[][] all = gatherAll(planes, "rankinfo", local -> {
+            RankInfo ri = comms.get(local).info();
+            ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
+            try {
+                return json.writeValueAsBytes(ri);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         List<RankInfo> ranks = new ArrayList<>();
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < comms.size(); i++) {
-            int local = i;
-            Thread t = new Thread(() -> {
-                RankInfo ri = comms.get(local).info();
-                ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
-                try {
-                    byte[][] all = planes.get(local).allGather("rankinfo", json.writeValueAsBytes(ri));
-                    if (local == 0) {
-                        for (byte[] b : all) {
-                            ranks.add(json.readValue(b, RankInfo.class));
-                        }
-                    }
-                } catch (IOException e) {
-                    failure.compareAndSet(null, new UncheckedIOException(e));
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "ncclbench-rankinfo-" + i);
-            threads.add(t);
-            t.start();
-        }
-        joinAll(threads);
-        if (failure.get() != null) {
-            throw failure.get();
+        for (byte[] b : all) {
+            try {
+                ranks.add(json.readValue(b, RankInfo.class));
+            } catch (IOException e) {
+                throw new NcclbenchException(ExitCode.RUN_FAILED, "a rank sent an unreadable description: " + e.getMessage());
+            }
         }
         return ranks;
     }
 
     /** A gather over every local rank at once (each gather is collective, so one thread per local rank); rank 0's view. */
     private static byte[][] gatherAll(List<ControlPlane> planes, String tag, byte[] payload) {
+        return gatherAll(planes, tag, local -> payload);
+    }
+
+    private static byte[][] gatherAll(List<ControlPlane> planes, String tag, java.util.function.IntFunction<byte[]> payloadOf) {
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicReference<byte[][]> first = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < planes.size(); i++) {
             ControlPlane p = planes.get(i);
-            boolean keep = i == 0;
+            int local = i;
             Thread t = new Thread(() -> {
                 try {
-                    byte[][] all = p.allGather(tag, payload);
-                    if (keep) {
+                    byte[][] all = p.allGather(tag, payloadOf.apply(local));
+                    if (local == 0) {
                         first.set(all);
                     }
                 } catch (RuntimeException e) {
