@@ -250,13 +250,23 @@ final class Mesh implements AutoCloseable {
         WATCHDOG.watch(this);
         try {
             if (total <= INLINE_LIMIT) {
+                // Same slices on the same connections as the concurrent path: the two ends of a transfer may
+                // choose differently between inline and concurrent (a gather's root receives from every rank,
+                // each sender sends one block), so the wire layout must depend on the transfer alone.
                 for (Xfer x : sends) {
                     waitingOn = x.peer();
-                    writeFully(channels[x.peer()][0], x.region().duplicate());
+                    ByteBuffer[] slices = slices(x.region());
+                    for (int i = 0; i < slices.length; i++) {
+                        writeFully(channels[x.peer()][i], slices[i]);
+                    }
                 }
                 for (Xfer x : recvs) {
                     waitingOn = x.peer();
-                    run(x, false, 0, 0, x.region().duplicate().order(ByteOrder.nativeOrder()));
+                    ByteBuffer[] slices = slices(x.region());
+                    int start = x.region().position();
+                    for (int i = 0; i < slices.length; i++) {
+                        run(x, false, slices[i].position() - start, i, slices[i]);
+                    }
                 }
             } else {
                 concurrent(sends, recvs);
@@ -301,28 +311,42 @@ final class Mesh implements AutoCloseable {
         }
     }
 
-    private void submitSplit(Xfer x, boolean send, List<Future<?>> futures, List<Integer> peers) {
-        ByteBuffer region = x.region();
+    /**
+     * A transfer's slices, slice i for connection i: a function of the region's length only, so that sender
+     * and receiver agree on which bytes travel on which connection whatever else each of them is doing.
+     */
+    private ByteBuffer[] slices(ByteBuffer region) {
         int start = region.position();
         int bytes = region.remaining();
         int ways = bytes < SPLIT_THRESHOLD ? 1 : perPeer;
         int base = bytes / ways;
         // element-aligned for every type (8 is a multiple of every element size)
         base -= base % 8;
+        ByteBuffer[] out = new ByteBuffer[ways];
         int from = start;
         for (int i = 0; i < ways; i++) {
             int to = i == ways - 1 ? start + bytes : from + base;
             ByteBuffer slice = region.duplicate().order(ByteOrder.nativeOrder());
             slice.limit(to).position(from);
+            out[i] = slice;
+            from = to;
+        }
+        return out;
+    }
+
+    private void submitSplit(Xfer x, boolean send, List<Future<?>> futures, List<Integer> peers) {
+        ByteBuffer[] slices = slices(x.region());
+        int start = x.region().position();
+        for (int i = 0; i < slices.length; i++) {
+            ByteBuffer slice = slices[i];
             int index = i;
-            long skip = from - start;
+            long skip = slice.position() - start;
             Callable<Void> task = () -> {
                 run(x, send, skip, index, slice);
                 return null;
             };
             futures.add(pool.submit(task));
             peers.add(x.peer());
-            from = to;
         }
     }
 
