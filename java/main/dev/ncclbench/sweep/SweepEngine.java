@@ -12,6 +12,7 @@ import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultRow;
 import dev.ncclbench.results.SampleStats;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.Sizes;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -109,15 +110,15 @@ final class SweepEngine {
             }
             op.drain();
             String tag = tag(coll, counts, root, inPlace);
-            plane.barrier(tag + "/start");
+            plane.barrier(tag + ": start");
             long t0 = System.nanoTime();
             long last = t0;
             for (int i = 0; i < iters; i++) {
                 batch(op, agg);
                 switch (spec.blocking()) {
-                    case 1: op.drain(); plane.barrier(tag + "/z" + i); break;
+                    case 1: op.drain(); plane.barrier(tag + ": -z barrier " + i); break;
                     case 2: op.drain(); break;
-                    case 3: plane.barrier(tag + "/z" + i); break;
+                    case 3: plane.barrier(tag + ": -z barrier " + i); break;
                     default: break;
                 }
                 long now = System.nanoTime();
@@ -131,7 +132,7 @@ final class SweepEngine {
                 samples = device;
             }
             if (spec.cudaGraph() > 0 && op.captureGraph(iters * agg)) {
-                plane.barrier(tag + "/graph");
+                plane.barrier(tag + ": graph");
                 long g0 = System.nanoTime();
                 for (int g = 0; g < spec.cudaGraph(); g++) {
                     op.launchGraph();
@@ -161,7 +162,9 @@ final class SweepEngine {
     }
 
     private String tag(Collective coll, Counts counts, int root, boolean inPlace) {
-        return "m" + (sequence++) + "/" + coll.name() + "/" + counts.paramCount() + "/" + root + (inPlace ? "/ip" : "/oop");
+        // read by people when a rank does not arrive: "#12 all_reduce 64 MiB out-of-place"
+        return "#" + (sequence++) + " " + coll.name() + " " + Sizes.human(counts.sizeBytes(spec.type()))
+                + (root >= 0 && coll.rooted() ? " root " + root : "") + (inPlace ? " in-place" : " out-of-place");
     }
 
     /** Shares [seconds, wrong, samples...] with every rank and combines them by -a. */
@@ -172,7 +175,7 @@ final class SweepEngine {
         for (double s : samples) {
             mine.putDouble(s);
         }
-        byte[][] all = plane.allGather(tag(coll, counts, root, inPlace) + "/result", mine.array());
+        byte[][] all = plane.allGather(tag(coll, counts, root, inPlace) + ": results", mine.array());
         // one payload per control-plane member: a member may drive several ranks (-g), its figures cover them all
         int members = all.length;
         double[] times = new double[members];

@@ -74,7 +74,9 @@ public final class SweepRunner {
     public ExitCode run() {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         List<String> notes = new ArrayList<>();
-        BackendChoice choice = chooseBackend(asked);
+        // the socket backend binds loopback when every rank is on this node: judge its readiness on that
+        boolean loopback = asked.socketIfname() == null && launch.singleNode();
+        BackendChoice choice = chooseBackend(asked, loopback ? asked.withSocketIfname("lo") : asked);
         RunSpec spec = asked.withBackend(choice.backend.name());
         int localRanks = localRanks(spec, launch);
         spec = spec.withLocalRanks(localRanks);
@@ -106,10 +108,11 @@ public final class SweepRunner {
     private record BackendChoice(Backend backend, String reason, Readiness readiness) {
     }
 
-    private BackendChoice chooseBackend(RunSpec spec) {
+    /** @param socketSpec the spec the socket backend would run with (its interface resolved) */
+    private BackendChoice chooseBackend(RunSpec spec, RunSpec socketSpec) {
         if (!spec.backend().equals("auto")) {
             Backend b = Backends.byName(spec.backend());
-            Readiness r = b.readiness(spec);
+            Readiness r = b.readiness(b.name().equals("socket") ? socketSpec : spec);
             if (!r.ready()) {
                 // `ncclbench env` lists everything found; the reason already names what matters
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: " + r.reason()
@@ -123,7 +126,7 @@ public final class SweepRunner {
             return new BackendChoice(nccl, "auto: " + nr.found(), nr);
         }
         Backend socket = Backends.byName("socket");
-        Readiness sr = socket.readiness(spec);
+        Readiness sr = socket.readiness(socketSpec);
         if (!sr.ready()) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "no backend can run here: nccl: " + nr.reason() + "; socket: "
                     + sr.reason() + "; " + sr.remedy());
