@@ -80,7 +80,7 @@ public final class SweepRunner {
         RunSpec spec = asked.withBackend(choice.backend.name());
         int localRanks = localRanks(spec, launch);
         spec = spec.withLocalRanks(localRanks);
-        int world = launch.size() * localRanks;
+        int world = launch.size() * localRanks * (choice.backend.name().equals("nccl") ? spec.gpusPerThread() : 1);
         if (choice.backend.name().equals("socket")) {
             spec = socketDefaults(spec, launch, localRanks, notes);
         }
@@ -139,7 +139,8 @@ public final class SweepRunner {
 
     private static int localRanks(RunSpec spec, LaunchInfo launch) {
         if (spec.backend().equals("nccl")) {
-            return spec.gpusPerThread() * spec.threads();
+            // one control-plane member per thread (-t); each drives -g GPUs in group calls
+            return spec.threads();
         }
         if (spec.localRanks() > 0) {
             return spec.localRanks();
