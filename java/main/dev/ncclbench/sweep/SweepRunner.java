@@ -7,6 +7,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.backend.socket.SocketBackend;
 import dev.ncclbench.cli.SweepCommand.LaunchOptions;
 import dev.ncclbench.cli.VersionProvider;
 import dev.ncclbench.collective.Collective;
@@ -177,7 +178,7 @@ public final class SweepRunner {
                 reduces |= c.reduces();
             }
             DataType t = spec.type();
-            if (reduces && !(t == DataType.FLOAT || t == DataType.DOUBLE || t == DataType.INT32 || t == DataType.INT64)) {
+            if (reduces && !SocketBackend.reduces(t)) {
                 throw NcclbenchException.usage("the socket backend reduces float, double, int32 and int64, not " + t.label()
                         + "; use -d float, or --backend nccl");
             }

@@ -35,6 +35,11 @@ public final class SocketBackend implements Backend {
         return "socket";
     }
 
+    /** Whether the socket backend can reduce this type (it moves every type for the other collectives). */
+    public static boolean reduces(dev.ncclbench.collective.DataType type) {
+        return Reducer.supports(type);
+    }
+
     @Override
     public Readiness readiness(RunSpec spec) {
         InterfaceSelector.Selection sel = select(spec);
