@@ -1,5 +1,7 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.nccllog.Direction;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;

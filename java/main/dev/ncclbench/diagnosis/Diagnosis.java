@@ -1,5 +1,7 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.finding.Finding;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.PathVerdict;

@@ -1,5 +1,7 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import org.junit.jupiter.api.Test;

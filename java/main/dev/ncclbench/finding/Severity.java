@@ -1,4 +1,4 @@
-package dev.ncclbench.diagnosis;
+package dev.ncclbench.finding;
 
 /** How much a finding matters: ERROR stops a job or degrades its path, WARNING deserves a look. */
 public enum Severity {

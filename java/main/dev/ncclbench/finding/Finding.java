@@ -1,4 +1,4 @@
-package dev.ncclbench.diagnosis;
+package dev.ncclbench.finding;
 
 import java.util.List;
 

@@ -1,0 +1,13 @@
+package dev.ncclbench.finding;
+
+/** Where remedies are explained: one place, so every rule cites the same words. */
+public final class References {
+    public static final String NCCLBENCH = "ncclbench (docs/explain.md)";
+    public static final String RUNBOOK = "NCCL socket fallback runbook (shared/seeds/runbook-socket-fallback.txt)";
+    public static final String ENV_DOC = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html";
+    public static final String NET_DOC =
+            "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/networking_troubleshooting.html";
+
+    private References() {
+    }
+}
