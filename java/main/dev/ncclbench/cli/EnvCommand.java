@@ -6,10 +6,9 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
+import dev.ncclbench.env.ProbeChild;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
-import dev.ncclbench.internal.jni.JavaCppCache;
-import dev.ncclbench.internal.jni.NativeLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,7 +37,7 @@ public final class EnvCommand implements Callable<Integer> {
         ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
         List<Finding> findings = Missing.of(libs, probe);
         List<String> missing = findings.stream().map(Missing::line).toList();
-        boolean probeLib = NativeLoader.available();
+        boolean probeLib = ProbeChild.libraryAvailable();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -53,7 +52,7 @@ public final class EnvCommand implements Callable<Integer> {
             m.put("nvml", lib(libs.nvml()));
             m.put("gpus", libs.gpus());
             m.put("probeLibrary", probeLib);
-            m.put("javacppCache", JavaCppCache.configure());
+            m.put("javacppCache", ProbeChild.javacppCache());
             m.put("missing", missing);
             m.put("findings", findings);
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
@@ -72,7 +71,7 @@ public final class EnvCommand implements Callable<Integer> {
             out.printf("%-14s %s%n", "NVML", libs.nvml().describe());
             out.printf("%-14s %s%n", "GPUs", libs.gpus().isEmpty() ? "none" : String.join("; ", libs.gpus()));
             out.printf("%-14s %s%n", "probe library", probeLib ? "loaded (libjniNcclProbe.so)" : "not available (build with gcc/g++)");
-            out.printf("%-14s %s%n", "JavaCPP cache", JavaCppCache.configure());
+            out.printf("%-14s %s%n", "JavaCPP cache", ProbeChild.javacppCache());
             if (missing.isEmpty()) {
                 out.println("Missing: nothing");
             } else {
