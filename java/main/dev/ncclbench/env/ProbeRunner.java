@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.internal.jni.JavaCppCache;
 import dev.ncclbench.internal.jni.NativeLoader;
 
+import dev.ncclbench.nccllog.NcclLogEvidence;
+import dev.ncclbench.nccllog.NcclLogReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,12 +108,14 @@ public final class ProbeRunner {
 
     /** Builds the result from the child's JSON line and NCCL's log lines. */
     static ProbeResult parse(JsonNode j, List<String> logLines, String logFile) {
-        String[] boot = NcclLogLines.bootstrap(logLines);
+        NcclLogEvidence log = NcclLogReader.readLines(logLines, logFile == null ? "probe" : logFile);
+        NcclLogEvidence.Interface boot = log.bootstrap().stream().filter(i -> !i.name().startsWith("oob:"))
+                .findFirst().orElse(null);
         String problem = j.path("problem").isTextual() ? j.path("problem").asText() : null;
         return new ProbeResult(j.path("loaded").asBoolean(false), text(j, "library"), text(j, "loadedPath"),
                 text(j, "dlError"), j.path("version").asInt(0), j.path("uniqueIdStatus").asInt(-1),
-                text(j, "errorString"), text(j, "lastError"), boot == null ? null : boot[0],
-                boot == null ? null : boot[1], NcclLogLines.warnings(logLines), logFile, problem);
+                text(j, "errorString"), text(j, "lastError"), boot == null ? null : boot.name(),
+                boot == null ? null : boot.address(), warnings(log), logFile, problem);
     }
 
     private static String text(JsonNode j, String field) {
@@ -129,7 +133,13 @@ public final class ProbeRunner {
             // no log
         }
         return new ProbeResult(false, lib, null, null, 0, -1, null, null, null, null,
-                NcclLogLines.warnings(lines), null, problem);
+                warnings(NcclLogReader.readLines(lines, "probe")), null, problem);
+    }
+
+    /** The messages of NCCL's WARN lines (not the error lines an application prints about NCCL). */
+    private static List<String> warnings(NcclLogEvidence log) {
+        return log.warnings().stream().filter(w -> !w.ncclFile().isEmpty() || w.pid() >= 0)
+                .map(NcclLogEvidence.Warning::message).toList();
     }
 
     private static String tail(String s) {

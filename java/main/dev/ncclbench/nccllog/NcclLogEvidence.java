@@ -19,7 +19,8 @@ import java.util.List;
  * @param networks       "Using network X" and plugin lines: what network each process chose
  * @param gdr            per-HCA (or per-GPU, older) GPU Direct RDMA enabled/disabled lines
  * @param connections    connections, aggregated over channels: one item per (host, from, to, side, transport)
- * @param nvls           NVLS and CollNet lines
+ * @param nvls           NVLS lines
+ * @param collnet        CollNet lines (CollNet channels, SHARP)
  * @param warnings       WARN lines with NCCL's source file and line, and lines reporting NCCL failures
  * @param env            NCCL_ variables, from "set by environment" lines or a pasted command line
  * @param hostRdma       RDMA devices seen in pasted host tools (ibstat, ibv_devinfo), not NCCL's view
@@ -32,6 +33,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<Interface> bootstrap, List<Interface> socketIfaces,
                               List<NetDevice> netDevices, List<Mention> noNetDevice, List<Mention> networks,
                               List<GdrStatus> gdr, List<Connection> connections, List<Mention> nvls,
+                              List<Mention> collnet,
                               List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
                               List<MeasuredRow> measured, List<Mention> rings, LineCounts counts) {
 

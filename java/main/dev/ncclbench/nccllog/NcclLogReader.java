@@ -135,6 +135,11 @@ public final class NcclLogReader {
         return r.evidence();
     }
 
+    /** Reads lines held in memory (the probe child's log, read whole). */
+    public static NcclLogEvidence readLines(List<String> lines, String name) {
+        return readString(String.join("\n", lines), name);
+    }
+
     /** Reads text held in memory (tests, a log captured by the sweep). */
     public static NcclLogEvidence readString(String text, String name) {
         try {

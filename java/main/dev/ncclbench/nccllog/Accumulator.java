@@ -1,0 +1,255 @@
+package dev.ncclbench.nccllog;
+
+import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
+import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
+import dev.ncclbench.nccllog.NcclLogEvidence.GdrStatus;
+import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
+import dev.ncclbench.nccllog.NcclLogEvidence.MeasuredRow;
+import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+import dev.ncclbench.nccllog.NcclLogEvidence.NetDevice;
+import dev.ncclbench.nccllog.NcclLogEvidence.ProcessInfo;
+import dev.ncclbench.nccllog.NcclLogEvidence.RankInfo;
+import dev.ncclbench.nccllog.NcclLogEvidence.Versioned;
+import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the line parsers found, deduplicated and capped: every collection holds at most {@code maxItems} items
+ * (warnings {@value #MAX_WARNINGS}); what does not fit is counted in {@code dropped}. The one place that knows the
+ * caps, so a 1 GB log costs the same memory as a 1 MB one.
+ */
+final class Accumulator {
+    static final int MAX_WARNINGS = 512;
+
+    private final int maxItems;
+    private final List<String> sources = new ArrayList<>();
+    private final Map<String, Versioned> nccl = new LinkedHashMap<>();
+    private final Map<String, Versioned> cuda = new LinkedHashMap<>();
+    private final Map<String, ProcessInfo> processes = new LinkedHashMap<>();
+    private final Map<String, RankInfo> ranks = new LinkedHashMap<>();
+    private final Map<String, Interface> bootstrap = new LinkedHashMap<>();
+    private final Map<String, Interface> socketIfaces = new LinkedHashMap<>();
+    private final Map<String, NetDevice> netDevices = new LinkedHashMap<>();
+    private final Map<String, Mention> noNetDevice = new LinkedHashMap<>();
+    private final Map<String, Mention> networks = new LinkedHashMap<>();
+    private final Map<String, GdrStatus> gdr = new LinkedHashMap<>();
+    private final Map<String, ConnectionLines.Aggregate> connections = new LinkedHashMap<>();
+    private final Map<String, Mention> nvls = new LinkedHashMap<>();
+    private final Map<String, Mention> collnet = new LinkedHashMap<>();
+    private final List<Warning> warnings = new ArrayList<>();
+    private final Map<String, EnvSetting> env = new LinkedHashMap<>();
+    private final Map<String, Mention> hostRdma = new LinkedHashMap<>();
+    private final List<MeasuredRow> measured = new ArrayList<>();
+    private final Map<String, Mention> rings = new LinkedHashMap<>();
+    private final Set<String> initDone = new HashSet<>();
+
+    long total;
+    long ncclLines;
+    long used;
+    long other;
+    long truncated;
+    long dropped;
+
+    Accumulator(int maxItems) {
+        this.maxItems = maxItems;
+    }
+
+    void source(String name) {
+        if (sources.size() < maxItems) {
+            sources.add(name);
+        } else {
+            dropped++;
+        }
+    }
+
+    void process(LineParser.Parsed p, String file, long lineNo) {
+        String key = p.host + ':' + p.pid + ':' + file;
+        if (!processes.containsKey(key)) {
+            put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo)));
+        }
+    }
+
+    void ncclVersion(String v, String host, String file, long lineNo) {
+        version(nccl, v, host, file, lineNo);
+    }
+
+    void cudaVersion(String v, String host, String file, long lineNo) {
+        version(cuda, v, host, file, lineNo);
+    }
+
+    private void version(Map<String, Versioned> map, String v, String host, String file, long lineNo) {
+        if (!map.containsKey(v)) {
+            put(map, v, new Versioned(v, host, new SourceRef(file, lineNo)));
+        }
+    }
+
+    /** A rank's init line; an Init COMPLETE replaces its Init START. */
+    void rank(RankInfo r) {
+        if (r.initComplete()) {
+            initDone.add(r.host() + ':' + r.pid());
+        }
+        String key = r.host() + '|' + r.pid() + '|' + r.rank() + '|' + r.nranks() + '|' + r.cudaDev();
+        RankInfo old = ranks.get(key);
+        if (old == null) {
+            put(ranks, key, r);
+        } else if (r.initComplete() && !old.initComplete()) {
+            ranks.put(key, r);
+        }
+    }
+
+    /** Whether this process printed Init COMPLETE before now. */
+    boolean initDone(String host, long pid) {
+        return initDone.contains(host + ':' + pid);
+    }
+
+    void bootstrap(Interface i, long pid) {
+        iface(bootstrap, i, pid);
+    }
+
+    void socketInterface(Interface i, long pid) {
+        iface(socketIfaces, i, pid);
+    }
+
+    private void iface(Map<String, Interface> into, Interface i, long pid) {
+        String key = i.host() + '|' + i.name() + '|' + pid;
+        if (!into.containsKey(key)) {
+            put(into, key, i);
+        }
+    }
+
+    void netDevice(String host, String network, int index, String name, int port, String link, String file,
+                   long lineNo) {
+        String key = host + '|' + network + '|' + index + '|' + name + '|' + port;
+        if (!netDevices.containsKey(key)) {
+            put(netDevices, key, new NetDevice(host, network, index, name, port, link, new SourceRef(file, lineNo)));
+        }
+    }
+
+    void noNetDevice(String network, String host, String file, long lineNo) {
+        mention(noNetDevice, "no-device", network, host, file, lineNo);
+    }
+
+    /** kind: "network" (the chosen one), "plugin", "plugin-failed". */
+    void network(String kind, String value, String host, String file, long lineNo) {
+        mention(networks, kind, value, host, file, lineNo);
+    }
+
+    void gdr(String host, String network, int hca, String hcaName, boolean enabled, boolean dmabuf, String text,
+             String file, long lineNo) {
+        String key = host + '|' + network + '|' + hca + '|' + hcaName + '|' + enabled + '|' + text.hashCode();
+        if (!gdr.containsKey(key)) {
+            put(gdr, key, new GdrStatus(host, network, hca, hcaName, enabled, dmabuf, text, new SourceRef(file, lineNo)));
+        }
+    }
+
+    /** The aggregate already kept for this key, or null. */
+    ConnectionLines.Aggregate connection(String key) {
+        return connections.get(key);
+    }
+
+    /** Keeps a new aggregate; false when the cap is reached (counted in dropped). */
+    boolean newConnection(String key, ConnectionLines.Aggregate agg) {
+        if (connections.size() >= maxItems) {
+            dropped++;
+            return false;
+        }
+        connections.put(key, agg);
+        return true;
+    }
+
+    void nvls(String text, String host, String file, long lineNo) {
+        mention(nvls, "nvls", text, host, file, lineNo);
+    }
+
+    void collnet(String text, String host, String file, long lineNo) {
+        mention(collnet, "collnet", text, host, file, lineNo);
+    }
+
+    void ring(String text, String host, String file, long lineNo) {
+        mention(rings, "rings", text, host, file, lineNo);
+    }
+
+    void hostRdma(String kind, String value, String file, long lineNo) {
+        mention(hostRdma, kind, value, "", file, lineNo);
+    }
+
+    /** Stores a warning; false when the warning cap is reached (counted). */
+    boolean warning(Warning w) {
+        if (warnings.size() < MAX_WARNINGS) {
+            warnings.add(w);
+            return true;
+        }
+        dropped++;
+        return false;
+    }
+
+    /** Appends a continuation line to the last warning, if it is still w. */
+    void continueWarning(Warning w, String more) {
+        int idx = warnings.size() - 1;
+        if (idx >= 0 && warnings.get(idx) == w) {
+            warnings.set(idx, new Warning(w.host(), w.pid(), w.ncclFile(), w.ncclLine(), w.function(),
+                    w.message() + " " + more, w.afterInit(), w.source()));
+        }
+    }
+
+    /** An NCCL_ variable; values of secret-looking names are redacted. */
+    void env(String name, String value, String origin, String file, long lineNo) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        if (upper.contains("KEY") || upper.contains("TOKEN") || upper.contains("PASSWORD")
+                || upper.contains("SECRET")) {
+            value = "<redacted>";
+        }
+        String key = name + '|' + value + '|' + origin;
+        if (!env.containsKey(key)) {
+            put(env, key, new EnvSetting(name, value, origin, new SourceRef(file, lineNo)));
+        }
+    }
+
+    boolean measuredFull() {
+        return measured.size() >= maxItems;
+    }
+
+    void measured(MeasuredRow r) {
+        if (!measuredFull()) {
+            measured.add(r);
+        }
+    }
+
+    private void mention(Map<String, Mention> into, String kind, String value, String host, String file,
+                         long lineNo) {
+        String key = host + '|' + kind + '|' + value;
+        if (!into.containsKey(key)) {
+            put(into, key, new Mention(host, kind, value, new SourceRef(file, lineNo)));
+        }
+    }
+
+    private <V> void put(Map<String, V> map, String key, V v) {
+        if (map.size() < maxItems) {
+            map.put(key, v);
+        } else {
+            dropped++;
+        }
+    }
+
+    NcclLogEvidence build() {
+        List<Connection> conns = new ArrayList<>(connections.size());
+        for (ConnectionLines.Aggregate a : connections.values()) {
+            conns.add(a.freeze());
+        }
+        return new NcclLogEvidence(List.copyOf(sources), List.copyOf(nccl.values()), List.copyOf(cuda.values()),
+                List.copyOf(processes.values()), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
+                List.copyOf(socketIfaces.values()), List.copyOf(netDevices.values()),
+                List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
+                List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
+                List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
+                List.copyOf(measured), List.copyOf(rings.values()),
+                new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
+    }
+}

@@ -1,0 +1,128 @@
+package dev.ncclbench.nccllog;
+
+import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
+
+/**
+ * "NET/..." INFO lines: the devices a network lists ("NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB
+ * eth0:10.0.0.1<0>", 2.3's "NET/IB: [0] mlx5_1:1/IB"), NET/Socket's interfaces, "No device found", NET/Plugin lines,
+ * and the per-HCA (per-GPU before 2.12) "GPU Direct RDMA Enabled/Disabled" lines.
+ */
+final class NetLines {
+    private NetLines() {
+    }
+
+    static boolean parse(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
+        String m = p.msg;
+        int sep = m.indexOf(':');
+        String network = (sep > 4 ? m.substring(4, sep) : m.substring(4)).trim();
+        int sp = network.indexOf(' ');
+        if (sp >= 0) {
+            network = network.substring(0, sp);
+        }
+        if (m.indexOf("GPU Direct RDMA") >= 0) {
+            return gdr(p, m, network, file, lineNo, acc);
+        }
+        if (m.indexOf("No device found") >= 0) {
+            acc.noNetDevice(network, p.host, file, lineNo);
+            return true;
+        }
+        if (network.equals("Plugin") || m.startsWith("NET/Plugin")) {
+            acc.network("plugin", m, p.host, file, lineNo);
+            return true;
+        }
+        if (network.equals("Socket")) {
+            int u = m.indexOf("Using ");
+            if (u >= 0) {
+                for (Interface i : InterfaceLists.parse(m.substring(u + 6), p.host, "", new SourceRef(file, lineNo))) {
+                    acc.socketInterface(i, p.pid);
+                }
+                return true;
+            }
+            return m.indexOf("no socket interface") >= 0;
+        }
+        return devices(p, m, network, sep, file, lineNo, acc);
+    }
+
+    private static boolean devices(LineParser.Parsed p, String m, String network, int sep, String file, long lineNo,
+                                   Accumulator acc) {
+        int u = m.indexOf("Using ");
+        int start = u >= 0 ? u + 6 : (sep >= 0 && m.indexOf('[', sep) >= 0 ? sep + 1 : -1);
+        if (start < 0) {
+            return false;
+        }
+        int semi = m.indexOf(';', start);
+        String devs = semi >= 0 ? m.substring(start, semi) : m.substring(start);
+        int pendingIndex = -1;
+        boolean anyDev = false;
+        for (String tok : devs.trim().split("\\s+")) {
+            if (tok.isEmpty()) {
+                continue;
+            }
+            int idx = pendingIndex;
+            String t = tok;
+            if (t.startsWith("[")) {
+                int close = t.indexOf(']');
+                if (close < 0) {
+                    continue;
+                }
+                String inside = t.substring(1, close);
+                t = t.substring(close + 1);
+                if (!LineParser.digits(inside, 0, inside.length())) {
+                    continue; // [RO], [PCIe]...
+                }
+                idx = Integer.parseInt(inside);
+                if (t.isEmpty()) {
+                    pendingIndex = idx;
+                    continue;
+                }
+            }
+            pendingIndex = -1;
+            int colon = t.indexOf(':');
+            if (colon <= 0) {
+                continue;
+            }
+            String name = t.substring(0, colon);
+            int slash = t.indexOf('/', colon);
+            int port = (int) Text.leadingInt(t, colon + 1, slash < 0 ? t.length() : slash);
+            String link = "";
+            if (slash >= 0) {
+                String after = t.substring(slash + 1);
+                int s2 = after.indexOf('/');
+                link = s2 >= 0 ? after.substring(0, s2) : after;
+            }
+            acc.netDevice(p.host, network, idx, name, port, link, file, lineNo);
+            anyDev = true;
+        }
+        if (semi >= 0) {
+            int oob = m.indexOf("OOB ", semi);
+            if (oob >= 0) {
+                for (Interface i : InterfaceLists.parse(m.substring(oob + 4), p.host, "oob:",
+                        new SourceRef(file, lineNo))) {
+                    acc.bootstrap(i, p.pid);
+                }
+            }
+        }
+        return anyDev || semi >= 0;
+    }
+
+    /** "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'", "GPU Direct RDMA (DMABUF) enabled for HCA ...". */
+    static boolean gdr(LineParser.Parsed p, String m, String network, String file, long lineNo, Accumulator acc) {
+        boolean disabled = m.indexOf("Disabled") >= 0 || m.indexOf("disabled") >= 0;
+        boolean enabled = !disabled && (m.indexOf("Enabled") >= 0 || m.indexOf("enabled") >= 0);
+        if (!disabled && !enabled) {
+            return false;
+        }
+        int hca = (int) Text.intAfter(m, "HCA ", -1);
+        String name = "";
+        int q = m.indexOf('\'');
+        if (q >= 0) {
+            int q2 = m.indexOf('\'', q + 1);
+            if (q2 > q) {
+                name = m.substring(q + 1, q2);
+            }
+        }
+        acc.gdr(p.host, network, hca, name, enabled, m.indexOf("DMABUF") >= 0 || m.indexOf("DMA-BUF") >= 0, m,
+                file, lineNo);
+        return true;
+    }
+}
