@@ -172,7 +172,7 @@ public final class ExplainCommand implements Callable<Integer> {
     private static String confidenceWords(String confidence) {
         return switch (confidence) {
             case "certain" -> "read from NCCL's own lines";
-            case "likely" -> "inferred from indirect lines";
+            case "likely" -> "read from indirect lines, or with a gap (see Why)";
             default -> "not enough evidence to say";
         };
     }

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.Networks;
 import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.finding.Finding;
@@ -48,6 +49,20 @@ public final class Diagnoser {
         return book.degrades(findings) ? Health.DEGRADED : Health.HEALTHY;
     }
 
+    /** The network's name, with the fabric NET/IB really drives: RoCE devices say RoCE, not IB. */
+    private static String fabric(Facts f) {
+        String name = f.overall().network();
+        if (!Networks.isIb(name)) {
+            return name;
+        }
+        var links = f.evidence().netDevices().stream().map(d -> d.linkLayer().toUpperCase(java.util.Locale.ROOT))
+                .filter(l -> !l.isEmpty()).distinct().toList();
+        boolean roce = links.contains("ROCE") || f.evidence().hostRdma().stream()
+                .anyMatch(m -> m.kind().equals("link-layer") && m.value().equalsIgnoreCase("Ethernet"));
+        boolean ib = links.contains("IB");
+        return roce && !ib ? name + ", RoCE" : roce ? name + ", IB and RoCE" : ib ? name + ", InfiniBand" : name;
+    }
+
     private static String reason(Facts f, Health h) {
         if (h == Health.INIT_FAILED) {
             return "NCCL failed before any collective ran: " + f.firstFailure() + ".";
@@ -56,10 +71,17 @@ public final class Diagnoser {
             return "NCCL initialised, then failed: " + f.firstFailure() + ".";
         }
         if (f.path() == PathKind.UNKNOWN) {
-            return f.evidence().counts().ncclLines() == 0 ? "The input holds no NCCL output."
-                    : "The log names no connection; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.";
+            if (f.evidence().counts().ncclLines() == 0) {
+                return "The input holds no NCCL output.";
+            }
+            if (f.multiNode()) {
+                return "The log shows " + f.evidence().hosts().size() + " hosts but no line about the network between"
+                        + " them, so the inter-node path is unknown; rerun with NCCL_DEBUG=INFO"
+                        + " NCCL_DEBUG_SUBSYS=INIT,NET.";
+            }
+            return "The log names no connection; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.";
         }
-        String net = f.path().interNode() && !f.overall().network().isEmpty() ? " (" + f.overall().network() + ")" : "";
+        String net = f.path().interNode() && !f.overall().network().isEmpty() ? " (" + fabric(f) + ")" : "";
         return f.path().description + net + ", " + f.overall().basis() + ".";
     }
 }

@@ -48,6 +48,7 @@ final class Accumulator {
     private final Map<String, Mention> hostRdma = new LinkedHashMap<>();
     private final List<MeasuredRow> measured = new ArrayList<>();
     private final Map<String, Mention> rings = new LinkedHashMap<>();
+    private final Map<String, Mention> topology = new LinkedHashMap<>();
     private final Set<String> initDone = new HashSet<>();
 
     long total;
@@ -176,6 +177,11 @@ final class Accumulator {
         mention(rings, "rings", text, host, file, lineNo);
     }
 
+    /** kind: "ranks" (nRanks), "nodes" (nNodes), "ring-ranks" (ranks a ring lists). */
+    void topology(String kind, String value, String host, String file, long lineNo) {
+        mention(topology, kind, value, host, file, lineNo);
+    }
+
     void hostRdma(String kind, String value, String file, long lineNo) {
         mention(hostRdma, kind, value, "", file, lineNo);
     }
@@ -249,7 +255,7 @@ final class Accumulator {
                 List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
                 List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
                 List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
-                List.copyOf(measured), List.copyOf(rings.values()),
+                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()),
                 new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
     }
 }

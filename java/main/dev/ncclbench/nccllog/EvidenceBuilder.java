@@ -64,7 +64,14 @@ final class EvidenceBuilder {
         if (m.indexOf(" via ") >= 0 && ConnectionLines.parse(p, file, lineNo, acc)) {
             return true;
         }
-        if (InitLines.driver(p, file, lineNo, acc)) {
+        if (m.startsWith("Call to connect returned")) {
+            WarnLines.warn(p, file, lineNo, acc); // "..., retrying" (misc/socket.cc): kept like a WARN
+            return true;
+        }
+        if (m.indexOf(" -> ") > 0 && WarnLines.errorReturn(p, file, lineNo, acc)) {
+            return true;
+        }
+        if (InitLines.driver(p, file, lineNo, acc) || InitLines.topology(p, file, lineNo, acc)) {
             return true;
         }
         if (m.indexOf("Init COMPLETE") >= 0 || m.indexOf("Init START") >= 0) {
@@ -103,8 +110,9 @@ final class EvidenceBuilder {
         }
         if (Character.isDigit(l.charAt(s))) {
             TestsRows.parse(l, s, file, lineNo, acc);
-        } else {
-            HostToolLines.parse(l, s, file, lineNo, acc);
+        } else if (!HostToolLines.parse(l, s, file, lineNo, acc) && (l.indexOf("nccl") >= 0 || l.indexOf("Test ") >= 0
+                || l.indexOf("Out of bounds") >= 0)) {
+            WarnLines.errorLine(l, "", -1, file, lineNo, acc);
         }
     }
 

@@ -71,4 +71,52 @@ final class InitLines {
         acc.rank(new RankInfo(rank, nranks, p.host, p.pid, cudaDev, busId, complete, new SourceRef(file, lineNo)));
         return true;
     }
+
+    /**
+     * What names the size of the job besides the init lines: "comm 0x.. rank 0 nRanks 16 nNodes 2 localRanks 8
+     * localRank 0 MNNVL 0" (2.19+), and the ring orders "Channel 00/02 :    0   1   2   3" that list every rank.
+     */
+    static boolean topology(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
+        String m = p.msg;
+        int nr = m.indexOf(" nRanks ");
+        if (nr >= 0) {
+            long ranks = Text.intAfter(m, " nRanks ", -1);
+            long nodes = Text.intAfter(m, " nNodes ", -1);
+            if (ranks > 0) {
+                acc.topology("ranks", String.valueOf(ranks), p.host, file, lineNo);
+            }
+            if (nodes > 0) {
+                acc.topology("nodes", String.valueOf(nodes), p.host, file, lineNo);
+            }
+            return ranks > 0 || nodes > 0;
+        }
+        if (!m.startsWith("Channel ") && !m.startsWith("Ring ")) {
+            return false;
+        }
+        int colon = m.indexOf(" : ");
+        if (colon < 0 || m.indexOf("->") >= 0) {
+            return false;
+        }
+        int count = 0;
+        for (int k = colon + 3; k < m.length(); ) {
+            k = Text.skipSpaces(m, k);
+            int e = k;
+            while (e < m.length() && Character.isDigit(m.charAt(e))) {
+                e++;
+            }
+            if (e == k) {
+                if (k < m.length()) {
+                    return false; // not a list of ranks
+                }
+                break;
+            }
+            count++;
+            k = e;
+        }
+        if (count == 0) {
+            return false;
+        }
+        acc.topology("ring-ranks", String.valueOf(count), p.host, file, lineNo);
+        return true;
+    }
 }

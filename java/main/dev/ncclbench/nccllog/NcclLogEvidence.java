@@ -26,6 +26,7 @@ import java.util.List;
  * @param hostRdma       RDMA devices seen in pasted host tools (ibstat, ibv_devinfo), not NCCL's view
  * @param measured       nccl-tests result rows pasted in the same text
  * @param rings          "Connected all rings, use ring PXN x GDR y" summaries (2.24+)
+ * @param topology       job size named outside init lines: nRanks, nNodes (2.19+), ranks a ring lists
  * @param counts         how many lines were read, used, not understood, and items dropped by the caps
  */
 public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions, List<Versioned> cudaVersions,
@@ -35,7 +36,8 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<GdrStatus> gdr, List<Connection> connections, List<Mention> nvls,
                               List<Mention> collnet,
                               List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
-                              List<MeasuredRow> measured, List<Mention> rings, LineCounts counts) {
+                              List<MeasuredRow> measured, List<Mention> rings, List<Mention> topology,
+                              LineCounts counts) {
 
     /** A version string and where it was first seen. */
     public record Versioned(String version, String host, SourceRef source) {

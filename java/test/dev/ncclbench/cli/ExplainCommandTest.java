@@ -116,4 +116,25 @@ class ExplainCommandTest {
         }
         assertTrue(text.contains("NET-SOCKET-FALLBACK") && text.contains("[degrades the path]"), text);
     }
+
+    @Test
+    void aFailedJobIsNeverHealthy() {
+        assertEquals(4, run("explain", fixture("rules/net-peer-lost.log")));
+        assertTrue(out.toString().contains("Health: run failed"), out.toString());
+        assertTrue(out.toString().contains("first on node-a (rank 0, pid 2101)"), out.toString());
+        assertEquals(4, run("explain", fixture("rules/ib-completion-error.log")));
+        assertTrue(out.toString().contains("IBV_WC_RETRY_EXC_ERR (12)"), out.toString());
+        assertEquals(3, run("explain", fixture("rules/cuda-error.log")));
+        assertEquals(3, run("explain", fixture("rules/socket-error.log")));
+    }
+
+    @Test
+    void severalHostsWithOnlyIntraNodeLinesAreNotP2p() throws Exception {
+        assertEquals(2, run("explain", "--json", fixture("rules/inter-node-path-unknown.log")));
+        JsonNode doc = new ObjectMapper().readTree(out.toString());
+        assertEquals("unknown", doc.get("summary").get("path").asText());
+        assertTrue(doc.get("diagnosis").get("reason").asText().contains("NCCL_DEBUG_SUBSYS=INIT,NET"),
+                doc.get("diagnosis").get("reason").asText());
+        assertEquals(4, doc.get("summary").get("ranks").asInt());
+    }
 }

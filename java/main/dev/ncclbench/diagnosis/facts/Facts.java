@@ -7,8 +7,10 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the explain rules ask about a log, computed once from its {@link NcclLogEvidence} and immutable: the
@@ -28,6 +30,11 @@ public final class Facts {
     private final List<PairVerdict> pairs;
     private final int nranks;
     private final boolean anyInitComplete;
+    private final Set<String> completedProcesses;
+    private final List<Warning> unexplained;
+    private final Warning firstFailureWarning;
+    private final int ranksLogged;
+    private final boolean multiNode;
     private final boolean initFailure;
     private final boolean runFailure;
     private final String firstFailure;
@@ -55,35 +62,109 @@ public final class Facts {
         this.plugin = List.copyOf(plugin);
         this.shm = List.copyOf(shm);
         this.p2p = List.copyOf(p2p);
-        this.nranks = e.ranks().stream().mapToInt(NcclLogEvidence.RankInfo::nranks).max().orElse(0);
         this.rdmaEvidence = List.copyOf(rdmaEvidence(e));
         this.anyInitComplete = e.ranks().stream().anyMatch(NcclLogEvidence.RankInfo::initComplete);
+        Set<String> completed = new HashSet<>();
+        e.ranks().stream().filter(NcclLogEvidence.RankInfo::initComplete).forEach(r -> completed.add(r.host() + ':'
+                + r.pid()));
+        this.completedProcesses = Set.copyOf(completed);
         List<Warning> failures = new ArrayList<>();
-        boolean init = false, run = false;
-        String first = "";
+        List<Warning> unexplained = new ArrayList<>();
+        Warning first = null;
         for (Warning w : e.warnings()) {
-            if (FailureKind.of(w) == FailureKind.NONE) {
+            FailureKind k = FailureKind.of(w);
+            if (k == FailureKind.NONE && !w.ncclFile().isEmpty()) {
+                unexplained.add(w);
+            }
+            if (!k.failure()) {
                 continue;
             }
             failures.add(w);
-            if (anyInitComplete && !w.afterInit()) {
-                continue; // NCCL warned during init and carried on (e.g. fell back from DMA-BUF)
+            if (survived(w)) {
+                continue; // NCCL warned during this process's init and completed it (e.g. fell back from DMA-BUF)
             }
-            if (anyInitComplete) {
-                run = true;
-            } else {
-                init = true;
-            }
-            if (first.isEmpty()) {
-                first = w.message();
+            boolean trace = w.function().equals(FailureKind.ERROR_RETURN);
+            if (first == null || first.function().equals(FailureKind.ERROR_RETURN) && !trace) {
+                first = w;
             }
         }
         this.failures = List.copyOf(failures);
-        this.initFailure = init;
-        this.runFailure = run;
-        this.firstFailure = first;
+        this.unexplained = List.copyOf(unexplained);
+        this.firstFailureWarning = first;
+        boolean afterInit = first != null && (first.afterInit() || first.pid() < 0 && anyInitComplete
+                || runtimeOnly(first) && !initLogged(e, first));
+        this.initFailure = first != null && !afterInit;
+        this.runFailure = first != null && afterInit;
+        this.firstFailure = first == null ? "" : describeFailure(e, first);
+        this.nranks = nranks(e);
+        this.ranksLogged = ranksLogged(e);
+        this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
+                && Integer.parseInt(m.value()) > 1);
         this.pairs = PathJudge.pairs(e.connections());
         this.overall = PathJudge.overall(this);
+    }
+
+    /** Families NCCL can only hit once connections carry data: without init lines they still mean a run failure. */
+    private static boolean runtimeOnly(Warning w) {
+        FailureKind k = FailureKind.of(w);
+        return k == FailureKind.IB_COMPLETION || k == FailureKind.PEER_LOST || k == FailureKind.ASYNC;
+    }
+
+    /** Whether the log has any init line of the warning's process (any at all, for lines without a process). */
+    private static boolean initLogged(NcclLogEvidence e, Warning w) {
+        return w.pid() < 0 ? !e.ranks().isEmpty()
+                : e.ranks().stream().anyMatch(r -> r.host().equals(w.host()) && r.pid() == w.pid());
+    }
+
+    /** The job size from every line that names ranks: init lines, nRanks, ring orders, connection lines. */
+    private static int nranks(NcclLogEvidence e) {
+        int n = e.ranks().stream().mapToInt(NcclLogEvidence.RankInfo::nranks).max().orElse(0);
+        for (var m : e.topology()) {
+            if (m.kind().equals("ranks") || m.kind().equals("ring-ranks")) {
+                n = Math.max(n, Integer.parseInt(m.value()));
+            }
+        }
+        for (Connection c : e.connections()) {
+            n = Math.max(n, Math.max(c.fromRank(), c.toRank()) + 1);
+        }
+        return n;
+    }
+
+    /** Ranks whose own lines are in the log: init lines name them; without those, count the processes. */
+    private static int ranksLogged(NcclLogEvidence e) {
+        Set<Integer> ranks = new HashSet<>();
+        e.ranks().forEach(r -> ranks.add(r.rank()));
+        if (!ranks.isEmpty()) {
+            return ranks.size();
+        }
+        return (int) e.processes().stream().filter(p -> p.pid() >= 0).map(p -> p.host() + ':' + p.pid()).distinct()
+                .count();
+    }
+
+    /** "on gpu-b (rank 1, pid 5202) at misc/socket.cc:483: socketStartConnect: Connect to ... failed". */
+    private static String describeFailure(NcclLogEvidence e, Warning w) {
+        StringBuilder sb = new StringBuilder();
+        if (!w.host().isEmpty()) {
+            sb.append("first on ").append(w.host());
+            String rank = e.ranks().stream().filter(r -> r.host().equals(w.host()) && r.pid() == w.pid())
+                    .map(r -> "rank " + r.rank()).distinct().reduce((a, b) -> a + "/" + b).orElse("");
+            List<String> who = new ArrayList<>();
+            if (!rank.isEmpty()) {
+                who.add(rank);
+            }
+            if (w.pid() >= 0) {
+                who.add("pid " + w.pid());
+            }
+            if (!who.isEmpty()) {
+                sb.append(" (").append(String.join(", ", who)).append(')');
+            }
+            sb.append(' ');
+        }
+        sb.append("at ").append(w.source());
+        if (!w.ncclFile().isEmpty()) {
+            sb.append(" (").append(w.ncclFile()).append(':').append(w.ncclLine()).append(')');
+        }
+        return sb.append(": ").append(w.message()).toString();
     }
 
     public static Facts of(NcclLogEvidence e) {
@@ -197,14 +278,37 @@ public final class Facts {
         return runFailure;
     }
 
-    /** The message of the first failure that ended the job, or "". */
+    /** "first on HOST (rank R, pid P) at file:line (nccl.cc:N): message" for the failure that ended the job, or "". */
     public String firstFailure() {
         return firstFailure;
     }
 
-    /** A failure WARN that NCCL survived: it warned before init and init still completed. */
+    /**
+     * A failure WARN that NCCL survived: its process warned during init and still completed init. Lines without
+     * a process (printed by the application about NCCL) are never survived.
+     */
     public boolean survived(Warning w) {
-        return anyInitComplete && !w.afterInit();
+        return w.pid() >= 0 && !w.afterInit() && completedProcesses.contains(w.host() + ':' + w.pid());
+    }
+
+    /** WARN lines no family explains: they keep a diagnosis from being certain. */
+    public List<Warning> unexplained() {
+        return unexplained;
+    }
+
+    /** The failure that ended the job (the earliest WARN of a failure family NCCL did not survive), or null. */
+    public Warning firstFailureWarning() {
+        return firstFailureWarning;
+    }
+
+    /** How many ranks have lines of their own in the log (init lines, or processes when those are missing). */
+    public int ranksLogged() {
+        return ranksLogged;
+    }
+
+    /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
+    public boolean multiNode() {
+        return multiNode || !net.isEmpty();
     }
 
     public Overall overall() {

@@ -80,18 +80,51 @@ final class PathJudge {
                 ev = f.net().stream().filter(c -> kindOf(f.pairs(), c) == path).limit(Lines.MAX_EVIDENCE)
                         .map(Lines::describe).toList();
             }
-            return new Overall(path, "certain", "from " + f.net().size() + " NET connection line group(s) in NCCL's"
-                    + " log", worst == null ? "" : worst.network(), ev);
+            String basis = "from " + f.net().size() + " NET connection line group(s) in NCCL's log";
+            String doubt = Coverage.doubt(f);
+            return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis
+                    : basis + "; " + doubt, worst == null ? "" : worst.network(), ev);
         }
         Optional<Mention> chosen = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
-        boolean multiNode = e.hosts().size() > 1;
+        boolean multiNode = f.multiNode();
         if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             PathKind path = Networks.isSocket(name) ? PathKind.SOCKET : Networks.isIb(name) ? PathKind.RDMA
                     : PathKind.PLUGIN_NET;
-            return new Overall(path, "likely", "from NCCL's \"Using network " + name + "\" line; no connection line"
-                    + " confirms it carried data", name, List.of(chosen.get().source() + ": Using network " + name));
+            List<String> ev = new ArrayList<>(List.of(chosen.get().source() + ": Using network " + name));
+            String basis = "from NCCL's \"Using network " + name + "\" line; no connection line confirms it carried data";
+            if (path == PathKind.RDMA) {
+                Gdr.Signal gdr = Gdr.signal(f);
+                path = gdr.path(path);
+                ev.addAll(gdr.evidence());
+                basis += gdr.basis();
+            }
+            return new Overall(path, "likely", basis, name, ev);
+        }
+        if (multiNode) {
+            List<NcclLogEvidence.NetDevice> rdma = e.netDevices().stream()
+                    .filter(d -> !Networks.isSocket(d.network())).toList();
+            if (!rdma.isEmpty()) {
+                // NCCL takes the first network that initialises, IB before Socket: listed RDMA devices are its pick
+                NcclLogEvidence.NetDevice d = rdma.get(0);
+                Gdr.Signal gdr = Gdr.signal(f);
+                List<String> ev = new ArrayList<>(List.of(d.source() + ": NET/" + d.network() + " : Using " + d.name()
+                        + ":" + d.port() + (d.linkLayer().isEmpty() ? "" : "/" + d.linkLayer())));
+                ev.addAll(gdr.evidence());
+                return new Overall(gdr.path(PathKind.RDMA), "likely", "from NET/" + d.network() + "'s device lines;"
+                        + " no connection line confirms it carried data" + gdr.basis(), d.network(), ev);
+            }
+            if (!e.noNetDevice().isEmpty() && !e.socketIfaces().isEmpty()) {
+                Mention m = e.noNetDevice().get(0);
+                return new Overall(PathKind.SOCKET, "likely", "from \"NET/" + m.value() + " : No device found\" and"
+                        + " NET/Socket's interface lines; no connection line confirms it", "Socket",
+                        List.of(m.source() + ": NET/" + m.value() + " : No device found"));
+            }
+            if (!f.initFailure()) {
+                // several hosts, only intra-node lines: the inter-node path is what matters and is not in the log
+                return new Overall(PathKind.UNKNOWN, "unknown", "", "", List.of());
+            }
         }
         return intraNode(f);
     }
@@ -121,8 +154,10 @@ final class PathJudge {
         } else {
             return Overall.unknown();
         }
-        return new Overall(path, "certain", "from " + e.connections().size() + " connection line group(s) in"
-                + " NCCL's log", "", ev);
+        String basis = "from " + e.connections().size() + " connection line group(s) in NCCL's log";
+        String doubt = Coverage.doubt(f);
+        return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis : basis + "; " + doubt,
+                "", ev);
     }
 
     private static PathKind kindOf(List<PairVerdict> pairs, Connection c) {

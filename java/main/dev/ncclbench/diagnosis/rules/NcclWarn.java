@@ -5,7 +5,6 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.FailureKind;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 
@@ -30,13 +29,13 @@ public final class NcclWarn implements Rule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        List<Warning> ws = f.evidence().warnings().stream().filter(w -> FailureKind.of(w) == FailureKind.NONE
-                && !CollnetUnavailable.isCollnetWarning(w) && !w.ncclFile().isEmpty()).toList();
+        List<Warning> ws = f.unexplained();
         if (ws.isEmpty()) {
             return List.of();
         }
         return List.of(finding(Severity.WARNING, ws.size() + " other NCCL WARN line(s)",
-                "Warnings this tool does not interpret; read them, the first one first.", Lines.warnings(ws),
+                "Warnings this tool does not interpret; read them, the first one first. Until they are"
+                        + " understood the diagnosis is not certain.", Lines.warnings(ws),
                 List.of(), References.NET_DOC));
     }
 }

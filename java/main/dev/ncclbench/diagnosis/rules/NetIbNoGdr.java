@@ -43,7 +43,7 @@ public final class NetIbNoGdr implements Rule<Facts> {
         List<GdrStatus> disabled = f.evidence().gdr().stream().filter(g -> !g.enabled()).toList();
         boolean allNoGdr = !f.ib().isEmpty() && noGdr.size() == f.ib().size();
         boolean noLinesButDisabled = f.ib().isEmpty() && !disabled.isEmpty()
-                && (f.path() == PathKind.RDMA || f.path() == PathKind.UNKNOWN);
+                && (f.path() == PathKind.RDMA || f.path() == PathKind.RDMA_HOST_STAGED || f.path() == PathKind.UNKNOWN);
         if (!allNoGdr && !noLinesButDisabled) {
             return List.of();
         }

@@ -29,7 +29,8 @@ public final class NoPathEvidence implements Rule<Facts> {
     @Override
     public List<Finding> check(Facts f) {
         if (f.evidence().counts().ncclLines() == 0 || !f.evidence().connections().isEmpty() || f.initFailure()
-                || f.runFailure() || f.path() == PathKind.LOOPBACK) {
+                || f.runFailure() || f.path() == PathKind.LOOPBACK
+                || f.multiNode() && f.path() == PathKind.UNKNOWN) {
             return List.of();
         }
         boolean guessed = f.path() != PathKind.UNKNOWN;

@@ -1,0 +1,48 @@
+package dev.ncclbench.diagnosis.facts;
+
+import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Why a path read from connection lines is not certain: hosts that logged without NET connection lines of their
+ * own, ranks that did not log at all, WARN lines nobody explains. Empty when nothing stands against it.
+ */
+final class Coverage {
+    private Coverage() {
+    }
+
+    static String doubt(Facts f) {
+        List<String> why = new ArrayList<>();
+        if (f.net().isEmpty()) {
+            return others(f, why);
+        }
+        Set<String> withNet = new LinkedHashSet<>();
+        for (Connection c : f.net()) {
+            withNet.add(c.host());
+        }
+        List<String> silent = f.evidence().hosts().stream().filter(h -> !withNet.contains(h)).toList();
+        if (!silent.isEmpty() && !withNet.contains("")) {
+            why.add("no NET connection line from " + String.join(", ", silent.stream().limit(4).toList())
+                    + (silent.size() > 4 ? " and " + (silent.size() - 4) + " more host(s)" : ""));
+        }
+        return others(f, why);
+    }
+
+    private static String others(Facts f, List<String> why) {
+        if (f.nranks() > 0 && f.ranksLogged() > 0 && f.ranksLogged() < f.nranks()) {
+            why.add(f.ranksLogged() + " of " + f.nranks() + " ranks logged");
+        }
+        long open = f.evidence().ranks().stream().filter(r -> !r.initComplete()).count();
+        if (open > 0 && f.evidence().ranks().stream().anyMatch(r -> r.initComplete())) {
+            why.add(open + " rank init(s) without Init COMPLETE");
+        }
+        if (!f.unexplained().isEmpty()) {
+            why.add(f.unexplained().size() + " WARN line(s) this tool does not interpret");
+        }
+        return String.join("; ", why);
+    }
+}

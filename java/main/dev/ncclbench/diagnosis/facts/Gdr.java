@@ -1,0 +1,85 @@
+package dev.ncclbench.diagnosis.facts;
+
+import dev.ncclbench.nccllog.NcclLogEvidence;
+import dev.ncclbench.nccllog.NcclLogEvidence.GdrStatus;
+import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * GPUDirect RDMA from the lines other than connections: NET/IB's per-HCA "GPU Direct RDMA Enabled/Disabled for HCA"
+ * (per GPU before 2.12), "Connected all rings, use ring PXN 0 GDR 0|1" (2.24+) and NCCL_NET_GDR_LEVEL=LOC (or 0).
+ */
+public final class Gdr {
+    private Gdr() {
+    }
+
+    /**
+     * What the lines say: how many say on, how many off, and the lines.
+     *
+     * @param on       lines that say GDR is used (or allowed)
+     * @param off      lines that say it is not
+     * @param evidence the lines
+     */
+    public record Signal(int on, int off, List<String> evidence) {
+        public boolean any() {
+            return on + off > 0;
+        }
+
+        /** The RDMA path these lines decide, or rdma itself when they say nothing. */
+        public PathKind path(PathKind rdma) {
+            if (!any()) {
+                return rdma;
+            }
+            return off == 0 ? PathKind.RDMA_GDR : on == 0 ? PathKind.RDMA_HOST_STAGED : PathKind.RDMA_PARTIAL_GDR;
+        }
+
+        String basis() {
+            return !any() ? "" : "; GPUDirect RDMA from " + (on + off) + " GDR line(s): " + on + " on, " + off + " off";
+        }
+    }
+
+    public static Signal signal(Facts f) {
+        NcclLogEvidence e = f.evidence();
+        int on = 0;
+        int off = 0;
+        List<String> ev = new ArrayList<>();
+        for (GdrStatus g : e.gdr()) {
+            if (g.enabled()) {
+                on++;
+            } else {
+                off++;
+            }
+            if (ev.size() < 4) {
+                ev.add(g.source() + ": " + g.text());
+            }
+        }
+        for (Mention m : e.rings()) {
+            int i = m.value().indexOf("GDR ");
+            if (i >= 0 && i + 4 < m.value().length()) {
+                char c = m.value().charAt(i + 4);
+                if (c == '0') {
+                    off++;
+                } else if (c == '1') {
+                    on++;
+                } else {
+                    continue;
+                }
+                if (ev.size() < 6) {
+                    ev.add(m.source() + ": " + m.value());
+                }
+            }
+        }
+        var level = f.env("NCCL_NET_GDR_LEVEL");
+        if (level.isPresent()) {
+            String v = level.get().value().toUpperCase(Locale.ROOT);
+            if (v.equals("LOC") || v.equals("0")) {
+                off++;
+                ev.add(level.get().source() + ": NCCL_NET_GDR_LEVEL=" + level.get().value() + " (GDR never used)");
+            }
+        }
+        return new Signal(on, off, List.copyOf(ev));
+    }
+}
