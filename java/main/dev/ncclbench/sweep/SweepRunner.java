@@ -7,6 +7,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.backend.socket.SocketBackend;
 import dev.ncclbench.cli.SweepCommand.LaunchOptions;
 import dev.ncclbench.cli.VersionProvider;
@@ -75,6 +76,9 @@ public final class SweepRunner {
     public ExitCode run() {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         List<String> notes = new ArrayList<>();
+        if (asked.backend().equals("nccl")) {
+            NcclBackend.validate(asked); // a bad request is exit 2 before an unready machine is exit 3
+        }
         // the socket backend binds loopback when every rank is on this node: judge its readiness on that
         boolean loopback = asked.socketIfname() == null && launch.singleNode();
         BackendChoice choice = chooseBackend(asked, loopback ? asked.withSocketIfname("lo") : asked);
@@ -97,7 +101,7 @@ public final class SweepRunner {
             byte[][] named = gatherAll(planes, "run-folder", name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], java.nio.charset.StandardCharsets.UTF_8)));
             mkdirs(spec.outDir());
-            List<RankComm> comms = choice.backend.open(spec, planes);
+            List<RankComm> comms = choice.backend.open(spec, planes, launch.localRank());
             try {
                 return runRanks(spec, launch, choice, comms, planes, notes);
             } finally {
