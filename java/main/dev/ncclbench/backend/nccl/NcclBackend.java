@@ -3,15 +3,19 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
-import dev.ncclbench.collective.DataType;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The NCCL backend: JavaCPP to libnccl, libcudart and NVML (org.bytedeco:cuda). Registering it loads
@@ -22,6 +26,23 @@ public final class NcclBackend implements Backend {
     @Override
     public String name() {
         return "nccl";
+    }
+
+    @Override
+    public int autoOrder() {
+        return 0;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_TIMING,
+                Capability.GPUS_PER_THREAD, Capability.THREADS);
+    }
+
+    /** NCCL reduces every type nccl-tests names with every op it names; fp8 is refused (see {@link #validate}). */
+    @Override
+    public boolean supports(DataType type, ReduceOp op) {
+        return KernelSignature.suffix(type).isPresent();
     }
 
     @Override

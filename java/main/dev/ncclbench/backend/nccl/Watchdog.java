@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.PrintStream;
@@ -15,9 +16,6 @@ import java.io.PrintStream;
  * and aborts the communicators from its own thread.
  */
 final class Watchdog {
-    /** The backend's watchdog when -T is 0. */
-    static final int DEFAULT_SECONDS = 300;
-
     private final long limitNs;
     private final long limitS;
     private final PrintStream err;
@@ -35,8 +33,9 @@ final class Watchdog {
         thread.start();
     }
 
+    /** -T, or spec.Defaults' watchdog when -T is 0. */
     static long limitSeconds(RunSpec spec) {
-        return spec != null && spec.timeoutSeconds() > 0 ? spec.timeoutSeconds() : DEFAULT_SECONDS;
+        return Defaults.watchdogMillis(spec == null ? 0 : spec.timeoutSeconds()) / 1000;
     }
 
     /** "rank 2 did not reach 'all_reduce' within 3 s (-T); ..." */
