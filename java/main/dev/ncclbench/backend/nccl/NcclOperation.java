@@ -32,6 +32,8 @@ final class NcclOperation implements Operation {
     private final long recvBytes;
     private final DeviceData[] data;
     private EventPlan plan;
+    /** Whether the loop's last event is recorded: drains inside the loop (-z 1, 2, 3) must not read events yet. */
+    private boolean loopClosed;
     private CUevent_st[][] events;
     private double[] lastSamples;
     private boolean capturing;
@@ -147,6 +149,7 @@ final class NcclOperation implements Operation {
             return;
         }
         plan = new EventPlan(iters, paired);
+        loopClosed = false;
         events = new CUevent_st[data.length][plan.eventCount()];
         for (int i = 0; i < data.length; i++) {
             device(i);
@@ -161,6 +164,7 @@ final class NcclOperation implements Operation {
     public void markStart(int iter) {
         if (plan != null) {
             record(plan.startEvent(iter));
+            loopClosed = !plan.paired() && iter == plan.iters();
         }
     }
 
@@ -168,6 +172,7 @@ final class NcclOperation implements Operation {
     public void markStop(int iter) {
         if (plan != null && plan.paired()) {
             record(plan.stopEvent(iter));
+            loopClosed = iter == plan.iters() - 1;
         }
     }
 
@@ -216,7 +221,7 @@ final class NcclOperation implements Operation {
             }
             Thread.onSpinWait();
         }
-        if (plan != null) {
+        if (plan != null && loopClosed) {
             lastSamples = samples();
             plan = null;
         }

@@ -98,7 +98,7 @@ final class NcclRuntime {
             String file = System.getenv("NCCL_DEBUG_FILE");
             return file == null ? List.of() : List.of(Path.of(file));
         }
-        Path dir = spec.outDir() == null ? Path.of(".") : spec.outDir();
+        Path dir = spec == null || spec.outDir() == null ? Path.of(".") : spec.outDir();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
