@@ -131,8 +131,9 @@ step sweep-G 180 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 
 step check 120 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -T 60 \
   --out "$work/runs/check" --no-progress
 # rank 1 is never started: rank 0 must give up after -T 5 with the hang code and leave its result file
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"
 step hang 45 5 "$OUT/check.txt" -- nb sweep --backend nccl -b 8 -e 1M -f 2 -g 1 -T 5 --rank 0 --world-size 2 \
-  --rendezvous 127.0.0.1:29517 --out "$work/runs/hang" --no-progress
+  --rendezvous "127.0.0.1:$port" --out "$work/runs/hang" --no-progress
 hang_files="$(find "$work/runs/hang" -type f 2>/dev/null | wc -l)"
 note "    hang: $hang_files file(s) kept in the run folder"
 
