@@ -49,7 +49,8 @@ if [[ ! -f target/ncclbench.jar ]]; then
   say "building the fat jar (mvn -B -o package -DskipTests)"
   mvn -B -o -q package -DskipTests || die 3 "mvn package failed"
 fi
-unzip -l target/ncclbench.jar | grep -q 'dev/ncclbench/native/ncclbench_kernels.fatbin' \
+listing="$(unzip -l target/ncclbench.jar)"
+[[ "$listing" == *dev/ncclbench/native/ncclbench_kernels.fatbin* ]] \
   || say "warning: the jar has no kernels fatbin (built without nvcc): the GPU run will fill and check on the host"
 
 if [[ ! -x target/jre/bin/java ]]; then
@@ -70,7 +71,7 @@ mvn -B -o -q test-compile -Dncclbench.native.skip=true || die 3 "mvn test-compil
 m2="${MAVEN_REPO:-$HOME/.m2/repository}"
 jar_of() { find "$m2/$1" -name "$2" | sort | tail -n 1; }
 stage="$(mktemp -d)"
-(cd target/test-classes && cp --parents -r META-INF/BenchmarkList dev/ncclbench/backend/nccl/NcclAllReduceBench*.class \
+(cd target/test-classes && cp --parents -r META-INF/BenchmarkList META-INF/CompilerHints dev/ncclbench/backend/nccl/NcclAllReduceBench*.class \
   dev/ncclbench/backend/nccl/jmh_generated "$stage"/) || die 3 "no compiled NcclAllReduceBench in target/test-classes"
 for j in "$(jar_of org/openjdk/jmh/jmh-core 'jmh-core-1.37.jar')" "$(jar_of net/sf/jopt-simple 'jopt-simple-*.jar')"; do
   [[ -f "$j" ]] || die 3 "JMH's jars are not in $m2 (mvn -B dependency:resolve once with a network)"
@@ -90,7 +91,7 @@ fi
 tree=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
 carried=$(du -cb target/jre target/ncclbench.jar "$b" | tail -n 1 | cut -f1)
 total=$((tree + carried))
-du -sh target/jre target/ncclbench.jar "$b" "$b"/* | sed 's/^/gpu-bundle:   /'
+for p in target/jre target/ncclbench.jar "$b"/*; do du -sh "$p"; done | sed 's/^/gpu-bundle:   /'
 say "working tree $((tree / 1024)) KiB + carried $((carried / 1024)) KiB = $((total / 1024 / 1024)) MiB of 64 MiB"
 [[ $total -le $limit ]] || die 6 "over the device tool's 64 MiB: drop modules from jlink or CUDA JNI from the shade filters"
 [[ -n "$peer" ]] || say "no nccl-tests in the bundle: the self-test will skip the comparison and say why"

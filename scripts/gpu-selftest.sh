@@ -67,6 +67,7 @@ if [[ -z "${NCCL_HOME:-}" ]]; then
   d="$(pylib nccl libnccl.so.2)"
   [[ -n "$d" ]] && export NCCL_HOME="$(dirname "$d")"
 fi
+[[ -z "${NCCL_HOME:-}" && -f "$root/deps/nccl/lib/libnccl.so.2" ]] && export NCCL_HOME="$root/deps/nccl"
 libnccl="${NCCL_HOME:+$NCCL_HOME/lib/libnccl.so.2}"
 libcudart=""
 for sub in cu13 cuda_runtime; do
@@ -89,9 +90,11 @@ step() {
   fi
   (( limit > left )) && limit=$left
   local t0=$SECONDS
-  { echo "### $name: $*"; } >>"$file"
-  timeout --kill-after=10 "$limit" bash -c '"$@"' "$name" "$@" >>"$file" 2>&1
+  local own="$work/step-$name.txt"
+  echo "### $name: $*" >"$own"
+  timeout --kill-after=10 "$limit" bash -c '"$@"' "$name" "$@" >>"$own" 2>&1
   local rc=$?
+  cat "$own" >>"$file"
   local verdict=ok
   if [[ $rc == 124 || $rc == 137 ]]; then
     verdict="TIMEOUT after ${limit}s"
@@ -99,7 +102,7 @@ step() {
     verdict="FAILED (wanted exit $expect)"
   fi
   note "$name rc=$rc $((SECONDS - t0))s $verdict"
-  tail -n 3 "$file" | sed 's/^/    /' >>"$summary"
+  tail -n 3 "$own" | sed 's/^/    /' >>"$summary"
   if [[ $verdict != ok ]] && (( first_fail == 0 )); then
     first_fail=$rc
     (( first_fail == 0 )) && first_fail=1
@@ -111,19 +114,25 @@ export java jar work
 export -f nb missing
 
 step driver 20 0 "$work/env.txt" -- bash -c 'nvidia-smi -L || { echo "no NVIDIA driver here (nvidia-smi failed)"; exit 3; }'
+driver_ok=0
+[[ "$(grep -c '^driver rc=0' "$summary")" == 1 ]] && driver_ok=1
+# the peers that are not ncclbench have no readiness check of their own: refuse them in one line without a driver
+gpu() { if [[ $driver_ok == 1 ]]; then "$@"; else echo "refused: no NVIDIA driver on this machine (the driver step failed)"; return 3; fi; }
+export driver_ok
+export -f gpu
 step env 60 0 "$work/env.txt" -- nb env
 step probe 60 0 "$work/env.txt" -- nb probe
 
 flags=(-b 8 -e 8G -f 2 -g 1 -T 60)
 peer="$bundle/nccl-tests/all_reduce_perf"
 if [[ -x "$peer" ]]; then
-  step nccl-tests 120 0 "$OUT/nccl-tests.txt" -- "$peer" "${flags[@]}"
+  step nccl-tests 120 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}"
 else
   step nccl-tests 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer: build nccl-tests and bundle it (scripts/gpu-bundle.sh's header)" 3
 fi
 step sweep 180 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/plain" --no-progress
 if [[ -x "$peer" ]]; then
-  step nccl-tests-G 120 0 "$OUT/nccl-tests.txt" -- "$peer" "${flags[@]}" -G 1
+  step nccl-tests-G 120 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}" -G 1
 else
   step nccl-tests-G 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer" 3
 fi
@@ -138,13 +147,13 @@ hang_files="$(find "$work/runs/hang" -type f 2>/dev/null | wc -l)"
 note "    hang: $hang_files file(s) kept in the run folder"
 
 if [[ -f "$bundle/bench.jar" ]]; then
-  step jmh 120 0 "$OUT/bench.txt" -- "$java" -cp "$jar:$bundle/bench.jar" org.openjdk.jmh.Main NcclAllReduceBench \
+  step jmh 120 0 "$OUT/bench.txt" -- gpu "$java" -cp "$jar:$bundle/bench.jar" org.openjdk.jmh.Main NcclAllReduceBench \
     -f 1 -wi 3 -w 1s -i 5 -r 1s -jvmArgsAppend "-Dorg.bytedeco.javacpp.cachedir=$work/javacpp-cache"
 else
   step jmh 5 0 "$OUT/bench.txt" -- missing "no $bundle/bench.jar: run scripts/gpu-bundle.sh" 3
 fi
 if [[ -x "$bundle/allreduce_percall" ]]; then
-  step c-percall 60 0 "$OUT/bench.txt" -- "$bundle/allreduce_percall" "${libnccl:-libnccl.so.2}" "${libcudart:-libcudart.so.13}" 200000
+  step c-percall 60 0 "$OUT/bench.txt" -- gpu "$bundle/allreduce_percall" "${libnccl:-libnccl.so.2}" "${libcudart:-libcudart.so.13}" 200000
 else
   step c-percall 5 0 "$OUT/bench.txt" -- missing "no $bundle/allreduce_percall: run scripts/gpu-bundle.sh" 3
 fi
