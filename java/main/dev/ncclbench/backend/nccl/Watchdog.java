@@ -1,17 +1,19 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.HangReport;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.PrintStream;
+import java.util.List;
 
 /**
  * The -T watchdog for the NCCL calls that can block the calling thread (a group end that connects to a
  * peer that is gone): arming and disarming are two volatile writes, cheap enough around every launch;
  * a daemon thread looks twice a second. When a call stays armed past the limit it cannot be unblocked
  * from another thread without freeing what the blocked thread is using, so the watchdog says which rank
- * did not get past which step and ends the process with the hang exit code. Rows already measured are
+ * did not reach which step and ends the process with the hang exit code. Rows already measured are
  * on disk (the result file is appended row by row). Stream waits are not here: drain polls them itself
  * and aborts the communicators from its own thread.
  */
@@ -38,9 +40,9 @@ final class Watchdog {
         return Defaults.watchdogMillis(spec == null ? 0 : spec.timeoutSeconds()) / 1000;
     }
 
-    /** "rank 2 did not reach 'all_reduce' within 3 s (-T); ..." */
+    /** HangReport's wording: "rank 2 did not reach 'ncclCommInitRank' within 3 s" (-T sets the limit). */
     static String hang(int rank, String step, long seconds) {
-        return "rank " + rank + " did not get past '" + step + "' within " + seconds + " s (-T)";
+        return HangReport.didNotReach(List.of(rank), step, seconds * 1000) + " (-T)";
     }
 
     void arm(int rank, String step) {
