@@ -26,7 +26,7 @@
 # (about 2 minutes on 16 cores; all_reduce_perf alone is what the self-test compares against.)
 #
 # Then, from the repository root, the device tool call (the command is scripts/gpu-selftest.sh's header):
-#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=560)
+#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=300)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -95,4 +95,4 @@ for p in target/jre target/ncclbench.jar "$b"/*; do du -sh "$p"; done | sed 's/^
 say "working tree $((tree / 1024)) KiB + carried $((carried / 1024)) KiB = $((total / 1024 / 1024)) MiB of 64 MiB"
 [[ $total -le $limit ]] || die 6 "over the device tool's 64 MiB: drop modules from jlink or CUDA JNI from the shade filters"
 [[ -n "$peer" ]] || say "no nccl-tests in the bundle: the self-test will skip the comparison and say why"
-say "ready: run(command=\"bash scripts/gpu-selftest.sh\", carry=[\"target/jre\",\"target/ncclbench.jar\",\"target/gpu-bundle\"], timeout_s=560)"
+say "ready: run(command=\"bash scripts/gpu-selftest.sh\", carry=[\"target/jre\",\"target/ncclbench.jar\",\"target/gpu-bundle\"], timeout_s=300)"

@@ -9,10 +9,11 @@
 # libnccl.so.2 (250 MB) is not carried: the machine's pip package nvidia-nccl-cu13 is found in site-packages.
 #
 # Device tool call, from the repository root:
-#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=560)
+#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=300)
 #
-# Steps, each under its own timeout (cut to what is left of SELFTEST_BUDGET, default 500 s) and, where the
-# program has one, its own -T, so a hang is reported by the program and never eats the lease:
+# Steps, each under its own timeout, cut to what is left of SELFTEST_BUDGET (default 270 s; the whole run
+# should take about 2 minutes, so a 300 s call leaves room for one rerun in a 15-minute lease), and, where
+# the program has one, its own -T, so a hang is reported by the program and never eats the lease:
 #   driver        nvidia-smi -L                                                     (3 when no driver)
 #   env, probe    what ncclbench finds, the NCCL version and bootstrap interface
 #   nccl-tests    all_reduce_perf -b 8 -e 8G -f 2 -g 1 -T 60
@@ -41,7 +42,7 @@ java="$root/target/jre/bin/java"
 jar="$root/target/ncclbench.jar"
 bundle="$root/target/gpu-bundle"
 summary="$OUT/summary.txt"
-budget="${SELFTEST_BUDGET:-500}"
+budget="${SELFTEST_BUDGET:-270}"
 first_fail=0
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
@@ -126,34 +127,34 @@ step probe 60 0 "$work/env.txt" -- nb probe
 flags=(-b 8 -e 8G -f 2 -g 1 -T 60)
 peer="$bundle/nccl-tests/all_reduce_perf"
 if [[ -x "$peer" ]]; then
-  step nccl-tests 120 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}"
+  step nccl-tests 90 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}"
 else
   step nccl-tests 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer: build nccl-tests and bundle it (scripts/gpu-bundle.sh's header)" 3
 fi
-step sweep 180 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/plain" --no-progress
+step sweep 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/plain" --no-progress
 if [[ -x "$peer" ]]; then
-  step nccl-tests-G 120 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}" -G 1
+  step nccl-tests-G 90 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}" -G 1
 else
   step nccl-tests-G 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer" 3
 fi
-step sweep-G 180 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 1 --out "$work/runs/graph" --no-progress
-step check 120 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -T 60 \
+step sweep-G 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 1 --out "$work/runs/graph" --no-progress
+step check 90 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -T 60 \
   --out "$work/runs/check" --no-progress
 # rank 1 is never started: rank 0 must give up after -T 5 with the hang code and leave its result file
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"
-step hang 45 5 "$OUT/check.txt" -- nb sweep --backend nccl -b 8 -e 1M -f 2 -g 1 -T 5 --rank 0 --world-size 2 \
+step hang 40 5 "$OUT/check.txt" -- nb sweep --backend nccl -b 8 -e 1M -f 2 -g 1 -T 5 --rank 0 --world-size 2 \
   --rendezvous "127.0.0.1:$port" --out "$work/runs/hang" --no-progress
 hang_files="$(find "$work/runs/hang" -type f 2>/dev/null | wc -l)"
 note "    hang: $hang_files file(s) kept in the run folder"
 
 if [[ -f "$bundle/bench.jar" ]]; then
-  step jmh 120 0 "$OUT/bench.txt" -- gpu "$java" -cp "$jar:$bundle/bench.jar" org.openjdk.jmh.Main NcclAllReduceBench \
+  step jmh 90 0 "$OUT/bench.txt" -- gpu "$java" -cp "$jar:$bundle/bench.jar" org.openjdk.jmh.Main NcclAllReduceBench \
     -f 1 -wi 3 -w 1s -i 5 -r 1s -jvmArgsAppend "-Dorg.bytedeco.javacpp.cachedir=$work/javacpp-cache"
 else
   step jmh 5 0 "$OUT/bench.txt" -- missing "no $bundle/bench.jar: run scripts/gpu-bundle.sh" 3
 fi
 if [[ -x "$bundle/allreduce_percall" ]]; then
-  step c-percall 60 0 "$OUT/bench.txt" -- gpu "$bundle/allreduce_percall" "${libnccl:-libnccl.so.2}" "${libcudart:-libcudart.so.13}" 200000
+  step c-percall 40 0 "$OUT/bench.txt" -- gpu "$bundle/allreduce_percall" "${libnccl:-libnccl.so.2}" "${libcudart:-libcudart.so.13}" 200000
 else
   step c-percall 5 0 "$OUT/bench.txt" -- missing "no $bundle/allreduce_percall: run scripts/gpu-bundle.sh" 3
 fi
