@@ -2,11 +2,8 @@ package dev.ncclbench.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.spec.RunSpec;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +28,7 @@ public record ResultDocument(
         @JsonProperty("error") String error,
         @JsonProperty("backend") String backend,
         @JsonProperty("backend_reason") String backendReason,
-        @JsonProperty("spec") Spec spec,
+        @JsonProperty("spec") RunSpec spec,
         @JsonProperty("versions") Map<String, String> versions,
         @JsonProperty("nranks") int nranks,
         @JsonProperty("ranks") List<Rank> ranks,
@@ -56,7 +53,7 @@ public record ResultDocument(
             }
         }
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
-                run.backend(), run.backendReason(), run.spec() == null ? null : Spec.from(run.spec()),
+                run.backend(), run.backendReason(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
                 orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of());
     }
@@ -73,7 +70,7 @@ public record ResultDocument(
         for (Rank r : ranks == null ? List.<Rank>of() : ranks) {
             rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
         }
-        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec == null ? null : spec.toRunSpec(),
+        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
                 nranks, versions, rankInfos, environment, ncclLogFiles, notes);
     }
 
@@ -84,58 +81,6 @@ public record ResultDocument(
             out.add(r.toResultRow());
         }
         return out;
-    }
-
-    /** The resolved options; op and type by their nccl-tests names, paths as strings. */
-    @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
-            "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average",
-            "blocking", "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks",
-            "json_file", "out_dir", "sockets_per_peer"})
-    public record Spec(
-            @JsonProperty("collectives") List<String> collectives,
-            @JsonProperty("min_bytes") long minBytes,
-            @JsonProperty("max_bytes") long maxBytes,
-            @JsonProperty("max_bytes_source") String maxBytesSource,
-            @JsonProperty("step_factor") long stepFactor,
-            @JsonProperty("step_bytes") long stepBytes,
-            @JsonProperty("iters") int iters,
-            @JsonProperty("warmup_iters") int warmupIters,
-            @JsonProperty("agg_iters") int aggIters,
-            @JsonProperty("repeat") int repeat,
-            @JsonProperty("check_iters") int checkIters,
-            @JsonProperty("op") String op,
-            @JsonProperty("type") String type,
-            @JsonProperty("root") int root,
-            @JsonProperty("average") int average,
-            @JsonProperty("blocking") int blocking,
-            @JsonProperty("timeout_seconds") int timeoutSeconds,
-            @JsonProperty("gpus_per_thread") int gpusPerThread,
-            @JsonProperty("threads") int threads,
-            @JsonProperty("cuda_graph") int cudaGraph,
-            @JsonProperty("backend") String backend,
-            @JsonProperty("local_ranks") int localRanks,
-            @JsonProperty("json_file") String jsonFile,
-            @JsonProperty("out_dir") String outDir,
-            @JsonProperty("sockets_per_peer") int socketsPerPeer,
-            @JsonProperty("socket_ifname") String socketIfname) {
-
-        static Spec from(RunSpec s) {
-            return new Spec(s.collectives(), s.minBytes(), s.maxBytes(), s.maxBytesSource(), s.stepFactor(),
-                    s.stepBytes(), s.iters(), s.warmupIters(), s.aggIters(), s.repeat(), s.checkIters(),
-                    s.op() == null ? null : s.op().label(), s.type() == null ? null : s.type().label(), s.root(),
-                    s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(),
-                    s.backend(), s.localRanks(), s.jsonFile() == null ? null : s.jsonFile().toString(),
-                    s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer(), s.socketIfname());
-        }
-
-        public RunSpec toRunSpec() {
-            return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                    warmupIters, aggIters, repeat, checkIters, op == null ? null : ReduceOp.parse(op),
-                    type == null ? null : DataType.parse(type), root, average, blocking, timeoutSeconds,
-                    gpusPerThread, threads, cudaGraph, backend, localRanks,
-                    jsonFile == null ? null : Path.of(jsonFile), outDir == null ? null : Path.of(outDir),
-                    socketsPerPeer, socketIfname);
-        }
     }
 
     @JsonPropertyOrder({"rank", "local_rank", "host", "pid", "device"})
