@@ -33,6 +33,11 @@ public interface Backend {
         return Long.MAX_VALUE;
     }
 
+    /** Where its buffers live and how much room there is; null when the backend checks that itself. */
+    default MemoryBudget memory(RunSpec spec) {
+        return null;
+    }
+
     /** Whether this backend can run here, and if not, why and what to change. Must not crash the JVM. */
     Readiness readiness(RunSpec spec);
 

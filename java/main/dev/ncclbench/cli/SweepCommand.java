@@ -209,6 +209,11 @@ public final class SweepCommand implements Callable<Integer> {
         if (ranks != null && ranks < 1) {
             throw NcclbenchException.usage("--ranks must be 1 or more, got " + ranks);
         }
+        if (ranks != null && ranks > Defaults.MAX_LOCAL_RANKS) {
+            throw NcclbenchException.usage("--ranks " + ranks + " is more than " + Defaults.MAX_LOCAL_RANKS
+                    + " local ranks: each is a thread with its own buffers and connections to every other rank;"
+                    + " run more processes instead (mpirun -np N, torchrun --nproc_per_node N)");
+        }
         int spp = positive("--sockets-per-peer", socketsPerPeer, Defaults.SOCKETS_PER_PEER);
         if (spp > Defaults.MAX_SOCKETS_PER_PEER) {
             throw NcclbenchException.usage("--sockets-per-peer must be " + Defaults.MAX_SOCKETS_PER_PEER + " or less, got " + spp);

@@ -136,6 +136,10 @@ final class Report {
                     verdictMessage = "degraded path: " + d.diagnosis().get().reason();
                 }
             }
+            if (failure == null && rows.isEmpty()) {
+                // a run that measured nothing is never "ok"
+                failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
+            }
             String status = failure == null ? "ok"
                     : failure instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
             sink.finish(status, failure == null ? null : failure.getMessage());

@@ -57,6 +57,7 @@ public final class SweepRunner {
             err.println("ncclbench: " + choice.reason());
         }
         Backend backend = choice.backend();
+        BackendChecks.refuseIdleFlags(backend, asked);
         List<String> notes = new ArrayList<>();
         RunSpec spec = SpecForBackend.resolve(asked, backend, launch, notes);
         if (path.description() != null) {
@@ -96,7 +97,14 @@ public final class SweepRunner {
             SweepEngine engine = new SweepEngine(spec, comm, plane, i == 0 ? report.listener() : null, progress::step);
             Thread t = new Thread(() -> {
                 try {
-                    engine.run();
+                    try {
+                        engine.run();
+                    } catch (OutOfMemoryError oom) {
+                        // this rank's own failure: say where, and what the JVM says it needed and had
+                        throw new OwnFailure(ExitCode.RUN_FAILED, "rank " + comm.rank() + " ran out of memory at '"
+                                + engine.step() + "': " + oom.getMessage() + "; lower -e or give the JVM more memory"
+                                + " (NCCLBENCH_JAVA_OPTS=-Xmx...)");
+                    }
                 } catch (RuntimeException e) {
                     boolean first = failure.compareAndSet(null, e);
                     if (first) {
@@ -131,7 +139,17 @@ public final class SweepRunner {
     /** Waiting too long for a peer, or losing one, is a peer's failure; anything else is this rank's own. */
     static boolean isOwnFailure(RuntimeException f) {
         return !(f instanceof NcclbenchException ne)
+                || ne instanceof OwnFailure
                 || (ne.exitCode() != ExitCode.TIMEOUT && ne.exitCode() != ExitCode.RUN_FAILED);
+    }
+
+    /** A failure of this rank itself (out of memory, a signal) whatever its exit code: the others stop at once. */
+    static final class OwnFailure extends NcclbenchException {
+        private static final long serialVersionUID = 1L;
+
+        OwnFailure(ExitCode code, String message) {
+            super(code, message);
+        }
     }
 
     /** The failure as the command's exit: ours as they are, anything else an internal error. */

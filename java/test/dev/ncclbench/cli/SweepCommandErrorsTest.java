@@ -63,6 +63,12 @@ class SweepCommandErrorsTest {
             "--backend socket --ranks 2 -r 2 --collective broadcast -b 8 -e 8 | 2 | not a rank",
             "--backend socket --ranks 2 -d int8 -b 8 -e 8 | int8 | socket backend",
             "--backend socket --ranks 2 -e 4G | 4294967296 | socket backend",
+            "--backend socket --ranks 2 -g 2 -b 8 -e 8 | -g 2 | nccl backend",
+            "--backend socket --ranks 2 -t 2 -b 8 -e 8 | -t 2 | socket backend",
+            "--backend socket --ranks 2 -G 5 -b 8 -e 8 | -G 5 | nccl backend",
+            "--ranks 100000            | 100000 | processes",
+            "--backend socket --ranks 2 --rendezvous foo -b 8 -e 8 | foo | HOST:PORT",
+            "--backend socket --ranks 2 --rendezvous host:70000 -b 8 -e 8 | 70000 | port",
     })
     void exitTwoWithOneLineNamingTheValue(String line, String value, String word) {
         Result r = run(args(line));
