@@ -69,9 +69,6 @@ final class Report {
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
-        if (jsonFile.toAbsolutePath().getParent() != null) {
-            RunFolder.create(jsonFile.toAbsolutePath().getParent());
-        }
         ResultSink sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));

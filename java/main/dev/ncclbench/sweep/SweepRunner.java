@@ -5,6 +5,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
@@ -12,6 +13,7 @@ import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
 import dev.ncclbench.rendezvous.Rendezvous;
+import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.RunSpec;
 
@@ -58,6 +60,14 @@ public final class SweepRunner {
         }
         Backend backend = choice.backend();
         BackendChecks.refuseIdleFlags(backend, asked);
+        // the places this run writes, checked before anything runs; the run folder holds the JSON and NCCL's logs
+        boolean runFolder = asked.jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
+        if (launch.rank() == 0) {
+            OutputPaths.checkJsonFile(asked.jsonFile());
+        }
+        if (runFolder) {
+            OutputPaths.checkOutDir(asked.outDir());
+        }
         List<String> notes = new ArrayList<>();
         RunSpec spec = SpecForBackend.resolve(asked, backend, launch, notes);
         if (path.description() != null) {
@@ -71,7 +81,9 @@ public final class SweepRunner {
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
             spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8)));
-            RunFolder.create(spec.outDir());
+            if (runFolder) {
+                RunFolder.create(spec.outDir());
+            }
             List<RankComm> comms = backend.open(spec, planes);
             try {
                 Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
