@@ -156,7 +156,9 @@ public final class SweepCommand implements Callable<Integer> {
         }
 
         boolean defaultSweep = minBytes == null && maxBytes == null;
-        long min = minBytes == null ? (defaultSweep ? Defaults.SWEEP_MIN_BYTES : Defaults.NCCL_TESTS_BYTES) : size("-b", minBytes);
+        // -e alone: -b is nccl-tests' 32M, or -e when that is smaller (a sweep of one size, never "-b above -e")
+        long min = minBytes != null ? size("-b", minBytes) : defaultSweep ? Defaults.SWEEP_MIN_BYTES
+                : Math.min(Defaults.NCCL_TESTS_BYTES, size("-e", maxBytes));
         long max;
         String maxSource;
         if (maxBytes != null) {

@@ -73,7 +73,9 @@ public final class SweepRunner {
         if (path.description() != null) {
             notes.add("path judged against: " + path.description());
         }
-        BackendChecks.validate(backend, spec, SpecForBackend.world(spec, backend, launch));
+        int world = SpecForBackend.world(spec, backend, launch);
+        BackendChecks.validate(backend, spec, world);
+        SizeNotes.add(spec, world, notes);
 
         try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis())) {
             List<ControlPlane> planes = rdv.planes();
