@@ -137,8 +137,7 @@ final class Report {
                 // a run that measured nothing is never "ok"
                 failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
             }
-            String status = failure == null ? "ok"
-                    : failure instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
+            String status = failure == null ? "ok" : status(failure);
             sink.finish(status, failure == null ? null : failure.getMessage());
             err.println("ncclbench: results in " + jsonFile);
         }
@@ -153,6 +152,16 @@ final class Report {
             throw new NcclbenchException(verdictCode, verdictMessage);
         }
         return ExitCode.OK;
+    }
+
+    private static String status(RuntimeException failure) {
+        ExitCode code = failure instanceof NcclbenchException ne ? ne.exitCode() : ExitCode.INTERNAL;
+        switch (code) {
+            case TIMEOUT: return "timeout";
+            case INTERRUPTED:
+            case TERMINATED: return "interrupted";
+            default: return "failed";
+        }
     }
 
     private static String distinctDevices(List<RankInfo> ranks) {

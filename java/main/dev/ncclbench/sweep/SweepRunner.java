@@ -52,6 +52,14 @@ public final class SweepRunner {
     }
 
     public ExitCode run() {
+        try (Signals signals = Signals.install(err)) {
+            // before the ranks exist there is nothing to keep: a signal ends the process as the JVM would
+            signals.onSignal(() -> System.exit(signals.exitCode().code));
+            return run(signals);
+        }
+    }
+
+    private ExitCode run(Signals signals) {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
@@ -87,11 +95,17 @@ public final class SweepRunner {
                 RunFolder.create(spec.outDir());
             }
             List<RankComm> comms = backend.open(spec, planes);
+            // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
+            signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
                 Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
-                RuntimeException failure = sweepAll(spec, comms, planes, report);
-                return report.end(failure, comms, path);
+                RuntimeException failure = sweepAll(spec, comms, planes, report, signals);
+                try {
+                    return report.end(failure, comms, path);
+                } finally {
+                    Gathers.exitTogether(planes);
+                }
             } finally {
                 comms.forEach(RankComm::close);
             }
@@ -99,7 +113,8 @@ public final class SweepRunner {
     }
 
     /** Every local rank's sweep on its own thread; the first failure closes every local rank so the others fail fast. */
-    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report) {
+    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report,
+                                      Signals signals) {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -119,7 +134,9 @@ public final class SweepRunner {
                                 + engine.step() + "': " + oom.getMessage() + "; lower -e or give the JVM more memory"
                                 + " (NCCLBENCH_JAVA_OPTS=-Xmx...)");
                     }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException thrown) {
+                    RuntimeException e = signals.received() == null ? thrown : new OwnFailure(signals.exitCode(),
+                            "rank " + comm.rank() + " stopped by " + signals.received() + " at '" + engine.step() + "'");
                     boolean first = failure.compareAndSet(null, e);
                     if (first) {
                         // the first failure is the cause; closing every local rank makes the others fail fast
