@@ -38,6 +38,13 @@ public interface Backend {
         return null;
     }
 
+    /**
+     * Refuses, with a usage {@link BackendException}, what this backend can never do whatever the machine (e.g. a type
+     * its check data cannot be exact in): asked before readiness, so a bad request is exit 2 before exit 3.
+     */
+    default void refuse(RunSpec asked) {
+    }
+
     /** Whether this backend can run here, and if not, why and what to change. Must not crash the JVM. */
     Readiness readiness(RunSpec spec);
 
@@ -46,4 +53,12 @@ public interface Backend {
      * process). Collective: every rank of the job calls it.
      */
     List<RankComm> open(RunSpec spec, List<ControlPlane> planes);
+
+    /**
+     * As {@link #open(RunSpec, List)}, told this process's index among the processes of its node (from
+     * the launcher, or --rank when there is none), which decides the GPUs a GPU backend takes.
+     */
+    default List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
+        return open(spec, planes);
+    }
 }

@@ -5,6 +5,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Backends;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.launch.LaunchDetector;
@@ -61,6 +62,12 @@ public final class SweepRunner {
 
     private ExitCode run(Signals signals) {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
+        Backend askedFor = Backends.byName(asked.backend());
+        if (askedFor != null) {
+            // a bad request is exit 2 before an unready machine is exit 3
+            askedFor.refuse(asked);
+            BackendChecks.refuseIdleFlags(askedFor, asked);
+        }
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
             // one visible line on stderr; the header repeats it as "# Backend: ..."
@@ -94,7 +101,7 @@ public final class SweepRunner {
             if (runFolder) {
                 RunFolder.create(spec.outDir());
             }
-            List<RankComm> comms = backend.open(spec, planes);
+            List<RankComm> comms = backend.open(spec, planes, launch.localRank());
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
