@@ -15,8 +15,7 @@ import java.util.concurrent.Callable;
 
 /** `ncclbench recover FILE.partial`: the journal of a run that was killed (SIGKILL, a node crash) made a result. */
 @Command(name = "recover", mixinStandardHelpOptions = true,
-        description = "Turn the journal a killed run left (result.json.partial) into its result file, status incomplete.",
-        footer = "%nExamples:%n  ncclbench recover results/runs/20250102-030405-socket-1234/result.json.partial")
+        description = "Turn the journal a killed run left (result.json.partial) into its result file, status incomplete.")
 public final class RecoverCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

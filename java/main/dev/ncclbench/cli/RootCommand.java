@@ -23,11 +23,8 @@ import java.util.concurrent.Callable;
                 RecoverCommand.class,
                 ProbeChildCommand.class,
                 HelpCommand.class,
-        },
-        footer = "%nExamples:%n  ncclbench sweep                      all_reduce from 8 B to 8 GB (sockets without a GPU)%n"
-                + "  ncclbench help sweep                 every flag of the sweep%n"
-                + "  ncclbench sweep -b 1M -e 64M -f 2    nccl-tests' flags%n"
-                + "  ncclbench explain nccl.*.log         which path the bytes took, from NCCL's own log")
+        }
+)
 public final class RootCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

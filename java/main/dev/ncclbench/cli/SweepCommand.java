@@ -130,7 +130,10 @@ public final class SweepCommand implements Callable<Integer> {
         RunSpec runSpec = resolve();
         LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress);
         PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
-        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr()).run().code;
+        List<String> argv = new ArrayList<>(List.of("ncclbench"));
+        argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
+        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr())
+                .withCommandLine(argv).run().code;
     }
 
     /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */

@@ -16,7 +16,7 @@ import java.util.Map;
  * so the file stays valid JSON.
  */
 @JsonPropertyOrder({"schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
-        "backend", "backend_reason", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
+        "backend", "backend_asked", "backend_reason", "command_line", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
         "notes", "rows"})
 public record ResultDocument(
         @JsonProperty("schema_version") int schemaVersion,
@@ -27,7 +27,9 @@ public record ResultDocument(
         @JsonProperty("status") String status,
         @JsonProperty("error") String error,
         @JsonProperty("backend") String backend,
+        @JsonProperty("backend_asked") String backendAsked,
         @JsonProperty("backend_reason") String backendReason,
+        @JsonProperty("command_line") List<String> commandLine,
         @JsonProperty("spec") RunSpec spec,
         @JsonProperty("versions") Map<String, String> versions,
         @JsonProperty("nranks") int nranks,
@@ -53,14 +55,14 @@ public record ResultDocument(
             }
         }
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
-                run.backend(), run.backendReason(), run.spec(),
+                run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
                 orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of());
     }
 
     ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<Row> allRows) {
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
-                backend, backendReason, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
+                backend, backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
                 List.copyOf(allRows));
     }
 
@@ -71,7 +73,7 @@ public record ResultDocument(
             rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
         }
         return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
-                nranks, versions, rankInfos, environment, ncclLogFiles, notes);
+                nranks, versions, rankInfos, environment, ncclLogFiles, notes, commandLine, backendAsked);
     }
 
     /** The rows as the rest of the code models them. */
@@ -93,7 +95,7 @@ public record ResultDocument(
     }
 
     /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
-    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "out_of_place", "in_place",
+    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "out_of_place", "in_place",
             "verdict"})
     public record Row(
             @JsonProperty("collective") String collective,
@@ -102,12 +104,13 @@ public record ResultDocument(
             @JsonProperty("type") String type,
             @JsonProperty("redop") String redop,
             @JsonProperty("root") int root,
+            @JsonProperty("cycle") int cycle,
             @JsonProperty("out_of_place") Placement outOfPlace,
             @JsonProperty("in_place") Placement inPlace,
             @JsonProperty("verdict") Verdict verdict) {
 
         static Row from(ResultRow r) {
-            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
+            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(),
                     Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
                     Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
         }
@@ -118,7 +121,7 @@ public record ResultDocument(
                     inPlace == null ? null : inPlace.toMeasurement(),
                     outOfPlace == null ? null : outOfPlace.toStats(),
                     inPlace == null ? null : inPlace.toStats(),
-                    verdict == null ? null : verdict.toPathVerdict());
+                    verdict == null ? null : verdict.toPathVerdict(), cycle);
         }
 
         /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
@@ -128,7 +131,7 @@ public record ResultDocument(
         }
 
         Row withVerdict(Verdict v) {
-            return new Row(collective, size, count, type, redop, root, outOfPlace, inPlace, v);
+            return new Row(collective, size, count, type, redop, root, cycle, outOfPlace, inPlace, v);
         }
     }
 

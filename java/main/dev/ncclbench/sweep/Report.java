@@ -64,7 +64,8 @@ final class Report {
         return new Report(null, null, null, null, null, null);
     }
 
-    static Report begin(RunSpec spec, LaunchInfo launch, BackendChoice choice, List<RankComm> comms,
+    static Report begin(RunSpec spec, String backendAsked, List<String> commandLine, LaunchInfo launch,
+                        BackendChoice choice, List<RankComm> comms,
                         List<ControlPlane> planes, List<String> notes, Map<String, String> env, PrintWriter out,
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
@@ -74,7 +75,7 @@ final class Report {
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
                 choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(choice), ranks,
-                RecordedEnvironment.of(env), logs, notes));
+                RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         PathVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? PathClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;

@@ -106,7 +106,7 @@ final class SweepEngine {
                         if (listener != null) {
                             ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
                                     spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
-                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null);
+                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle);
                             listener.row(row, oop.wrongRanks, ip.wrongRanks);
                             progress.run();
                         }

@@ -37,6 +37,7 @@ public final class SweepRunner {
     private final PrintWriter err;
     private final Map<String, String> env;
     private final PathInputs path;
+    private List<String> commandLine = List.of();
 
     public SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err) {
         this(spec, launch, path, out, err, System.getenv());
@@ -50,6 +51,14 @@ public final class SweepRunner {
         this.out = out;
         this.err = err;
         this.env = env;
+    }
+
+    /** The command as typed, recorded in the result (URL passwords redacted). */
+    public SweepRunner withCommandLine(List<String> argv) {
+        List<String> clean = new ArrayList<>();
+        argv.forEach(a -> clean.add(dev.ncclbench.Redactor.urls(a)));
+        this.commandLine = List.copyOf(clean);
+        return this;
     }
 
     public ExitCode run() {
@@ -105,7 +114,8 @@ public final class SweepRunner {
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
-                Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
+                Report report = launch.rank() == 0 ? Report.begin(spec, asked.backend(), commandLine, launch, choice, comms,
+                        planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
                 RuntimeException failure = sweepAll(spec, comms, planes, report, signals);
                 try {

@@ -70,4 +70,20 @@ class SweepSizesTest {
         String t = sweep("-b", "1.3", "-e", "8", "-i", "1");
         assertEquals(List.of(4L, 8L), rowSizes(t), t);
     }
+
+    @Test
+    void theResultRecordsTheCommandLineTheBackendsAndEachRowsCycle() throws Exception {
+        Path json = dir.resolve("n2.json");
+        String[] args = {"sweep", "--no-progress", "--backend", "socket", "--ranks", "2", "-n", "1", "-w", "0", "-b", "8",
+                "-e", "16", "-f", "2", "-N", "2", "--json", json.toString()};
+        StringWriter err = new StringWriter();
+        assertEquals(0, Main.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err)), err.toString());
+        dev.ncclbench.results.ResultDocument doc = dev.ncclbench.results.ResultFiles.read(json);
+        List<String> typed = new ArrayList<>(List.of("ncclbench"));
+        typed.addAll(List.of(args));
+        assertEquals(typed, doc.commandLine());
+        assertEquals("socket", doc.backendAsked());
+        assertEquals("socket", doc.backend());
+        assertEquals(List.of(0, 0, 1, 1), doc.rows().stream().map(dev.ncclbench.results.ResultDocument.Row::cycle).toList());
+    }
 }
