@@ -89,7 +89,7 @@ public record ResultDocument(
     /** The resolved options; op and type by their nccl-tests names, paths as strings. */
     @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
             "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average",
-            "blocking", "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks",
+            "blocking", "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks",
             "json_file", "out_dir", "sockets_per_peer"})
     public record Spec(
             @JsonProperty("collectives") List<String> collectives,
@@ -112,6 +112,7 @@ public record ResultDocument(
             @JsonProperty("gpus_per_thread") int gpusPerThread,
             @JsonProperty("threads") int threads,
             @JsonProperty("cuda_graph") int cudaGraph,
+            @JsonProperty("per_iter_timing") int perIterTiming,
             @JsonProperty("backend") String backend,
             @JsonProperty("local_ranks") int localRanks,
             @JsonProperty("json_file") String jsonFile,
@@ -123,7 +124,7 @@ public record ResultDocument(
             return new Spec(s.collectives(), s.minBytes(), s.maxBytes(), s.maxBytesSource(), s.stepFactor(),
                     s.stepBytes(), s.iters(), s.warmupIters(), s.aggIters(), s.repeat(), s.checkIters(),
                     s.op() == null ? null : s.op().label(), s.type() == null ? null : s.type().label(), s.root(),
-                    s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(),
+                    s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(), s.perIterTiming(),
                     s.backend(), s.localRanks(), s.jsonFile() == null ? null : s.jsonFile().toString(),
                     s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer(), s.socketIfname());
         }
@@ -132,7 +133,7 @@ public record ResultDocument(
             return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                     warmupIters, aggIters, repeat, checkIters, op == null ? null : ReduceOp.parse(op),
                     type == null ? null : DataType.parse(type), root, average, blocking, timeoutSeconds,
-                    gpusPerThread, threads, cudaGraph, backend, localRanks,
+                    gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks,
                     jsonFile == null ? null : Path.of(jsonFile), outDir == null ? null : Path.of(outDir),
                     socketsPerPeer, socketIfname);
         }

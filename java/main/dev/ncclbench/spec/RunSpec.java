@@ -30,6 +30,7 @@ import java.util.List;
  * @param gpusPerThread   -g
  * @param threads         -t
  * @param cudaGraph       -G (0: off)
+ * @param perIterTiming   -I: per-iteration device timing (CUDA events) on the nccl backend; 0: none, as nccl-tests
  * @param backend         auto, nccl or socket as asked
  * @param localRanks      --ranks: ranks run as threads of this process (socket backend)
  * @param jsonFile        --json, or null for the default beside the run's output
@@ -58,6 +59,7 @@ public record RunSpec(
         int gpusPerThread,
         int threads,
         int cudaGraph,
+        int perIterTiming,
         String backend,
         int localRanks,
         Path jsonFile,
@@ -73,26 +75,26 @@ public record RunSpec(
     public RunSpec withMaxBytes(long newMax, String source) {
         return new RunSpec(collectives, Math.min(minBytes, newMax), newMax, source, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 
     public RunSpec withSocketIfname(String ifname) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
     }
 
     /** The run's own folder under --out: where the JSON and the NCCL logs go. */
     public RunSpec withOutDir(Path dir) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
     }
 
     public RunSpec withLocalRanks(int ranks) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 
     /** The watchdog: -T, or {@link Defaults#WATCHDOG_SECONDS} when -T is 0. */
@@ -103,6 +105,6 @@ public record RunSpec(
     public RunSpec withBackend(String resolvedBackend) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 }
