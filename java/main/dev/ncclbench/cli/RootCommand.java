@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 ExplainCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
+                DoctorCommand.class,
                 ProbeChildCommand.class,
         },
         footer = "%n" + "Exit codes:%n"

@@ -1,7 +1,7 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.backend.Readiness;
-import dev.ncclbench.env.Interfaces;
+import dev.ncclbench.netif.InterfaceAdvice;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.NativeLibraries.Report;
@@ -59,7 +59,7 @@ final class NcclReadiness {
             return Readiness.notReady(found,
                     ncclText + " at " + nccl.path() + " cannot bootstrap: ncclGetUniqueId returned " + probe.result().cName
                             + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",
-                    Interfaces.bootstrapRemedy(ifname));
+                    InterfaceAdvice.bootstrapRemedy(ifname));
         }
         if (!libs.driver().present()) {
             return Readiness.notReady(found,
