@@ -70,6 +70,9 @@ public final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--ignore", paramLabel = "ID", description = "Leave out this rule (repeatable; see ncclbench rules)")
     List<String> ignore = new ArrayList<>();
 
+    /** The environment judged (and given to the probe child); tests replace it. */
+    Map<String, String> env = System.getenv();
+
     @Override
     public Integer call() throws Exception {
         FailOn fail;
@@ -99,7 +102,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (compare != null) {
             return compare(out, ignored, fail);
         }
-        DoctorOptions o = new DoctorOptions(System.getenv(), root, snapshot, probe, catalog, ignored, fail);
+        DoctorOptions o = new DoctorOptions(env, root, snapshot, probe, catalog, ignored, fail);
         HostSnapshot s = Doctor.snapshot(o);
         if (save != null) {
             SnapshotJson.save(s, save);

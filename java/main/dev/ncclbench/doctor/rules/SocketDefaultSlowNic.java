@@ -61,6 +61,10 @@ public final class SocketDefaultSlowNic implements Rule<HostSnapshot> {
                 : "No usable RDMA device here, so NET/Socket carries the data: NCCL uses " + socketNames(p)
                         + " and busbw is capped near " + rate.get().text() + " instead of " + fast.get().rate().get().text()
                         + " (the seed: 1.1 GB/s on 10 GbE instead of 10.8 on rdma0).";
+        boolean ipoib = s.link(fast.get().name()).map(l -> "infiniband".equals(l.type())).orElse(false);
+        if (ipoib && !fast.get().name().startsWith("ib")) {
+            detail += " " + fast.get().name() + " is IPoIB but not named ib*, so NCCL's ib-first rule passes it over.";
+        }
         return List.of(finding(sev, "NCCL_SOCKET_IFNAME is unset and NCCL will pick " + picked + " (" + rate.get().text()
                         + ") over " + fast.get().name() + " (" + fast.get().rate().get().text() + "): set NCCL_SOCKET_IFNAME=" + fast.get().name(),
                 detail,

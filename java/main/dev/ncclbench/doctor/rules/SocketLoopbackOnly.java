@@ -28,28 +28,31 @@ public final class SocketLoopbackOnly implements Rule<HostSnapshot> {
 
     @Override
     public String summary() {
-        return "NCCL's socket interfaces are loopback only (e.g. NCCL_SOCKET_IFNAME=^=eth0): no other node can reach this one";
+        return "NCCL bootstraps on loopback (e.g. NCCL_SOCKET_IFNAME=^=eth0 or ^ib: lo is first in kernel order): no other node can reach it";
     }
 
     @Override
     public List<Finding> check(HostSnapshot s) {
         Prediction p = InterfacePredictor.predict(s);
-        if (p.socketInterfaces().isEmpty() || !p.socketInterfaces().stream().allMatch(e -> isLoopback(s, e.iface()))) {
+        // a ^ list keeps lo, and lo comes first in kernel order: bootstrap binds 127.0.0.1 even with other matches
+        if (p.bootstrapFails() || !isLoopback(s, p.bootstrap().iface())) {
             return List.of();
         }
         Optional<HostSnapshot.Setting> set = s.setting("NCCL_SOCKET_IFNAME");
         String names = String.join(", ", p.socketInterfaces().stream().map(Prediction.Endpoint::iface).toList());
+        String boot = p.bootstrap().iface() + " " + p.bootstrap().address();
         List<HostFacts.Usable> others = HostFacts.usable(s);
         if (set.isEmpty() || set.get().value().length() <= 1) {
-            return List.of(finding(Severity.WARNING, "NCCL will use loopback (" + names + "): this host has no other running interface with an address",
+            return List.of(finding(Severity.WARNING, "NCCL will bootstrap on loopback (" + boot + "): this host has no other running interface with an address",
                     "Fine for a single-node job; ranks on other nodes could not reach it.",
                     List.of("running interfaces: " + names), List.of("ip addr   # bring up the interface other nodes reach"), References.ENV_DOC));
         }
         String fix = SocketAdvice.bestValue(s);
-        return List.of(finding(Severity.ERROR, "NCCL_SOCKET_IFNAME=" + set.get().value() + " leaves NCCL on loopback only (" + names + ")",
-                "The value excludes every real interface (" + (others.isEmpty() ? "there is none" : others.stream().map(HostFacts.Usable::name).toList())
-                        + "), so NCCL's bootstrap and NET/Socket bind " + names + ": a multi-node job cannot connect"
-                        + " (real NCCL 2.30 does exactly this for ^=eth0 on a host with eth0 and lo).",
+        return List.of(finding(Severity.ERROR, "NCCL_SOCKET_IFNAME=" + set.get().value() + " makes NCCL bootstrap on loopback (" + boot + ")",
+                "A ^ list keeps lo, and lo is first in kernel order, so bootstrap binds " + boot + " and advertises it to the"
+                        + " other ranks, which cannot reach it: a multi-node job hangs or fails in bootstrap (real NCCL 2.30 does"
+                        + " exactly this for ^=eth0 or ^ib). NET/Socket would use: " + names + ". Other interfaces here: "
+                        + (others.isEmpty() ? "none" : others.stream().map(HostFacts.Usable::name).toList()) + ".",
                 List.of(set.get().evidence(), "predicted: " + p.bootstrap().why()),
                 fix == null || isLoopback(s, fix) ? List.of("unset NCCL_SOCKET_IFNAME") : List.of("export NCCL_SOCKET_IFNAME=" + fix),
                 References.ENV_DOC));

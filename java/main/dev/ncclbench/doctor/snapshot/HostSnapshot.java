@@ -59,6 +59,12 @@ public record HostSnapshot(String schema, String hostname, String source, String
                 capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, links, problems);
     }
 
+    /** A copy judged with another process environment (NCCL_ variables). */
+    public HostSnapshot withEnv(Map<String, String> e) {
+        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+                capIpcLock, shmBytes, nvidia, acs, container, e, confFiles, versions, probe, siteLinks, problems);
+    }
+
     /** A copy with more collector problems. */
     public HostSnapshot withProblem(Problem p) {
         List<Problem> all = new java.util.ArrayList<>(problems);
