@@ -2,12 +2,13 @@ package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
+import dev.ncclbench.env.ProbeChild;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
-import dev.ncclbench.internal.jni.JavaCppCache;
-import dev.ncclbench.internal.jni.NativeLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -34,23 +35,9 @@ public final class EnvCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         NativeLibraries.Report libs = NativeLibraries.find();
         ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
-        List<String> missing = new ArrayList<>();
-        if (!libs.nccl().present()) {
-            missing.add("NCCL (libnccl.so.2): pip install nvidia-nccl-cu13, or set NCCL_HOME, or run scripts/fetch-nccl.sh");
-        }
-        if (!libs.cudart().present()) {
-            missing.add("CUDA runtime (libcudart.so.13): pip install nvidia-cuda-runtime-cu13, or set CUDA_HOME");
-        }
-        if (!libs.driver().present()) {
-            missing.add("NVIDIA driver (libcuda.so.1): install the NVIDIA driver (containers: --gpus all)");
-        }
-        if (libs.gpus().isEmpty()) {
-            missing.add("GPUs: none listed in /proc/driver/nvidia/gpus");
-        }
-        if (probe != null && probe.bootstrapFailed()) {
-            missing.add("NCCL bootstrap: \"" + probe.ncclSentence() + "\" (" + probe.result().cName + ")");
-        }
-        boolean probeLib = NativeLoader.available();
+        List<Finding> findings = Missing.of(libs, probe);
+        List<String> missing = findings.stream().map(Missing::line).toList();
+        boolean probeLib = ProbeChild.libraryAvailable();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -65,8 +52,9 @@ public final class EnvCommand implements Callable<Integer> {
             m.put("nvml", lib(libs.nvml()));
             m.put("gpus", libs.gpus());
             m.put("probeLibrary", probeLib);
-            m.put("javacppCache", JavaCppCache.configure());
+            m.put("javacppCache", ProbeChild.javacppCache());
             m.put("missing", missing);
+            m.put("findings", findings);
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
         } else {
             String ver = probe == null || probe.versionString() == null ? "" : probe.versionString() + "  ";
@@ -83,7 +71,7 @@ public final class EnvCommand implements Callable<Integer> {
             out.printf("%-14s %s%n", "NVML", libs.nvml().describe());
             out.printf("%-14s %s%n", "GPUs", libs.gpus().isEmpty() ? "none" : String.join("; ", libs.gpus()));
             out.printf("%-14s %s%n", "probe library", probeLib ? "loaded (libjniNcclProbe.so)" : "not available (build with gcc/g++)");
-            out.printf("%-14s %s%n", "JavaCPP cache", JavaCppCache.configure());
+            out.printf("%-14s %s%n", "JavaCPP cache", ProbeChild.javacppCache());
             if (missing.isEmpty()) {
                 out.println("Missing: nothing");
             } else {
