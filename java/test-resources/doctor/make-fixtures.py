@@ -159,6 +159,21 @@ def main():
     a100_node(r, "gpu-node-21", env="HOME=/home/alice\nNCCL_SOCKET_IFNAME=rdma0\nNCCL_DEBUG=WARN")
     w(r, "/home/alice/.nccl.conf", "# copied from my laptop\nNCCL_IB_DISABLE=1\nNCCL_P2P_DISABLE=1")
 
+    # 6. a RoCE node: mlx5_0 (RoCE) has an empty GID table, mlx5_1 is cabled but Polling (no link)
+    r = os.path.join(out, "roce-gid-port-down")
+    iface(r, "lo", 1, loopback=True)
+    iface(r, "ens1f0np0", 2, speed=100000, driver="mlx5_core", device=HCA)
+    iface(r, "ens1f1np1", 3, up=True, running=False, speed=None, driver="mlx5_core", device=HCA.replace("1a:00.0", "1a:00.1"))
+    addrs(r, [("lo", ["127.0.0.1/8"]), ("ens1f0np0", ["10.1.0.7/24"]), ("ens1f1np1", ["10.2.0.7/24"])])
+    ib(r, "mlx5_0", HCA, ["ens1f0np0"], {1: ("4: ACTIVE", "5: LinkUp", "100 Gb/sec (2X EDR)", "Ethernet", [])})
+    ib(r, "mlx5_1", HCA.replace("1a:00.0", "1a:00.1"), ["ens1f1np1"],
+       {1: ("1: DOWN", "2: Polling", "10 Gb/sec (4X SDR)", "Ethernet",
+            [("fe80:0000:0000:0000:0e42:a1ff:fe2b:3c4d", "IB/RoCE v1", "ens1f1np1"),
+             ("0000:0000:0000:0000:0000:ffff:0a02:0007", "RoCE v2", "ens1f1np1")])})
+    base(r, "roce-node-3", driver=OPEN, peermem=True, kernel="6.8.0-45-generic",
+         gpus=[("0000:1b:00.0", "NVIDIA H100 80GB HBM3", GPU_SAME_SWITCH)],
+         versions="nccl=2.23.4\nverbs=/usr/lib/x86_64-linux-gnu/libibverbs.so.1", lspci=NO_ACS)
+
 
 if __name__ == "__main__":
     main()

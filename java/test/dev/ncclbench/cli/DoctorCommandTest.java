@@ -112,4 +112,12 @@ class DoctorCommandTest {
         assertTrue(o.contains("NCCL will bootstrap on different interfaces"), o);
         assertEquals(3, run("doctor", "--compare", a.toString(), b.toString(), "--fail-on", "warn"));
     }
+
+    @Test
+    void rulesListsDoctorsBooks() {
+        assertEquals(0, run("rules"));
+        String o = out.toString();
+        assertTrue(o.contains("doctor (") && o.contains("SOCKET-IFNAME-NO-MATCH") && o.contains("GDR-NO-PEER-MEMORY"), o);
+        assertTrue(o.contains("doctor --compare (") && o.contains("NODES-VERSIONS-DIFFER"), o);
+    }
 }

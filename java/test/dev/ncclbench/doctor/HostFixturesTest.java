@@ -198,4 +198,43 @@ class HostFixturesTest {
         assertTrue(missing.stream().anyMatch(t -> t.contains("lspci")), missing.toString());
         assertTrue(missing.stream().anyMatch(t -> t.contains("memlock")), missing.toString());
     }
+
+    @Test
+    void roceWithoutGidsAndAPollingPort() {
+        HostSnapshot s = host("roce-gid-port-down");
+        DoctorReport r = judge(s);
+        Finding gid = only(r, "ROCE-NO-GID");
+        assertTrue(gid.title().contains("mlx5_0:1") && gid.title().contains("empty GID table"), gid.title());
+        Finding port = only(r, "IB-PORT-NOT-ACTIVE");
+        assertTrue(port.title().contains("mlx5_1 port 1 is DOWN / Polling"), port.title());
+        assertEquals(Severity.WARNING, port.severity(), "mlx5_0 still works");
+        Finding forced = only(judge(withEnv(s, "NCCL_IB_GID_INDEX", "3")), "ROCE-NO-GID");
+        assertTrue(forced.title().startsWith("NCCL_IB_GID_INDEX=3 is an empty GID slot"), forced.title());
+    }
+
+    @Test
+    void aProbeThatChoseAnotherInterfaceIsAFinding() {
+        HostSnapshot s = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbe("/x/libnccl.so.2", "2.18.5", 0,
+                "ncclSuccess", "rdma0", "192.168.100.1<0>", List.of(), null));
+        Finding f = only(judge(s), "PROBE-DISAGREES");
+        assertTrue(f.title().contains("bootstraps on rdma0, doctor predicted eth0"), f.title());
+        HostSnapshot agrees = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbe("/x/libnccl.so.2", "2.18.5", 0,
+                "ncclSuccess", "eth0", "10.0.0.1<0>", List.of(), null));
+        assertTrue(judge(agrees).finding("PROBE-DISAGREES").isEmpty());
+        assertTrue(judge(agrees).probe().agrees());
+    }
+
+    @Test
+    void compareFindsVersionsAndInterfacesThatDiffer() {
+        dev.ncclbench.doctor.compare.Fleet fleet = new dev.ncclbench.doctor.compare.Fleet(
+                List.of(host("a100-two-nic"), host("two-gpu-eth0-only")));
+        List<Finding> f = dev.ncclbench.doctor.compare.CompareRules.book().run(fleet, Set.of());
+        List<String> titles = f.stream().map(Finding::title).toList();
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("NCCL differs between nodes (gpu-node-0: 2.18.5; ml-node-07: 2.27.3)")), titles.toString());
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("NVIDIA driver differs")), titles.toString());
+        assertTrue(titles.stream().anyMatch(t -> t.equals("the nodes have different running interfaces")), titles.toString());
+        assertTrue(titles.stream().anyMatch(t -> t.startsWith("eth0 runs at different rates")), titles.toString());
+        assertTrue(dev.ncclbench.doctor.compare.CompareRules.book().run(
+                new dev.ncclbench.doctor.compare.Fleet(List.of(host("a100-two-nic"), host("a100-two-nic"))), Set.of()).isEmpty());
+    }
 }
