@@ -215,6 +215,32 @@ class MultiProcessTest {
         assertTrue(out("term").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("term"));
     }
 
+    /** SIGKILL leaves only the journal: `ncclbench recover` makes it a result with the rows measured. */
+    @Test
+    void aJournalLeftBySigkillIsRecovered() throws Exception {
+        Path json = dir.resolve("killed.json");
+        Path journal = ResultFiles.journalOf(json);
+        Process p = start("killed", sweep("--backend", "socket", "--ranks", "2", "-b", "1M", "-e", "64M", "-f", "2",
+                "-n", "20", "--json", json.toString()), cleanEnv());
+        awaitFirstRow(journal, List.of(p), "killed");
+        p.destroyForcibly();
+        exit(p, 30, "the killed sweep");
+        assertFalse(Files.exists(json), "no result: the process never finished");
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = dev.ncclbench.cli.Main.run(new String[] {"recover", journal.toString()}, new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err));
+        assertEquals(0, code, err.toString());
+        assertTrue(out.toString().contains("rows recovered into " + json), out.toString());
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("incomplete", doc.status());
+        assertTrue(doc.rows().size() >= 1);
+        assertFalse(Files.exists(journal), "the journal is folded into the result");
+        int again = dev.ncclbench.cli.Main.run(new String[] {"recover", journal.toString()}, new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err));
+        assertEquals(2, again, "a journal that is gone is a usage error: " + err);
+    }
+
     /** SIGTERM to one rank only: it stops by itself, and the others stop at once naming it, not after -T. */
     @Test
     void sigtermToOneRankStopsEveryRankNamingIt() throws Exception {
