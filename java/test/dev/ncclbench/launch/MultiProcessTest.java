@@ -220,7 +220,7 @@ class MultiProcessTest {
     void aJournalLeftBySigkillIsRecovered() throws Exception {
         Path json = dir.resolve("killed.json");
         Path journal = ResultFiles.journalOf(json);
-        Process p = start("killed", sweep("--backend", "socket", "--ranks", "2", "-b", "1M", "-e", "64M", "-f", "2",
+        Process p = start("killed", sweep("--backend", "socket", "--ranks", "2", "-b", "1M", "-e", "32M", "-f", "2",
                 "-n", "20", "--json", json.toString()), cleanEnv());
         awaitFirstRow(journal, List.of(p), "killed");
         p.destroyForcibly();
