@@ -215,6 +215,31 @@ class MultiProcessTest {
         assertTrue(out("term").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("term"));
     }
 
+    /** A size that cannot fit one rank's memory: that rank says so with the -e that fits, and every rank stops at once. */
+    @Test
+    void aSizeThatCannotFitOneRanksMemoryStopsEveryRankNamingIt() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("mem.json");
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            List<String> cmd = sweep("--backend", "socket", "-b", "64M", "-e", "64M", "-n", "1", "-T", "600",
+                    "--json", json.toString());
+            if (r == 2) {
+                // rank 2's JVM has a fifth of the others' memory
+                cmd.set(1, "-Xmx80m");
+            }
+            ranks.add(start("mem" + r, cmd, torchrun(r, 3, port)));
+        }
+        for (int r = 0; r < 3; r++) {
+            // -T 600: only rank 2's own report can stop the others within the wait
+            assertEquals(2, exit(ranks.get(r), 60, "rank " + r), "rank " + r + ": " + err("mem" + r));
+            assertTrue(err("mem" + r).contains("rank 2: -e 64 MiB needs 192 MiB of JVM direct memory"),
+                    "rank " + r + ": " + err("mem" + r));
+            assertFalse(err("mem" + r).contains("\tat "), err("mem" + r));
+        }
+        assertFalse(Files.exists(json), "nothing ran, so no result");
+    }
+
     /** SIGKILL leaves only the journal: `ncclbench recover` makes it a result with the rows measured. */
     @Test
     void aJournalLeftBySigkillIsRecovered() throws Exception {
