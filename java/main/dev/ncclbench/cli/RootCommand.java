@@ -14,6 +14,8 @@ import picocli.CommandLine.Command;
                 EnvCommand.class,
                 ProbeCommand.class,
                 ProbeChildCommand.class,
+                BaselineCommand.class,
+                GateCommand.class,
         },
         footer = "%nExamples:%n  ncclbench sweep                      all_reduce from 8 B to 8 GB (sockets without a GPU)%n"
                 + "  ncclbench sweep -b 1M -e 64M -f 2    nccl-tests' flags%n"
