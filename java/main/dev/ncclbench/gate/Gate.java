@@ -21,6 +21,12 @@ import java.util.Map;
  * path. Both fail the gate (exit 6).
  */
 public final class Gate {
+    /**
+     * Latency-bound sizes move with the host's load as a whole run: on a shared 2-core VM one run's small-size
+     * latency can be 3x another's while each run's iterations agree within 10%. One run cannot show that, so
+     * latency is judged only against baselines of two or more runs (or -N cycles).
+     */
+    public static final int MIN_RUNS_FOR_LATENCY = 2;
     private final GateOptions options;
 
     public Gate(GateOptions options) {
@@ -83,6 +89,8 @@ public final class Gate {
         SizeResult.Status status;
         if (PathRank.worse(base.path(), run.path())) {
             status = SizeResult.Status.DEGRADED_PATH;
+        } else if (latency && base.groups().size() < MIN_RUNS_FOR_LATENCY) {
+            status = SizeResult.Status.UNJUDGED;
         } else if (c.reallySlower(options.alpha()) && worse > tol) {
             status = SizeResult.Status.REGRESSION;
         } else if (c.reallyFaster(options.alpha()) && better > tol) {

@@ -18,6 +18,8 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
 
     public enum Status {
         OK("ok"), REGRESSION("regression"), DEGRADED_PATH("degraded path"), IMPROVED("improved"),
+        /** Latency with a one-run baseline: how far a whole run moves is unknown, so it cannot fail. */
+        UNJUDGED("not judged (one-run baseline)"),
         NEW("new size"), MISSING("not in run");
 
         public final String label;
