@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A recorded baseline (docs/baselines.md): the fingerprint of the runs it came from and, per table line, every
+ * A recorded baseline (docs/gate.md): the fingerprint of the runs it came from and, per table line, every
  * run's per-iteration samples and their statistics. Written under results/baselines/ as NAME.baseline.json.
  */
 @JsonPropertyOrder({"kind", "schema_version", "name", "created_at", "fingerprint_id", "fingerprint", "runs",
