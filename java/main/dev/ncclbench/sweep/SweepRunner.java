@@ -6,6 +6,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.launch.LaunchOptions;
@@ -51,6 +52,9 @@ public final class SweepRunner {
 
     public ExitCode run() {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
+        if (asked.backend().equals("nccl")) {
+            NcclBackend.validate(asked); // a bad request is exit 2 before an unready machine is exit 3
+        }
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
             // one visible line on stderr; the header repeats it as "# Backend: ..."
@@ -71,7 +75,7 @@ public final class SweepRunner {
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
             spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8)));
             RunFolder.create(spec.outDir());
-            List<RankComm> comms = backend.open(spec, planes);
+            List<RankComm> comms = backend.open(spec, planes, launch.localRank());
             try {
                 Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
@@ -88,16 +92,27 @@ public final class SweepRunner {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<NcclbenchException> verdict = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < comms.size(); i++) {
             RankComm comm = comms.get(i);
-            SweepEngine engine = new SweepEngine(spec, comm, planes.get(i), i == 0 ? report.listener() : null, progress::step);
+            ControlPlane plane = planes.get(i);
+            SweepEngine engine = new SweepEngine(spec, comm, plane, i == 0 ? report.listener() : null, progress::step);
             Thread t = new Thread(() -> {
                 try {
                     engine.run();
                 } catch (RuntimeException e) {
-                    if (failure.compareAndSet(null, e)) {
+                    boolean first = failure.compareAndSet(null, e);
+                    if (first) {
+                        // the first failure is the cause; closing every local rank makes the others fail fast
                         comms.forEach(RankComm::close);
+                    }
+                    // the store turns every rank's account into one verdict, the same on every rank: the rank
+                    // that failed first, not a neighbour that stopped because of it
+                    NcclbenchException v = plane.fault(first && isOwnFailure(e), asExit(e).exitCode(), engine.step(),
+                            e.getMessage());
+                    if (first) {
+                        verdict.set(v);
                     }
                 }
             }, "ncclbench-rank" + comm.rank());
@@ -106,15 +121,21 @@ public final class SweepRunner {
         }
         Gathers.joinAll(threads);
         progress.close();
-        RuntimeException f = failure.get();
-        if (f == null) {
-            try {
-                Gathers.allLocal(planes, "done", new byte[0]);
-            } catch (RuntimeException e) {
-                f = e;
-            }
+        if (failure.get() != null) {
+            return verdict.get();
         }
-        return f;
+        try {
+            Gathers.allLocal(planes, "done", new byte[0]);
+        } catch (RuntimeException e) {
+            return e;
+        }
+        return null;
+    }
+
+    /** Waiting too long for a peer, or losing one, is a peer's failure; anything else is this rank's own. */
+    static boolean isOwnFailure(RuntimeException f) {
+        return !(f instanceof NcclbenchException ne)
+                || (ne.exitCode() != ExitCode.TIMEOUT && ne.exitCode() != ExitCode.RUN_FAILED);
     }
 
     /** The failure as the command's exit: ours as they are, anything else an internal error. */
