@@ -171,7 +171,9 @@ final class SweepEngine {
             double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
             seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
             double[] device = op.batchSamplesUs();
-            if (device != null && device.length == iters) {
+            if (captured) {
+                samples = new double[0]; // replays of a graph have no per-iteration times: none rather than the capture's
+            } else if (device != null && device.length == iters) {
                 for (int i = 0; i < iters; i++) {
                     samples[i] = device[i] / agg;
                 }
