@@ -95,10 +95,10 @@ public record Fingerprint(
             }
         });
         Map<String, String> m = new TreeMap<>();
-        ResultDocument.Spec s = doc.spec();
+        dev.ncclbench.spec.RunSpec s = doc.spec();
         if (s != null) {
-            m.put("type", String.valueOf(s.type()));
-            m.put("op", String.valueOf(s.op()));
+            m.put("type", s.type() == null ? "" : s.type().label());
+            m.put("op", s.op() == null ? "" : s.op().label());
             m.put("agg_iters", String.valueOf(s.aggIters()));
             m.put("blocking", String.valueOf(s.blocking()));
             m.put("average", String.valueOf(s.average()));

@@ -13,6 +13,15 @@ public final class GateOutputs {
     private GateOutputs() {
     }
 
+    /** Temporary files are private (0600); a report or a textfile is for other users (node-exporter) too. */
+    public static void readableByAll(Path p) {
+        try {
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (IOException | UnsupportedOperationException e) {
+            // not a POSIX file system: its default permissions stand
+        }
+    }
+
     public static void write(Path file, String content) {
         try {
             Path parent = file.toAbsolutePath().getParent();
@@ -20,6 +29,7 @@ public final class GateOutputs {
             Path tmp = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
             try {
                 Files.writeString(tmp, content, StandardCharsets.UTF_8);
+                readableByAll(tmp);
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } finally {
                 Files.deleteIfExists(tmp);
