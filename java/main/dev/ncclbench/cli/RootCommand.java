@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
                 RulesCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
+                DoctorCommand.class,
                 RecoverCommand.class,
                 ProbeChildCommand.class,
                 BaselineCommand.class,
