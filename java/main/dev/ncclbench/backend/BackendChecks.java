@@ -93,7 +93,7 @@ public final class BackendChecks {
             }
         }
         throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs " + Sizes.human(need) + " of "
-                + budget.where() + " (" + Math.max(1, spec.localRanks()) + " local ranks x " + budget.buffersPerRank()
+                + budget.where() + " (" + Math.max(1, spec.localRanks()) + (spec.localRanks() > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank()
                 + " buffers of " + Sizes.human(buffer) + "); this process has " + Sizes.human(budget.availableBytes())
                 + (fits > 0 ? ": -e " + Sizes.human(fits) + " fits" : "") + ", " + budget.remedy());
     }

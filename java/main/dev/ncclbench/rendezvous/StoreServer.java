@@ -24,6 +24,9 @@ public final class StoreServer implements AutoCloseable {
     private final byte[] token;
     private final int nranks;
     private final StoreState state;
+    private final long timeoutMillis;
+    /** Requests being answered; guarded by this. */
+    private int inFlight;
     private final Map<Integer, Socket> clients = new HashMap<>();
     private final Thread acceptor;
     private volatile boolean closed;
@@ -36,6 +39,7 @@ public final class StoreServer implements AutoCloseable {
         this.token = token.clone();
         this.nranks = nranks;
         this.state = new StoreState(nranks, timeoutMillis);
+        this.timeoutMillis = timeoutMillis;
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(bind, 1024);
@@ -118,7 +122,12 @@ public final class StoreServer implements AutoCloseable {
                     ExitCode code = ExitCode.of(in.readInt());
                     String step = Wire.readString(in, Wire.MAX_TAG);
                     String message = Wire.readString(in, Wire.MAX_TAG * 16);
-                    reply(out, state.fault(rank, self, code, step, message));
+                    inFlight(1);
+                    try {
+                        reply(out, rank, state.fault(rank, self, code, step, message));
+                    } finally {
+                        inFlight(-1);
+                    }
                     continue;
                 }
                 if (op != Wire.OP_GATHER) {
@@ -126,7 +135,12 @@ public final class StoreServer implements AutoCloseable {
                 }
                 String tag = Wire.readString(in, Wire.MAX_TAG);
                 byte[] payload = Wire.readBytes(in, Wire.MAX_PAYLOAD);
-                reply(out, state.gather(rank, tag, payload));
+                inFlight(1);
+                try {
+                    reply(out, rank, state.gather(rank, tag, payload));
+                } finally {
+                    inFlight(-1);
+                }
             }
         } catch (IOException e) {
             // falls through to the lost-rank bookkeeping below
@@ -142,9 +156,28 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
-    private static void reply(DataOutputStream out, Object result) throws IOException {
+    private synchronized void inFlight(int delta) {
+        inFlight += delta;
+        notifyAll();
+    }
+
+    private synchronized void awaitReplies(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (inFlight > 0 && System.nanoTime() < end) {
+            try {
+                wait(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void reply(DataOutputStream out, int rank, Object result) throws IOException {
         if (result instanceof StoreState.Verdict v) {
             Wire.writeFailure(out, v.code(), v.message());
+            out.flush();
+            state.told(rank);
         } else {
             byte[][] all = (byte[][]) result;
             out.writeInt(Wire.OK);
@@ -158,6 +191,11 @@ public final class StoreServer implements AutoCloseable {
 
     @Override
     public void close() {
+        // every rank hears the verdict (one still starting too), rather than "the store went away"
+        if (state.decided()) {
+            state.awaitEveryoneTold(Math.min(timeoutMillis, 60_000));
+            awaitReplies(1_000);
+        }
         closed = true;
         try {
             server.close();

@@ -25,6 +25,7 @@ final class StoreState {
     private final Map<Integer, Fault> faults = new LinkedHashMap<>();
     private final String[] waitingAt;
     private final boolean[] departed;
+    private final boolean[] told;
     private Verdict verdict;
     private long firstPeerFault;
     private boolean closed;
@@ -53,6 +54,7 @@ final class StoreState {
         this.timeoutMillis = timeoutMillis;
         this.waitingAt = new String[nranks];
         this.departed = new boolean[nranks];
+        this.told = new boolean[nranks];
     }
 
     synchronized void lost(int rank, String why) {
@@ -66,6 +68,36 @@ final class StoreState {
     synchronized void departed(int rank) {
         departed[rank] = true;
         notifyAll();
+    }
+
+    /** Whether the job's verdict is decided: the ranks still waiting are being told it. */
+    synchronized boolean decided() {
+        return verdict != null;
+    }
+
+    /** Rank {@code rank} has been sent the verdict. */
+    synchronized void told(int rank) {
+        told[rank] = true;
+        notifyAll();
+    }
+
+    /**
+     * Before the store closes on a decided verdict: waits until every rank has been told it, said goodbye or is lost,
+     * at most {@code millis}, so that a rank still starting (or reading) hears the verdict instead of finding no
+     * store and waiting out its timeout.
+     */
+    synchronized void awaitEveryoneTold(long millis) {
+        long start = System.nanoTime();
+        while (true) {
+            boolean all = true;
+            for (int r = 0; r < nranks; r++) {
+                all &= told[r] || departed[r] || lost.containsKey(r);
+            }
+            long waited = (System.nanoTime() - start) / 1_000_000;
+            if (all || waited >= millis || !await(Math.max(1, Math.min(1000, millis - waited)))) {
+                return;
+            }
+        }
     }
 
     synchronized void close() {

@@ -105,11 +105,21 @@ public final class SweepRunner {
             notes.add("path judged against: " + path.description());
         }
         int world = SpecForBackend.world(spec, backend, launch);
-        BackendChecks.validate(backend, spec, world);
-        SizeNotes.add(spec, world, notes);
+        if (launch.size() == 1) {
+            checkBeforeTheSweep(backend, spec, world, notes);
+        }
 
         try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis())) {
             List<ControlPlane> planes = rdv.planes();
+            if (launch.size() > 1) {
+                try {
+                    // this host's memory may differ from the others': a refusal here stops every rank at once
+                    checkBeforeTheSweep(backend, spec, world, notes);
+                } catch (NcclbenchException e) {
+                    throw planes.get(0).fault(true, e.exitCode(), "the checks before the sweep",
+                            "rank " + planes.get(0).rank() + ": " + e.getMessage());
+                }
+            }
             // rank 0 names the run's folder, so that every process of a node writes its NCCL log beside the JSON
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
@@ -135,6 +145,11 @@ public final class SweepRunner {
                 comms.forEach(RankComm::close);
             }
         }
+    }
+
+    private static void checkBeforeTheSweep(Backend backend, RunSpec spec, int world, List<String> notes) {
+        BackendChecks.validate(backend, spec, world);
+        SizeNotes.add(spec, world, notes);
     }
 
     /** Every local rank's sweep on its own thread; the first failure closes every local rank so the others fail fast. */

@@ -215,6 +215,57 @@ class MultiProcessTest {
         assertTrue(out("term").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("term"));
     }
 
+    /** A size that cannot fit one rank's memory: that rank says so with the -e that fits, and every rank stops at once. */
+    @Test
+    void aSizeThatCannotFitOneRanksMemoryStopsEveryRankNamingIt() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("mem.json");
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            List<String> cmd = sweep("--backend", "socket", "-b", "64M", "-e", "64M", "-n", "1", "-T", "600",
+                    "--json", json.toString());
+            if (r == 2) {
+                // rank 2's JVM has a fifth of the others' memory
+                cmd.set(1, "-Xmx80m");
+            }
+            ranks.add(start("mem" + r, cmd, torchrun(r, 3, port)));
+        }
+        for (int r = 0; r < 3; r++) {
+            // -T 600: only rank 2's own report can stop the others within the wait
+            assertEquals(2, exit(ranks.get(r), 60, "rank " + r), "rank " + r + ": " + err("mem" + r));
+            assertTrue(err("mem" + r).contains("rank 2: -e 64 MiB needs 192 MiB of JVM direct memory"),
+                    "rank " + r + ": " + err("mem" + r));
+            assertFalse(err("mem" + r).contains("\tat "), err("mem" + r));
+        }
+        assertFalse(Files.exists(json), "nothing ran, so no result");
+    }
+
+    /** SIGKILL leaves only the journal: `ncclbench recover` makes it a result with the rows measured. */
+    @Test
+    void aJournalLeftBySigkillIsRecovered() throws Exception {
+        Path json = dir.resolve("killed.json");
+        Path journal = ResultFiles.journalOf(json);
+        Process p = start("killed", sweep("--backend", "socket", "--ranks", "2", "-b", "1M", "-e", "32M", "-f", "2",
+                "-n", "20", "--json", json.toString()), cleanEnv());
+        awaitFirstRow(journal, List.of(p), "killed");
+        p.destroyForcibly();
+        exit(p, 30, "the killed sweep");
+        assertFalse(Files.exists(json), "no result: the process never finished");
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = dev.ncclbench.cli.Main.run(new String[] {"recover", journal.toString()}, new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err));
+        assertEquals(0, code, err.toString());
+        assertTrue(out.toString().contains("rows recovered into " + json), out.toString());
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("incomplete", doc.status());
+        assertTrue(doc.rows().size() >= 1);
+        assertFalse(Files.exists(journal), "the journal is folded into the result");
+        int again = dev.ncclbench.cli.Main.run(new String[] {"recover", journal.toString()}, new java.io.PrintWriter(out),
+                new java.io.PrintWriter(err));
+        assertEquals(2, again, "a journal that is gone is a usage error: " + err);
+    }
+
     /** SIGTERM to one rank only: it stops by itself, and the others stop at once naming it, not after -T. */
     @Test
     void sigtermToOneRankStopsEveryRankNamingIt() throws Exception {
