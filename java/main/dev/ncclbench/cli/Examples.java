@@ -5,37 +5,52 @@ import java.util.Map;
 
 /** The examples every --help prints (Main adds them before the exit-code table), one list per command. */
 final class Examples {
-    private static final Map<String, List<String>> BY_COMMAND = Map.of(
+    private static final Map<String, List<String>> BY_COMMAND = Map.ofEntries(Map.entry(
             "ncclbench", List.of(
                     "ncclbench sweep                              all_reduce from 8 B to 8 GB (sockets without a GPU)",
                     "ncclbench help sweep                         every flag of the sweep",
-                    "ncclbench explain results/runs/*/nccl.*.log  which path the bytes took, from NCCL's own log"),
-            "sweep", List.of(
+                    "ncclbench explain results/runs/*/nccl.*.log  which path the bytes took, from NCCL's own log")),
+            Map.entry("sweep", List.of(
                     "ncclbench sweep -b 8 -e 8G -f 2              nccl-tests' flags and table",
                     "ncclbench sweep --backend socket -b 1M -e 64M -f 2 --ranks 4",
                     "mpirun -np 8 scripts/ncclbench sweep --collective all --json run.json",
-                    "ncclbench sweep --fabric ib-hdr -b 1G -e 1G  judge busbw against the fabric's line rate"),
-            "env", List.of(
+                    "ncclbench sweep --fabric ib-hdr -b 1G -e 1G  judge busbw against the fabric's line rate")),
+            Map.entry("env", List.of(
                     "ncclbench env                                what was found where, and what is missing",
-                    "ncclbench env --json"),
-            "probe", List.of(
+                    "ncclbench env --json")),
+            Map.entry("probe", List.of(
                     "ncclbench probe                              the interface NCCL bootstraps on",
-                    "NCCL_SOCKET_IFNAME=eth0 ncclbench probe --json"),
-            "explain", List.of(
+                    "NCCL_SOCKET_IFNAME=eth0 ncclbench probe --json")),
+            Map.entry("explain", List.of(
                     "ncclbench explain nccl.*.log",
                     "NCCL_DEBUG=INFO torchrun ... 2>&1 | ncclbench explain -",
-                    "ncclbench explain --fail-on warn --ignore NET-PLUGIN logs/"),
-            "rules", List.of(
+                    "ncclbench explain --fail-on warn --ignore NET-PLUGIN logs/")),
+            Map.entry("rules", List.of(
                     "ncclbench rules                              every rule: id, severity, what it looks for",
-                    "ncclbench rules --json"),
-            "doctor", List.of(
+                    "ncclbench rules --json")),
+            Map.entry("doctor", List.of(
                     "ncclbench doctor                             this host: NCCL's interface, IB, memlock, /dev/shm, GDR",
                     "ncclbench doctor --save node0.json           ... and keep the evidence for a ticket",
-                    "ncclbench doctor --compare node0.json node1.json"),
-            "recover", List.of(
-                    "ncclbench recover results/runs/20250102-030405-socket-1234/result.json.partial"),
-            "help", List.of(
-                    "ncclbench help sweep"));
+                    "ncclbench doctor --compare node0.json node1.json")),
+            Map.entry("recover", List.of(
+                    "ncclbench recover results/runs/20250102-030405-socket-1234/result.json.partial")),
+            Map.entry("help", List.of(
+                    "ncclbench help sweep")),
+            Map.entry("baseline", List.of(
+                    "ncclbench baseline record run1.json run2.json run3.json --name h200-2node",
+                    "ncclbench baseline list",
+                    "ncclbench baseline show h200-2node")),
+            Map.entry("gate", List.of(
+                    "ncclbench gate results/runs/<run>/result.json  against the baseline of the same fingerprint",
+                    "ncclbench gate --baseline h200-2node --junit gate.xml --markdown gate.md run.json",
+                    "ncclbench gate --prometheus /var/lib/node_exporter/ncclbench.prom --tolerance-at 8-64K=25 run.json")),
+            Map.entry("report", List.of(
+                    "ncclbench report run.json --html report.html --png busbw.png --svg busbw.svg",
+                    "ncclbench report old.json new.json --baseline h200-2node --fabric ib-ndr --html r.html")),
+            Map.entry("preflight", List.of(
+                    "ncclbench preflight                          short sweep, path verdict, gate: PASS/DEGRADED/FAIL",
+                    "srun --ntasks-per-node=1 scripts/launch/slurm-prolog.sh",
+                    "ncclbench preflight --backend socket --baseline lab --junit preflight.xml")));
 
     private Examples() {
     }

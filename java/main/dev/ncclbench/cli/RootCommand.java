@@ -23,6 +23,10 @@ import java.util.concurrent.Callable;
                 DoctorCommand.class,
                 RecoverCommand.class,
                 ProbeChildCommand.class,
+                BaselineCommand.class,
+                GateCommand.class,
+                ReportCommand.class,
+                PreflightCommand.class,
                 HelpCommand.class,
         }
 )

@@ -26,7 +26,8 @@ import java.util.concurrent.Callable;
                 + " worst severity it reports, and what it looks for. The ids are what --ignore takes.")
 public final class RulesCommand implements Callable<Integer> {
     /** Every book, in the order listed. A command that judges evidence with rules adds its book here. */
-    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK, DoctorRules.book(), CompareRules.book());
+    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK, DoctorRules.book(), CompareRules.book(),
+            dev.ncclbench.gate.curve.CurveRules.BOOK);
 
     @Spec
     CommandSpec spec;

@@ -128,6 +128,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--socket-floor", paramLabel = "GBPS|FILE", description = "What the socket backend reached on the same interface: GB/s, or a socket run's result JSON (its largest size's busbw)")
     String socketFloor;
 
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write the HTML report of this run (as ncclbench report --html)")
+    Path html;
+
     @Override
     public Integer call() {
         RunSpec runSpec = resolve();
@@ -135,8 +138,17 @@ public final class SweepCommand implements Callable<Integer> {
         PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
-        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr())
-                .withCommandLine(argv).run().code;
+        SweepRunner runner = new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(),
+                spec.commandLine().getErr()).withCommandLine(argv);
+        try {
+            return runner.run().code;
+        } finally {
+            if (html != null) {
+                // gate's: the same HTML as `ncclbench report RUN.json --html F`, even after a failed run's rows
+                runner.resultFile().filter(java.nio.file.Files::isRegularFile).ifPresent(f -> ReportCommand.htmlFor(f,
+                        html, fabric, catalog, socketFloor, spec.commandLine().getErr()));
+            }
+        }
     }
 
     /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */

@@ -82,6 +82,11 @@ final class Report {
         return new Report(sink, jsonFile, spec.outDir(), known, out, err);
     }
 
+    /** The result JSON, null on processes other than rank 0's. */
+    java.nio.file.Path jsonFile() {
+        return jsonFile;
+    }
+
     boolean reporter() {
         return sink != null;
     }

@@ -37,6 +37,8 @@ public final class SweepRunner {
     private final PrintWriter err;
     private final Map<String, String> env;
     private final PathInputs path;
+    /** Rank 0's result JSON once the run has begun; null elsewhere (for sweep --html). */
+    private volatile java.nio.file.Path resultFile;
     private List<String> commandLine = List.of();
 
     public SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err) {
@@ -59,6 +61,11 @@ public final class SweepRunner {
         argv.forEach(a -> clean.add(dev.ncclbench.Redactor.urls(a)));
         this.commandLine = List.copyOf(clean);
         return this;
+    }
+
+    /** The result JSON this process wrote (rank 0), when the run got that far. */
+    public java.util.Optional<java.nio.file.Path> resultFile() {
+        return java.util.Optional.ofNullable(resultFile);
     }
 
     public ExitCode run() {
@@ -127,6 +134,7 @@ public final class SweepRunner {
                 Report report = launch.rank() == 0 ? Report.begin(spec, asked.backend(), commandLine, launch, choice, comms,
                         planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
+                resultFile = report.jsonFile();
                 RuntimeException failure = sweepAll(spec, comms, planes, report, signals);
                 try {
                     return report.end(failure, comms, path);

@@ -1,0 +1,80 @@
+package dev.ncclbench.baseline;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.results.ResultDocument;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Turns one or more result documents of the same fingerprint into a baseline. */
+public final class BaselineRecorder {
+    private BaselineRecorder() {
+    }
+
+    /** A result document and the file it was read from. */
+    public record Source(String file, ResultDocument doc) {
+    }
+
+    /**
+     * @param name the baseline's name, or null for "BACKEND-NODESnRANKSr-ID"
+     * @throws NcclbenchException (usage) when a run did not finish, lacks samples, or differs in fingerprint
+     */
+    public static Baseline record(List<Source> runs, String name) {
+        if (runs.isEmpty()) {
+            throw NcclbenchException.usage("baseline record needs at least one result JSON");
+        }
+        Fingerprint fp = null;
+        String fpFile = null;
+        Map<SizeKey, List<double[]>> groups = new LinkedHashMap<>();
+        Map<SizeKey, List<String>> paths = new LinkedHashMap<>();
+        Map<SizeKey, Double> busbwTime = new LinkedHashMap<>();
+        List<Baseline.Run> refs = new ArrayList<>();
+        for (Source s : runs) {
+            ResultDocument d = s.doc();
+            if (!"ok".equals(d.status())) {
+                throw NcclbenchException.usage(s.file() + " has status '" + d.status() + "'"
+                        + (d.error() == null ? "" : " (" + d.error() + ")") + ": a baseline takes only finished runs");
+            }
+            Fingerprint f = Fingerprint.of(d);
+            if (fp == null) {
+                fp = f;
+                fpFile = s.file();
+            } else if (!fp.id().equals(f.id())) {
+                List<String> diff = fp.changesTo(f).stream().map(Fingerprint.Change::text).toList();
+                throw NcclbenchException.usage(s.file() + " was measured on something else than " + fpFile + " ("
+                        + String.join("; ", diff) + "): record them as separate baselines");
+            }
+            int cycles = 0;
+            for (SizeSamples ss : RunSamples.of(d, s.file()).values()) {
+                groups.computeIfAbsent(ss.key(), k -> new ArrayList<>()).addAll(ss.groups());
+                paths.computeIfAbsent(ss.key(), k -> new ArrayList<>()).addAll(ss.paths());
+                if (ss.busbwTimeUs() > 0) {
+                    busbwTime.putIfAbsent(ss.key(), ss.busbwTimeUs());
+                }
+                cycles = Math.max(cycles, ss.groups().size());
+            }
+            if (cycles == 0) {
+                throw NcclbenchException.usage(s.file() + " has no rows to record");
+            }
+            refs.add(new Baseline.Run(s.file(), d.startedAt(), d.status(), cycles));
+        }
+        List<Baseline.Entry> entries = new ArrayList<>();
+        groups.keySet().stream().sorted(SizeKey.ORDER).forEach(k -> entries.add(Baseline.Entry.of(
+                new SizeSamples(k, groups.get(k), busbwTime.getOrDefault(k, 0.0), paths.get(k)))));
+        String n = name != null ? name : defaultName(fp);
+        if (!n.matches("[A-Za-z0-9._-]+")) {
+            throw NcclbenchException.usage("--name '" + n + "' may use only letters, digits, '.', '_' and '-'");
+        }
+        return new Baseline(Baseline.KIND, Baseline.SCHEMA_VERSION, n,
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), fp.id(), fp, refs, entries);
+    }
+
+    static String defaultName(Fingerprint fp) {
+        return String.format(Locale.ROOT, "%s-%dn%dr-%s", fp.backend(), fp.nodes(), fp.ranks(), fp.id());
+    }
+}

@@ -1,0 +1,172 @@
+package dev.ncclbench.baseline;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ncclbench.NcclbenchException;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/** Baseline files: NAME.baseline.json under a folder (default results/baselines), written atomically. */
+public final class BaselineStore {
+    public static final Path DEFAULT_DIR = Path.of("results", "baselines");
+    public static final String SUFFIX = ".baseline.json";
+    static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private final Path dir;
+
+    public BaselineStore(Path dir) {
+        this.dir = dir;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Path pathOf(String name) {
+        return dir.resolve(name + SUFFIX);
+    }
+
+    /**
+     * A baseline by file path or by name in this folder.
+     *
+     * @throws NcclbenchException (usage) when it is missing, corrupt, or not a baseline: one line
+     */
+    public Baseline resolve(String nameOrFile) {
+        Path p = Path.of(nameOrFile);
+        if (!Files.exists(p) && !nameOrFile.contains("/")) {
+            p = pathOf(nameOrFile);
+        }
+        return read(p);
+    }
+
+    /** Reads and checks one baseline file; a corrupt or foreign file is a usage error naming it. */
+    public static Baseline read(Path file) {
+        JsonNode tree;
+        try {
+            tree = JSON.readTree(file.toFile());
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            throw NcclbenchException.usage("baseline " + file + " does not exist");
+        } catch (JsonProcessingException e) {
+            throw NcclbenchException.usage("baseline " + file + " is corrupt (not JSON: "
+                    + e.getOriginalMessage().lines().findFirst().orElse("") + ")");
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot read baseline " + file + ": " + e.getMessage());
+        }
+        if (tree == null || !tree.isObject() || !Baseline.KIND.equals(tree.path("kind").asText(null))) {
+            throw NcclbenchException.usage(file + " is not a ncclbench baseline (no \"kind\": \"" + Baseline.KIND
+                    + "\"; a result JSON is recorded with 'ncclbench baseline record')");
+        }
+        int version = tree.path("schema_version").asInt(-1);
+        if (version != Baseline.SCHEMA_VERSION) {
+            throw NcclbenchException.usage("baseline " + file + " has schema_version " + version
+                    + "; this ncclbench reads " + Baseline.SCHEMA_VERSION);
+        }
+        Baseline b;
+        try {
+            b = JSON.treeToValue(tree, Baseline.class);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw NcclbenchException.usage("baseline " + file + " is corrupt: " + firstLine(e.getMessage()));
+        }
+        check(file, b);
+        return b;
+    }
+
+    private static void check(Path file, Baseline b) {
+        if (b.fingerprint() == null || b.entries() == null || b.entries().isEmpty()) {
+            throw NcclbenchException.usage("baseline " + file + " is corrupt: it has no fingerprint or no entries");
+        }
+        for (Baseline.Entry e : b.entries()) {
+            if (e.collective() == null || e.groups() == null || e.groups().isEmpty()
+                    || e.groups().stream().anyMatch(g -> g == null || g.isEmpty() || g.contains(null))) {
+                throw NcclbenchException.usage("baseline " + file + " is corrupt: an entry has no samples");
+            }
+        }
+    }
+
+    /** Writes to a temporary file in the same folder, forces it, and renames it over the target. */
+    public void write(Path file, Baseline b) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            Path tmp = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
+            try {
+                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+                    ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(b)));
+                    ch.write(java.nio.ByteBuffer.wrap(new byte[]{'\n'}));
+                    ch.force(true);
+                }
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (AtomicMoveNotSupportedException e) {
+            throw NcclbenchException.usage("cannot rename atomically in " + file.toAbsolutePath().getParent()
+                    + "; choose another --out");
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot write baseline " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Every baseline file in the folder, by name; unreadable ones are reported by {@link #read}. */
+    public List<Path> files() {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot list " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The baseline for a run: one with the same fingerprint id, else the newest with the same topology (an
+     * upgrade changes versions, not hardware). Files that cannot be read are skipped here: only the chosen
+     * one must be sound.
+     */
+    public Optional<Match> find(Fingerprint run) {
+        List<Match> candidates = new ArrayList<>();
+        for (Path p : files()) {
+            Baseline b;
+            try {
+                b = read(p);
+            } catch (NcclbenchException e) {
+                continue;
+            }
+            if (b.fingerprint().topologyKey().equals(run.topologyKey())) {
+                candidates.add(new Match(p, b, b.fingerprint().id().equals(run.id())));
+            }
+        }
+        return candidates.stream().max(Comparator.comparing(Match::exact)
+                .thenComparing(m -> m.baseline().createdAt() == null ? "" : m.baseline().createdAt()));
+    }
+
+    /** A baseline found for a run; exact when every fingerprint field matches. */
+    public record Match(Path file, Baseline baseline, boolean exact) {
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
+    }
+}

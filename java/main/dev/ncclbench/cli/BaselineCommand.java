@@ -1,0 +1,134 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.baseline.Baseline;
+import dev.ncclbench.baseline.BaselineRecorder;
+import dev.ncclbench.baseline.BaselineStore;
+import dev.ncclbench.spec.Sizes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** `ncclbench baseline record|list|show`: runs kept as the reference the gate compares with. */
+@Command(name = "baseline", mixinStandardHelpOptions = true,
+        description = "Record runs as a baseline keyed by their topology fingerprint; list and show baselines.",
+        subcommands = {BaselineCommand.Record.class, BaselineCommand.ListBaselines.class, BaselineCommand.Show.class})
+public final class BaselineCommand implements Runnable {
+    @Override
+    public void run() {
+        throw NcclbenchException.usage("baseline needs a subcommand: record, list or show (see --help)");
+    }
+
+    @Command(name = "record", mixinStandardHelpOptions = true,
+            description = "Store one or more runs of the same fingerprint (or one run with -N repeats) as a baseline.")
+    static final class Record implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "RUN.json", arity = "1..*", description = "result JSON files or run folders")
+        List<Path> runs;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "baseline name (default: BACKEND-NODESnRANKSr-FINGERPRINT)")
+        String name;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write here instead of <dir>/NAME.baseline.json")
+        Path out;
+
+        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
+        Path dir = BaselineStore.DEFAULT_DIR;
+
+        @Override
+        public Integer call() {
+            List<BaselineRecorder.Source> sources = new ArrayList<>();
+            for (Path p : runs) {
+                sources.add(new BaselineRecorder.Source(p.toString(), ResultInput.read(p)));
+            }
+            Baseline b = BaselineRecorder.record(sources, name);
+            BaselineStore store = new BaselineStore(dir);
+            Path file = out != null ? out : store.pathOf(b.name());
+            store.write(file, b);
+            PrintWriter w = spec.commandLine().getOut();
+            w.printf(Locale.ROOT, "baseline %s: %d run%s, %d sizes, fingerprint %s (%s)%n", b.name(), b.runs().size(),
+                    b.runs().size() == 1 ? "" : "s", b.entries().size(), b.fingerprintId(), b.fingerprint().summary());
+            w.println("written to " + file);
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the baselines in the folder.")
+    static final class ListBaselines implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
+        Path dir = BaselineStore.DEFAULT_DIR;
+
+        @Override
+        public Integer call() {
+            PrintWriter w = spec.commandLine().getOut();
+            BaselineStore store = new BaselineStore(dir);
+            List<Path> files = store.files();
+            if (files.isEmpty()) {
+                w.println("no baselines in " + dir + " (record one: ncclbench baseline record RUN.json)");
+                return 0;
+            }
+            w.printf(Locale.ROOT, "%-32s %-12s %4s %5s  %-20s  %s%n", "# name", "fingerprint", "runs", "sizes",
+                    "created", "topology");
+            for (Path p : files) {
+                try {
+                    Baseline b = BaselineStore.read(p);
+                    w.printf(Locale.ROOT, "%-32s %-12s %4d %5d  %-20s  %s%n", b.name(), b.fingerprintId(),
+                            b.runs().size(), b.entries().size(), b.createdAt(), b.fingerprint().summary());
+                } catch (NcclbenchException e) {
+                    w.println("# unreadable: " + e.getMessage());
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show a baseline's fingerprint and statistics.")
+    static final class Show implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "NAME|FILE", description = "a baseline name in the folder, or a file")
+        String baseline;
+
+        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
+        Path dir = BaselineStore.DEFAULT_DIR;
+
+        @Override
+        public Integer call() {
+            Baseline b = new BaselineStore(dir).resolve(baseline);
+            PrintWriter w = spec.commandLine().getOut();
+            w.println("# baseline " + b.name() + ", recorded " + b.createdAt() + ", fingerprint " + b.fingerprintId());
+            w.println("# " + b.fingerprint().summary());
+            b.fingerprint().ncclEnv().forEach((k, v) -> w.println("#   env " + k + "=" + v));
+            b.fingerprint().nics().forEach((k, v) -> w.println("#   interface " + k + (v.isEmpty() ? "" : " " + v)));
+            b.fingerprint().measurement().forEach((k, v) -> w.println("#   measurement " + k + "=" + v));
+            for (Baseline.Run r : b.runs()) {
+                w.println("#   run " + r.file() + " started " + r.startedAt() + " (" + r.cycles() + " cycle"
+                        + (r.cycles() == 1 ? "" : "s") + ")");
+            }
+            w.printf(Locale.ROOT, "%-14s %9s %6s %7s %10s %10s %10s %10s %10s  %s%n", "# collective", "size", "runs",
+                    "samples", "min(us)", "p25(us)", "median(us)", "p75(us)", "busbw", "path");
+            for (Baseline.Entry e : b.entries()) {
+                Baseline.Stats s = e.stats();
+                w.printf(Locale.ROOT, "%-14s %9s %6d %7d %10.1f %10.1f %10.1f %10.1f %10.4f  %s%n", e.collective(),
+                        Sizes.human(e.size()), s.groups(), s.count(), s.minUs(), s.p25Us(), s.medianUs(), s.p75Us(),
+                        s.busbwMedian(), e.paths() == null || e.paths().isEmpty() ? "" : e.paths().get(e.paths().size() - 1));
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.gate.GateJson;
+import dev.ncclbench.gate.GateJunit;
+import dev.ncclbench.gate.GateMarkdown;
+import dev.ncclbench.gate.GateOutputs;
+import dev.ncclbench.gate.GatePrometheus;
+import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.GateText;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/** The gate's outputs, shared by gate and preflight. */
+final class GateOutputOptions {
+    @Option(names = "--json", description = "Print the decision as JSON instead of the table")
+    boolean json;
+
+    @Option(names = "--junit", paramLabel = "FILE", description = "JUnit XML, one test case per collective and size")
+    Path junit;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Markdown summary (fits a CI job summary)")
+    Path markdown;
+
+    @Option(names = "--prometheus", paramLabel = "FILE", description = "node-exporter textfile (busbw per size, verdict, timestamp)")
+    Path prometheus;
+
+    void write(GateReport r, PrintWriter out) {
+        if (json) {
+            out.print(GateJson.render(r));
+            out.flush();
+        } else {
+            GateText.write(r, out);
+        }
+        if (junit != null) {
+            GateOutputs.write(junit, GateJunit.render(r));
+        }
+        if (markdown != null) {
+            GateOutputs.write(markdown, GateMarkdown.render(r));
+        }
+        if (prometheus != null) {
+            GateOutputs.write(prometheus, GatePrometheus.render(r));
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.ncclbench.gate;
+
+import dev.ncclbench.baseline.Baseline;
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.baseline.RunSamples;
+import dev.ncclbench.baseline.SizeKey;
+import dev.ncclbench.baseline.SizeSamples;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.results.ResultDocument;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compares a run with a baseline, per collective and size. A line regresses when the change is real (the
+ * Mann-Whitney U test says the run's samples are slower, and the bootstrap interval of the median ratio lies
+ * beyond the noise band) and larger than the tolerance. A path verdict worse than the baseline's is a degraded
+ * path. Both fail the gate (exit 6).
+ */
+public final class Gate {
+    /**
+     * Latency-bound sizes move with the host's load as a whole run: on a shared 2-core VM one run's small-size
+     * latency can be 3x another's while each run's iterations agree within 10%. One run cannot show that, so
+     * latency is judged only against baselines of two or more runs (or -N cycles).
+     */
+    public static final int MIN_RUNS_FOR_LATENCY = 2;
+    private final GateOptions options;
+
+    public Gate(GateOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * @param baseline     null for the curve check alone
+     * @param baselineFile where the baseline came from (for the report)
+     * @param curve        the curve check's findings for this run
+     */
+    public GateReport judge(String runFile, ResultDocument run, Baseline baseline, String baselineFile,
+                            List<Finding> curve) {
+        Fingerprint fp = Fingerprint.of(run);
+        Map<SizeKey, SizeSamples> runSamples = RunSamples.of(run, runFile);
+        List<SizeResult> sizes = new ArrayList<>();
+        List<Fingerprint.Change> changes = List.of();
+        if (baseline != null) {
+            changes = baseline.fingerprint().changesTo(fp);
+            Map<SizeKey, SizeSamples> base = new LinkedHashMap<>();
+            for (Baseline.Entry e : baseline.entries()) {
+                base.put(e.key(), e.samples());
+            }
+            for (SizeSamples r : runSamples.values()) {
+                SizeSamples b = base.get(r.key());
+                sizes.add(b == null ? absent(r, SizeResult.Status.NEW) : compare(b, r));
+            }
+            for (SizeSamples b : base.values()) {
+                if (!runSamples.containsKey(b.key())) {
+                    sizes.add(absent(b, SizeResult.Status.MISSING));
+                }
+            }
+        } else {
+            runSamples.values().forEach(r -> sizes.add(absent(r, SizeResult.Status.NEW)));
+        }
+        sizes.sort((a, b) -> SizeKey.ORDER.compare(a.key(), b.key()));
+        return new GateReport(runFile, baseline == null ? null : baseline.name(), baselineFile,
+                baseline == null ? 0 : baseline.runs().size(),
+                baseline != null && baseline.fingerprint().id().equals(fp.id()), fp, changes, sizes,
+                List.copyOf(curve), options.describe(), Instant.now().getEpochSecond());
+    }
+
+    SizeResult compare(SizeSamples base, SizeSamples run) {
+        SizeKey k = run.key();
+        boolean latency = options.latencyJudged(k.size());
+        double tol = options.toleranceAt(k.size());
+        Comparison c = SampleComparison.compare(base, run, k.hashCode() * 31L + k.size());
+        double bv = latency ? c.baselineMedianUs() : base.busbwAt(c.baselineMedianUs());
+        double rv = latency ? c.runMedianUs() : run.busbwAt(c.runMedianUs());
+        if (!latency && !(bv > 0 && rv > 0)) {
+            // busbw unknown (one rank, or a file without it): the time ratio still decides
+            bv = c.baselineMedianUs();
+            rv = c.runMedianUs();
+            latency = true;
+        }
+        double change = latency ? c.ratio() - 1 : 1 / c.ratio() - 1;
+        // the judged metric's own worsening, so that "busbw down 5%" and "latency up 5%" both mean 5%
+        double worse = latency ? c.ratio() - 1 : 1 - 1 / c.ratio();
+        double better = latency ? 1 - c.ratio() : 1 / c.ratio() - 1;
+        SizeResult.Status status;
+        if (PathRank.worse(base.path(), run.path())) {
+            status = SizeResult.Status.DEGRADED_PATH;
+        } else if (latency && base.groups().size() < MIN_RUNS_FOR_LATENCY) {
+            status = SizeResult.Status.UNJUDGED;
+        } else if (c.reallySlower(options.alpha()) && worse > tol) {
+            status = SizeResult.Status.REGRESSION;
+        } else if (c.reallyFaster(options.alpha()) && better > tol) {
+            status = SizeResult.Status.IMPROVED;
+        } else {
+            status = SizeResult.Status.OK;
+        }
+        return new SizeResult(k, status, latency, tol, c, bv, rv, change, base.path(), run.path());
+    }
+
+    private SizeResult absent(SizeSamples s, SizeResult.Status status) {
+        boolean latency = options.latencyJudged(s.key().size());
+        double median = dev.ncclbench.baseline.Quantiles.median(s.pooled());
+        double v = latency ? median : s.busbwAt(median);
+        boolean inRun = status != SizeResult.Status.MISSING;
+        return new SizeResult(s.key(), status, latency, options.toleranceAt(s.key().size()), null,
+                inRun ? Double.NaN : v, inRun ? v : Double.NaN, Double.NaN, inRun ? "" : s.path(),
+                inRun ? s.path() : "");
+    }
+}

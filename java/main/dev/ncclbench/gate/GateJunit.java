@@ -1,0 +1,101 @@
+package dev.ncclbench.gate;
+
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+
+import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/** JUnit XML: one test case per collective and size (and one per curve-check error), so CI systems list them. */
+public final class GateJunit {
+    private GateJunit() {
+    }
+
+    public static String render(GateReport r) {
+        StringWriter sw = new StringWriter();
+        try {
+            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
+            List<Finding> errors = r.curve().stream().filter(f -> f.severity() == Severity.ERROR).toList();
+            List<SizeResult> cases = r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).toList();
+            long failures = cases.stream().filter(s -> s.status().fails()).count() + errors.size();
+            x.writeStartDocument("UTF-8", "1.0");
+            x.writeCharacters("\n");
+            x.writeStartElement("testsuites");
+            x.writeAttribute("name", "ncclbench gate");
+            x.writeAttribute("tests", String.valueOf(cases.size() + errors.size()));
+            x.writeAttribute("failures", String.valueOf(failures));
+            x.writeCharacters("\n");
+            x.writeStartElement("testsuite");
+            x.writeAttribute("name", "ncclbench gate " + (r.baselineName() == null ? "(curve check)" : r.baselineName()));
+            x.writeAttribute("tests", String.valueOf(cases.size() + errors.size()));
+            x.writeAttribute("failures", String.valueOf(failures));
+            x.writeAttribute("errors", "0");
+            x.writeAttribute("skipped", "0");
+            x.writeAttribute("timestamp", Instant.ofEpochSecond(r.timestamp()).toString());
+            x.writeCharacters("\n");
+            String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
+            for (SizeResult s : cases) {
+                x.writeStartElement("testcase");
+                x.writeAttribute("classname", "ncclbench.gate." + s.key().collective());
+                x.writeAttribute("name", s.key().label());
+                x.writeAttribute("time", "0");
+                String detail = detail(s);
+                if (s.status().fails()) {
+                    x.writeStartElement("failure");
+                    x.writeAttribute("type", s.status().name().toLowerCase(Locale.ROOT));
+                    x.writeAttribute("message", s.key().label() + ": " + detail);
+                    x.writeCharacters(detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
+                            : "\nwhat changed since the baseline:\n" + changed));
+                    x.writeEndElement();
+                } else {
+                    x.writeStartElement("system-out");
+                    x.writeCharacters(detail);
+                    x.writeEndElement();
+                }
+                x.writeEndElement();
+                x.writeCharacters("\n");
+            }
+            for (Finding f : errors) {
+                x.writeStartElement("testcase");
+                x.writeAttribute("classname", "ncclbench.gate.curve");
+                x.writeAttribute("name", f.ruleId());
+                x.writeAttribute("time", "0");
+                x.writeStartElement("failure");
+                x.writeAttribute("type", "degraded");
+                x.writeAttribute("message", f.title());
+                x.writeCharacters(f.detail() + "\n" + String.join("\n", f.evidence()));
+                x.writeEndElement();
+                x.writeEndElement();
+                x.writeCharacters("\n");
+            }
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndDocument();
+            x.close();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException("cannot write JUnit XML", e);
+        }
+        return sw.toString();
+    }
+
+    private static String detail(SizeResult s) {
+        Comparison c = s.comparison();
+        String values = s.metric() + " " + GateText.value(s, s.baselineValue()) + " -> " + GateText.value(s, s.runValue());
+        if (c == null) {
+            return s.status().label + ": " + values;
+        }
+        return String.format(Locale.ROOT, "%s: %s (%s), noise ±%s, tolerance %s, p %s, ratio CI [%.3f, %.3f]%s",
+                s.status().label, values, Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-",
+                GateOptions.pct(c.noise()), GateOptions.pct(s.tolerance()), GateText.p(c.pSlower()), c.ciLow(),
+                c.ciHigh(), s.basePath().equals(s.runPath()) || s.runPath().isEmpty() ? ""
+                        : "; path " + s.basePath() + " -> " + s.runPath());
+    }
+}

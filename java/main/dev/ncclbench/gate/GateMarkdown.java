@@ -1,0 +1,62 @@
+package dev.ncclbench.gate;
+
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.spec.Sizes;
+
+import java.util.Locale;
+
+/** A Markdown summary that fits a CI job summary: the verdict, the table, what changed, the curve check. */
+public final class GateMarkdown {
+    private GateMarkdown() {
+    }
+
+    public static String render(GateReport r) {
+        StringBuilder sb = new StringBuilder();
+        String icon = switch (r.verdict()) {
+            case PASS -> "PASS";
+            case REGRESSION -> "REGRESSION";
+            case DEGRADED -> "DEGRADED";
+        };
+        sb.append("## ncclbench gate: ").append(icon).append("\n\n");
+        sb.append(escape(r.verdictLine())).append("\n\n");
+        sb.append("Run `").append(r.runFile()).append("`");
+        if (r.baselineName() != null) {
+            sb.append(" against baseline `").append(r.baselineName()).append("` (").append(r.baselineRuns())
+                    .append(r.baselineRuns() == 1 ? " run" : " runs").append(")");
+        }
+        sb.append(". ").append(escape(r.options())).append(".\n\n");
+        sb.append("| collective | size | judged on | baseline | run | change | noise | p | verdict |\n");
+        sb.append("|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+        for (SizeResult s : r.sizes()) {
+            Comparison c = s.comparison();
+            String verdict = s.status().fails() ? "**" + s.status().label + "**" : s.status().label;
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    s.key().collective(), Sizes.human(s.key().size()), s.metric(),
+                    GateText.value(s, s.baselineValue()), GateText.value(s, s.runValue()),
+                    Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-",
+                    c == null ? "-" : "±" + GateOptions.pct(c.noise()), c == null ? "-" : GateText.p(c.pSlower()),
+                    verdict));
+        }
+        if (!r.changes().isEmpty()) {
+            sb.append("\n### What changed since the baseline\n\n");
+            for (Fingerprint.Change c : r.changes()) {
+                sb.append("- ").append(c.kind()).append(" `").append(c.what()).append("`: ")
+                        .append(c.before() == null ? "(unset)" : "`" + c.before() + "`").append(" → ")
+                        .append(c.after() == null ? "(unset)" : "`" + c.after() + "`").append('\n');
+            }
+        }
+        if (!r.curve().isEmpty()) {
+            sb.append("\n### Curve check\n\n");
+            for (Finding f : r.curve()) {
+                sb.append("- **").append(f.ruleId()).append("** (").append(f.severity().name().toLowerCase(Locale.ROOT))
+                        .append("): ").append(escape(f.title())).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|");
+    }
+}

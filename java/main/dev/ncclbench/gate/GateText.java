@@ -1,0 +1,93 @@
+package dev.ncclbench.gate;
+
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.spec.Sizes;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The human table: one line per collective and size, then what changed, the curve check and the verdict. */
+public final class GateText {
+    private GateText() {
+    }
+
+    public static void write(GateReport r, PrintWriter out) {
+        if (r.baselineName() != null) {
+            out.printf(Locale.ROOT, "# gate: %s against baseline %s (%d run%s, %s fingerprint)%n", r.runFile(),
+                    r.baselineName(), r.baselineRuns(), r.baselineRuns() == 1 ? "" : "s",
+                    r.exactMatch() ? "same" : "same topology, changed");
+        } else {
+            out.printf(Locale.ROOT, "# gate: %s, no baseline: the curve check alone%n", r.runFile());
+        }
+        out.println("# " + r.options());
+        out.printf(Locale.ROOT, "%-14s %9s  %-7s %12s %12s %8s %6s %7s %15s  %s%n", "# collective", "size",
+                "judged", "baseline", "run", "change", "noise", "p", "95% CI (ratio)", "verdict");
+        for (SizeResult s : r.sizes()) {
+            Comparison c = s.comparison();
+            out.printf(Locale.ROOT, "%-14s %9s  %-7s %12s %12s %8s %6s %7s %15s  %s%n", s.key().collective(),
+                    Sizes.human(s.key().size()) + (s.key().root() >= 0 ? " r" + s.key().root() : ""), s.metric(),
+                    value(s, s.baselineValue()), value(s, s.runValue()),
+                    Double.isFinite(s.change()) ? signedPct(s.change()) : "-",
+                    c == null ? "-" : "±" + GateOptions.pct(c.noise()), c == null ? "-" : p(c.pSlower()),
+                    c == null ? "-" : String.format(Locale.ROOT, "[%.2f, %.2f]", c.ciLow(), c.ciHigh()),
+                    s.status().label + pathNote(s));
+        }
+        if (!r.changes().isEmpty()) {
+            out.println("# what changed since the baseline:");
+            for (Fingerprint.Change c : r.changes()) {
+                out.println("#   " + c.kind() + " " + c.text());
+            }
+        }
+        for (Finding f : r.curve()) {
+            out.println("# curve " + f.ruleId() + " (" + f.severity().name().toLowerCase(Locale.ROOT) + "): "
+                    + f.title());
+        }
+        out.println(r.verdictLine());
+        out.flush();
+    }
+
+    static String verdictLine(GateReport r) {
+        List<SizeResult> failing = r.failing();
+        List<String> parts = new ArrayList<>();
+        for (SizeResult s : failing) {
+            parts.add(s.key().label() + " " + (s.status() == SizeResult.Status.DEGRADED_PATH
+                    ? "path " + s.basePath() + " -> " + s.runPath() : s.changeText()));
+        }
+        r.curve().stream().filter(f -> f.severity() == dev.ncclbench.finding.Severity.ERROR)
+                .forEach(f -> parts.add(f.title()));
+        String head = r.verdict().name();
+        if (parts.isEmpty()) {
+            long compared = r.sizes().stream().filter(s -> s.comparison() != null).count();
+            return head + ": " + (r.baselineName() == null ? "the curve check found nothing that degrades the path"
+                    : compared + " sizes within noise and tolerance of baseline " + r.baselineName());
+        }
+        String changed = r.changes().isEmpty() ? "; nothing changed in the fingerprint"
+                : "; what changed: " + String.join(", ", r.changes().stream().map(Fingerprint.Change::text).toList());
+        return head + ": " + String.join("; ", parts) + changed;
+    }
+
+    static String value(SizeResult s, double v) {
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return s.latency() ? String.format(Locale.ROOT, "%.1f us", v) : String.format(Locale.ROOT, "%.3g GB/s", v);
+    }
+
+    static String signedPct(double change) {
+        return String.format(Locale.ROOT, "%+.1f%%", change * 100);
+    }
+
+    static String p(double p) {
+        return p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p);
+    }
+
+    private static String pathNote(SizeResult s) {
+        if (!s.basePath().isEmpty() && !s.runPath().isEmpty() && !s.basePath().equals(s.runPath())) {
+            return " (path " + s.basePath() + " -> " + s.runPath() + ")";
+        }
+        return "";
+    }
+}

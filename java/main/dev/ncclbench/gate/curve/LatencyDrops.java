@@ -1,0 +1,60 @@
+package dev.ncclbench.gate.curve;
+
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A larger message finishing faster than a smaller one: the small sizes carry warm-up cost or noise. */
+final class LatencyDrops implements Rule<Curve> {
+    /** A drop is a time under this fraction of the slowest smaller size. */
+    static final double DROP = 0.67;
+
+    @Override
+    public String id() {
+        return "CURVE-LATENCY-DROP";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "latency falls by more than a third as size grows: small sizes measured with warm-up cost or noise";
+    }
+
+    @Override
+    public List<Finding> check(Curve c) {
+        List<Finding> out = new ArrayList<>();
+        c.byCollective().forEach((coll, points) -> {
+            double worst = 0;
+            Curve.Point worstAt = null;
+            List<Curve.Point> drops = new ArrayList<>();
+            List<String> evidence = new ArrayList<>();
+            for (Curve.Point p : points) {
+                if (worstAt != null && p.medianUs() < worst * DROP) {
+                    drops.add(p);
+                    evidence.add(Curve.fmt("%.1f us at %d B after %.1f us at %d B", p.medianUs(), p.size(), worst,
+                            worstAt.size()));
+                }
+                if (p.medianUs() > worst) {
+                    worst = p.medianUs();
+                    worstAt = p;
+                }
+            }
+            if (!drops.isEmpty()) {
+                out.add(finding(Severity.WARNING, coll + " latency drops as size grows at " + Curve.sizes(drops),
+                        "a larger message cannot take less time than a smaller one on the same path: the smaller"
+                                + " sizes paid for warm-up, connection set-up or a busy host",
+                        evidence, List.of("raise -w (warm-up iterations) and -n", "run on an idle node"),
+                        References.NCCLBENCH));
+            }
+        });
+        return out;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.ncclbench.report;
+
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.gate.Comparison;
+import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.SizeResult;
+import dev.ncclbench.spec.Sizes;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One self-contained HTML file: the plots as inline SVG, the verdict, the per-size table, the findings and what
+ * changed. No script, no stylesheet or font from the network: it opens the same offline, in a CI artifact
+ * viewer, or attached to a ticket.
+ */
+public final class HtmlReport {
+    private HtmlReport() {
+    }
+
+    public static String render(ReportData d) {
+        StringBuilder h = new StringBuilder(64 * 1024);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+                .append(esc(d.title())).append("</title>\n<style>\n")
+                .append("body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1000px}\n")
+                .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}\n")
+                .append(".verdict{font-size:16px;padding:10px 14px;border-radius:4px;font-weight:bold}\n")
+                .append(".PASS{background:#e8f5e9;color:#1b5e20}.REGRESSION,.DEGRADED{background:#ffebee;color:#b71c1c}\n")
+                .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n")
+                .append("td.l,th.l{text-align:left}tr.fail td{background:#ffebee;font-weight:bold}\n")
+                .append(".plot svg{width:100%;height:auto;border:1px solid #eee}\ncode{font-size:12px}\n")
+                .append("</style>\n</head>\n<body>\n");
+        h.append("<h1>").append(esc(d.title())).append("</h1>\n");
+        GateReport g = d.gate();
+        if (g != null) {
+            h.append("<p class=\"verdict ").append(g.verdict().name()).append("\" id=\"verdict\">")
+                    .append(esc(g.verdictLine())).append("</p>\n");
+        }
+        for (String svg : ReportImages.svgs(d)) {
+            h.append("<div class=\"plot\">\n").append(inline(svg)).append("\n</div>\n");
+        }
+        if (g != null) {
+            table(h, g);
+            changes(h, g);
+        } else {
+            curves(h, d);
+        }
+        findings(h, d.findings());
+        Fingerprint fp = d.fingerprint();
+        if (fp != null) {
+            h.append("<h2>Fingerprint</h2>\n<p><code>").append(esc(fp.id())).append("</code> ")
+                    .append(esc(fp.summary())).append("</p>\n");
+            if (g != null) {
+                h.append("<p>").append(esc(g.options())).append("</p>\n");
+            }
+        }
+        h.append("<p><small>ncclbench report; busbw at the median per-call time; GB/s = 1e9 bytes/s</small></p>\n");
+        h.append("</body>\n</html>\n");
+        return h.toString();
+    }
+
+    private static void table(StringBuilder h, GateReport g) {
+        h.append("<h2>Per size</h2>\n<table id=\"sizes\">\n<tr><th class=\"l\">collective</th><th>size</th>"
+                + "<th class=\"l\">judged on</th><th>baseline</th><th>run</th><th>change</th><th>noise</th><th>p</th>"
+                + "<th class=\"l\">verdict</th></tr>\n");
+        for (SizeResult s : g.sizes()) {
+            Comparison c = s.comparison();
+            h.append(s.status().fails() ? "<tr class=\"fail\">" : "<tr>")
+                    .append("<td class=\"l\">").append(esc(s.key().collective())).append("</td><td>")
+                    .append(esc(Sizes.human(s.key().size()))).append("</td><td class=\"l\">").append(s.metric())
+                    .append("</td><td>").append(esc(value(s, s.baselineValue()))).append("</td><td>")
+                    .append(esc(value(s, s.runValue()))).append("</td><td>")
+                    .append(Double.isFinite(s.change()) ? String.format(Locale.ROOT, "%+.1f%%", s.change() * 100) : "-")
+                    .append("</td><td>").append(c == null ? "-" : String.format(Locale.ROOT, "&plusmn;%.0f%%", c.noise() * 100))
+                    .append("</td><td>").append(c == null ? "-" : c.pSlower() < 0.001 ? "&lt;0.001"
+                            : String.format(Locale.ROOT, "%.3f", c.pSlower()))
+                    .append("</td><td class=\"l\">").append(esc(s.status().label)).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static void changes(StringBuilder h, GateReport g) {
+        if (g.baselineName() == null) {
+            return;
+        }
+        h.append("<h2>What changed since baseline ").append(esc(g.baselineName())).append("</h2>\n");
+        if (g.changes().isEmpty()) {
+            h.append("<p>Nothing in the fingerprint: the same versions, settings and interfaces.</p>\n");
+            return;
+        }
+        h.append("<ul id=\"changes\">\n");
+        for (Fingerprint.Change c : g.changes()) {
+            h.append("<li>").append(esc(c.kind())).append(" <code>").append(esc(c.text())).append("</code></li>\n");
+        }
+        h.append("</ul>\n");
+    }
+
+    private static void curves(StringBuilder h, ReportData d) {
+        h.append("<h2>Per size</h2>\n<table id=\"sizes\">\n<tr><th class=\"l\">curve</th><th class=\"l\">collective</th>"
+                + "<th>size</th><th>median time (us)</th><th>busbw (GB/s)</th></tr>\n");
+        for (ReportData.Curve c : d.curves()) {
+            for (ReportData.Point p : c.points()) {
+                h.append("<tr><td class=\"l\">").append(esc(c.label())).append("</td><td class=\"l\">")
+                        .append(esc(c.collective())).append("</td><td>").append(esc(Sizes.human(p.size())))
+                        .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", p.medianUs())).append("</td><td>")
+                        .append(Double.isFinite(p.busbw()) ? String.format(Locale.ROOT, "%.4f", p.busbw()) : "-")
+                        .append("</td></tr>\n");
+            }
+        }
+        h.append("</table>\n");
+    }
+
+    private static void findings(StringBuilder h, List<Finding> findings) {
+        if (findings.isEmpty()) {
+            return;
+        }
+        h.append("<h2>Findings</h2>\n<ul id=\"findings\">\n");
+        for (Finding f : findings) {
+            h.append("<li><b>").append(esc(f.ruleId())).append("</b> (")
+                    .append(f.severity().name().toLowerCase(Locale.ROOT)).append("): ").append(esc(f.title()))
+                    .append("<br><small>").append(esc(f.detail())).append("</small></li>\n");
+        }
+        h.append("</ul>\n");
+    }
+
+    private static String value(SizeResult s, double v) {
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return s.latency() ? String.format(Locale.ROOT, "%.1f us", v) : String.format(Locale.ROOT, "%.3g GB/s", v);
+    }
+
+    /** The SVG element alone: the XML declaration and DOCTYPE do not belong inside HTML. */
+    static String inline(String svg) {
+        int i = svg.indexOf("<svg");
+        return i >= 0 ? svg.substring(i) : svg;
+    }
+
+    static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

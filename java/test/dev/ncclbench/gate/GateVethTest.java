@@ -1,0 +1,157 @@
+package dev.ncclbench.gate;
+
+import dev.ncclbench.cli.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gate on real runs over a real link: two network namespaces joined by a veth pair shaped with tbf, one rank
+ * in each. A baseline of one run at 800 Mbit/s; the same link rerun passes; the link shaped 20% slower (640
+ * Mbit/s) fails with exit 6 naming the sizes, in the table, JUnit, Markdown and Prometheus. Sizes from 1 MiB, so
+ * busbw is rate-bound and a one-run baseline judges them. Root only (namespaces); skipped otherwise.
+ */
+class GateVethTest {
+    static final String NS_A = "gate-a-" + ProcessHandle.current().pid();
+    static final String NS_B = "gate-b-" + ProcessHandle.current().pid();
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void lab() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root for network namespaces");
+        Assumptions.assumeTrue(sh("ip", "-V") == 0 && sh("tc", "-V") == 0, "needs iproute2 (ip, tc)");
+        must("ip", "netns", "add", NS_A);
+        must("ip", "netns", "add", NS_B);
+        // created inside the namespaces, so the fixed names cannot meet another test's links
+        must("ip", "link", "add", "gate-va", "netns", NS_A, "type", "veth", "peer", "name", "gate-vb", "netns", NS_B);
+        must("ip", "-n", NS_A, "addr", "add", "10.79.0.1/24", "dev", "gate-va");
+        must("ip", "-n", NS_B, "addr", "add", "10.79.0.2/24", "dev", "gate-vb");
+        for (String[] e : new String[][]{{NS_A, "gate-va"}, {NS_B, "gate-vb"}}) {
+            must("ip", "-n", e[0], "link", "set", "lo", "up");
+            must("ip", "-n", e[0], "link", "set", e[1], "up");
+        }
+        shape("add", "800mbit");
+    }
+
+    @AfterAll
+    static void cleanUp() throws Exception {
+        sh("ip", "netns", "del", NS_A);
+        sh("ip", "netns", "del", NS_B);
+    }
+
+    static void shape(String verb, String rate) throws Exception {
+        for (String[] e : new String[][]{{NS_A, "gate-va"}, {NS_B, "gate-vb"}}) {
+            must("tc", "-n", e[0], "qdisc", verb, "dev", e[1], "root", "tbf", "rate", rate, "burst", "256kb",
+                    "latency", "20ms");
+        }
+    }
+
+    /** One two-rank all_reduce sweep, rank 0 in NS_A and rank 1 in NS_B, each bound to its veth end. */
+    static Path sweep(String name) throws Exception {
+        Path json = dir.resolve(name + ".json");
+        // The store listens inside NS_A, a namespace this test made and nothing else uses: no port can clash.
+        List<String> common = List.of("sweep", "--backend", "socket", "--world-size", "2", "--rendezvous",
+                "10.79.0.1:29500", "-b", "1M", "-e", "4M", "-f", "2", "-n", "15", "-c", "0", "-T", "60", "--no-progress",
+                "--out", dir.toString());
+        Process r1 = rank(NS_B, "=gate-vb", common, List.of("--rank", "1", "--json", dir.resolve(name + "-r1.json")
+                .toString()), name + "-r1");
+        Process r0 = rank(NS_A, "=gate-va", common, List.of("--rank", "0", "--json", json.toString()), name + "-r0");
+        boolean done = r0.waitFor(120, TimeUnit.SECONDS) & r1.waitFor(30, TimeUnit.SECONDS);
+        if (!done) {
+            r0.destroyForcibly();
+            r1.destroyForcibly();
+        }
+        assertTrue(done && r0.exitValue() == 0 && r1.exitValue() == 0, name + ": rank 0 said "
+                + Files.readString(dir.resolve(name + "-r0.out")) + " rank 1 said "
+                + Files.readString(dir.resolve(name + "-r1.out")));
+        return json;
+    }
+
+    static Process rank(String ns, String ifname, List<String> common, List<String> own, String log) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:+UseSerialGC",
+                "-cp", classPath(), "dev.ncclbench.cli.Main"));
+        cmd.addAll(common);
+        cmd.addAll(own);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve(log + ".out").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("NCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_"));
+        pb.environment().put("NCCL_SOCKET_IFNAME", ifname);
+        return pb.start();
+    }
+
+    static String classPath() {
+        String cp = System.getProperty("surefire.test.class.path");
+        return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
+    }
+
+    record Result(int code, String out, String err) {
+    }
+
+    static Result cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void aLinkTwentyPercentSlowerFailsTheGateAndARerunPasses() throws Exception {
+        Path base = sweep("base");
+        Path rerun = sweep("rerun");
+        shape("change", "640mbit");
+        Path slow = sweep("slow");
+        shape("change", "800mbit");
+
+        Path bl = dir.resolve("baselines");
+        Result rec = cli("baseline", "record", "--dir", bl.toString(), "--name", "veth", base.toString());
+        assertEquals(0, rec.code(), rec.err());
+
+        Result pass = cli("gate", "--dir", bl.toString(), rerun.toString());
+        assertEquals(0, pass.code(), pass.out() + pass.err());
+        assertTrue(pass.out().contains("PASS: 3 sizes within noise and tolerance of baseline veth"), pass.out());
+
+        Path junit = dir.resolve("gate.xml");
+        Path md = dir.resolve("gate.md");
+        Path prom = dir.resolve("gate.prom");
+        Result fail = cli("gate", "--dir", bl.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
+                "--prometheus", prom.toString(), slow.toString());
+        assertEquals(6, fail.code(), fail.out() + fail.err());
+        String verdict = fail.out().lines().reduce((a, b) -> b).orElse("");
+        assertTrue(verdict.matches("REGRESSION: all_reduce [124] MiB busbw -[12][0-9]\\.[0-9]%.*"), verdict);
+        String x = Files.readString(junit, StandardCharsets.UTF_8);
+        assertTrue(x.contains("<failure type=\"regression\" message=\"all_reduce "), x);
+        String m = Files.readString(md, StandardCharsets.UTF_8);
+        assertTrue(m.startsWith("## ncclbench gate: REGRESSION") && m.contains("**regression**"), m);
+        String p = Files.readString(prom, StandardCharsets.UTF_8);
+        assertTrue(p.contains("ncclbench_gate_verdict{verdict=\"regression\",baseline=\"veth\"} 1"), p);
+        assertTrue(p.matches("(?s).*ncclbench_gate_size_failed\\{collective=\"all_reduce\",size=\"[0-9]+\",[^}]*status="
+                + "\"regression\"[^}]*\\} 1.*"), p);
+    }
+
+    static int sh(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+
+    static void must(String... cmd) throws Exception {
+        assertEquals(0, sh(cmd), String.join(" ", cmd));
+    }
+}
