@@ -1,19 +1,37 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
+import java.util.Set;
 
 /**
- * A way to move bytes between ranks: a plug-in of the sweep. Registering one (see {@link Backends})
- * loads no native code; {@link #readiness} is cheap; {@link #open} turns any failure into one
- * {@link BackendException} with a cause and a remedy.
+ * A way to move bytes between ranks: a plug-in of the sweep, found through {@link java.util.ServiceLoader}
+ * (META-INF/services/dev.ncclbench.backend.Backend; see {@link Backends}). Creating one loads no native code;
+ * {@link #readiness} is cheap; {@link #open} turns any failure into one {@link BackendException} with a cause
+ * and a remedy. The sweep asks {@link #capabilities} and {@link #supports}, never the name.
  */
 public interface Backend {
 
-    /** "nccl" or "socket". */
+    /** "nccl" or "socket": what --backend names and the result records. */
     String name();
+
+    /** --backend auto tries the ready backends in this order, lowest first. */
+    int autoOrder();
+
+    /** What this backend does; the flags that need a capability it lacks are refused. */
+    Set<Capability> capabilities();
+
+    /** Whether it can reduce {@code type} with {@code op}; collectives that do not reduce move every type. */
+    boolean supports(DataType type, ReduceOp op);
+
+    /** The largest buffer (-e) it sweeps per rank. */
+    default long maxBytes() {
+        return Long.MAX_VALUE;
+    }
 
     /** Whether this backend can run here, and if not, why and what to change. Must not crash the JVM. */
     Readiness readiness(RunSpec spec);

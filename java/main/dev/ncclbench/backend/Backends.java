@@ -1,32 +1,39 @@
 package dev.ncclbench.backend;
 
-import dev.ncclbench.backend.nccl.NcclBackend;
-import dev.ncclbench.backend.socket.SocketBackend;
-
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.ServiceLoader;
 
-/** The registry of backends. Creating a backend object loads no native code. */
+/**
+ * The backends on the class path, found through {@link ServiceLoader}: a new backend is one class and one line
+ * in META-INF/services/dev.ncclbench.backend.Backend. Creating a backend object loads no native code.
+ */
 public final class Backends {
-    private static final Map<String, Supplier<Backend>> BY_NAME = new LinkedHashMap<>();
-
-    static {
-        BY_NAME.put("nccl", NcclBackend::new);
-        BY_NAME.put("socket", SocketBackend::new);
+    private Backends() {
     }
 
-    private Backends() {
+    /** Every backend, in --backend auto's order. */
+    public static List<Backend> all() {
+        List<Backend> out = new ArrayList<>();
+        ServiceLoader.load(Backend.class, Backends.class.getClassLoader()).forEach(out::add);
+        out.sort(Comparator.comparingInt(Backend::autoOrder));
+        return out;
     }
 
     /** null when unknown. */
     public static Backend byName(String name) {
-        Supplier<Backend> s = BY_NAME.get(name);
-        return s == null ? null : s.get();
+        for (Backend b : all()) {
+            if (b.name().equals(name)) {
+                return b;
+            }
+        }
+        return null;
     }
 
     public static List<String> names() {
-        return List.copyOf(BY_NAME.keySet());
+        List<String> out = new ArrayList<>();
+        all().forEach(b -> out.add(b.name()));
+        return out;
     }
 }

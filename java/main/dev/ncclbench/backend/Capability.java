@@ -1,6 +1,6 @@
 package dev.ncclbench.backend;
 
-/** What a backend can do, asked instead of checking its class. */
+/** What a backend can do, asked instead of checking its class or comparing its name. */
 public enum Capability {
     /** Launches return before the collective completes; {@link Operation#drain} waits. */
     ASYNC_LAUNCH,
@@ -9,5 +9,16 @@ public enum Capability {
     /** Writes NCCL's own debug log for the diagnosis. */
     NCCL_LOG,
     /** Device-side per-iteration timing (CUDA events). */
-    DEVICE_TIMING
+    DEVICE_TIMING,
+    /** -g: one control-plane member drives several GPUs in group calls. */
+    GPUS_PER_THREAD,
+    /** -t: one control-plane member per thread of the process. */
+    THREADS,
+    /** --ranks: several ranks as threads of one process. */
+    LOCAL_RANKS,
+    /**
+     * Binds the interface NCCL_SOCKET_IFNAME's rules pick (loopback when every rank is on one node) and opens
+     * --sockets-per-peer connections; its path is known without a log.
+     */
+    SOCKET_INTERFACE
 }

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
+import dev.ncclbench.env.ProbeChild;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
-import dev.ncclbench.internal.jni.JavaCppCache;
-import dev.ncclbench.internal.jni.NativeLoader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,7 +49,7 @@ public final class EnvCommand implements Callable<Integer> {
         if (probe != null && probe.bootstrapFailed()) {
             missing.add("NCCL bootstrap: \"" + probe.ncclSentence() + "\" (" + probe.result().cName + ")");
         }
-        boolean probeLib = NativeLoader.available();
+        boolean probeLib = ProbeChild.libraryAvailable();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -65,7 +64,7 @@ public final class EnvCommand implements Callable<Integer> {
             m.put("nvml", lib(libs.nvml()));
             m.put("gpus", libs.gpus());
             m.put("probeLibrary", probeLib);
-            m.put("javacppCache", JavaCppCache.configure());
+            m.put("javacppCache", ProbeChild.javacppCache());
             m.put("missing", missing);
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
         } else {
@@ -83,7 +82,7 @@ public final class EnvCommand implements Callable<Integer> {
             out.printf("%-14s %s%n", "NVML", libs.nvml().describe());
             out.printf("%-14s %s%n", "GPUs", libs.gpus().isEmpty() ? "none" : String.join("; ", libs.gpus()));
             out.printf("%-14s %s%n", "probe library", probeLib ? "loaded (libjniNcclProbe.so)" : "not available (build with gcc/g++)");
-            out.printf("%-14s %s%n", "JavaCPP cache", JavaCppCache.configure());
+            out.printf("%-14s %s%n", "JavaCPP cache", ProbeChild.javacppCache());
             if (missing.isEmpty()) {
                 out.println("Missing: nothing");
             } else {

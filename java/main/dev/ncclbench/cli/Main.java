@@ -21,6 +21,9 @@ public final class Main {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // wide enough that the exit-code table and the examples print one line each
+        cl.setUsageHelpWidth(120);
+        withExitCodes(cl);
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line: what is wrong, and where the help is
             err.println("ncclbench: " + ex.getMessage() + " (see 'ncclbench " + commandPath(ex.getCommandLine()) + "--help')");
@@ -43,6 +46,15 @@ public final class Main {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** Every command's --help ends with the one exit-code table. */
+    static void withExitCodes(CommandLine cl) {
+        String[] footer = cl.getCommandSpec().usageMessage().footer();
+        String[] withTable = java.util.Arrays.copyOf(footer, footer.length + 1);
+        withTable[footer.length] = "%n" + ExitCode.table();
+        cl.getCommandSpec().usageMessage().footer(withTable);
+        cl.getSubcommands().values().forEach(Main::withExitCodes);
     }
 
     private static String commandPath(CommandLine cl) {

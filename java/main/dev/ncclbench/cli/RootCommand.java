@@ -15,14 +15,9 @@ import picocli.CommandLine.Command;
                 ProbeCommand.class,
                 ProbeChildCommand.class,
         },
-        footer = "%n" + "Exit codes:%n"
-                + "  0  ok%n"
-                + "  1  internal error%n"
-                + "  2  usage error (bad flag, bad size, unknown collective or type)%n"
-                + "  3  environment not ready (no NCCL, no GPU, bootstrap would fail)%n"
-                + "  4  run failed (wrong results, rank lost, NCCL error)%n"
-                + "  5  timeout / hang%n"
-                + "  6  regression against baseline or degraded path%n")
+        footer = "%nExamples:%n  ncclbench sweep                      all_reduce from 8 B to 8 GB (sockets without a GPU)%n"
+                + "  ncclbench sweep -b 1M -e 64M -f 2    nccl-tests' flags%n"
+                + "  ncclbench explain nccl.*.log         which path the bytes took, from NCCL's own log")
 public final class RootCommand implements Runnable {
     @Override
     public void run() {

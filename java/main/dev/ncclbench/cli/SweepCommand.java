@@ -6,6 +6,8 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.launch.LaunchOptions;
+import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.PathInputs;
@@ -23,9 +25,7 @@ import java.util.concurrent.Callable;
 /** `ncclbench sweep`: nccl-tests' flags with their letters and meanings. */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run collectives over a range of sizes and print the nccl-tests table.",
-        footer = "%nSizes take binary K, M, G suffixes (1K = 1024); fractions are allowed (1.5G)."
-                + "%nExit codes: 0 ok, 1 internal, 2 usage, 3 environment not ready, 4 run failed,"
-                + " 5 timeout/hang, 6 degraded path.")
+        footer = "%nSizes take binary K, M, G suffixes (1K = 1024); fractions are allowed (1.5G).")
 public final class SweepCommand implements Callable<Integer> {
 
     @Spec
@@ -73,7 +73,8 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = {"-z", "--blocking"}, paramLabel = "0-3", description = "0 none; 1 wait+barrier after each op; 2 wait; 3 barrier per iteration (default: 0)")
     Integer blocking;
 
-    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", description = "Abort and exit 5 when a rank makes no progress this long; 0 = 300 s watchdog (default: 0)")
+    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", description = "Abort and exit 5 when a rank makes no progress this long; 0 = the "
+            + Defaults.WATCHDOG_SECONDS + " s watchdog (default: 0)")
     Integer timeout;
 
     @Option(names = {"-g", "--ngpus"}, paramLabel = "N", description = "GPUs per thread (nccl backend, default: 1)")
@@ -86,10 +87,10 @@ public final class SweepCommand implements Callable<Integer> {
     Integer graph;
 
     @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter, or all")
-    String collective = "all_reduce";
+    String collective = Defaults.COLLECTIVE;
 
     @Option(names = "--backend", paramLabel = "auto|nccl|socket", description = "Backend (default: auto: nccl when a GPU and NCCL are usable, else socket)")
-    String backend = "auto";
+    String backend = Defaults.BACKEND;
 
     @Option(names = "--ranks", paramLabel = "N", description = "Local ranks as threads of this process (socket backend; default: 4, or 1 per process under a launcher)")
     Integer ranks;
@@ -101,7 +102,7 @@ public final class SweepCommand implements Callable<Integer> {
     Path json;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: results/runs)")
-    Path out = Path.of("results", "runs");
+    Path out = Defaults.OUT_DIR;
 
     @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Rank 0's store address (default: MASTER_ADDR:MASTER_PORT, or loopback for one-node jobs)")
     String rendezvous;
@@ -142,11 +143,11 @@ public final class SweepCommand implements Callable<Integer> {
         if (!backendName.equals("auto") && Backends.byName(backendName) == null) {
             throw NcclbenchException.usage("unknown backend '" + backend + "'; known: auto, " + String.join(", ", Backends.names()));
         }
-        DataType dt = type == null ? DataType.FLOAT : DataType.parse(type);
+        DataType dt = type == null ? Defaults.TYPE : DataType.parse(type);
         if (dt == null) {
             throw NcclbenchException.usage("unknown data type '" + type + "'; known: " + DataType.names());
         }
-        ReduceOp rop = op == null ? ReduceOp.SUM : ReduceOp.parse(op);
+        ReduceOp rop = op == null ? Defaults.OP : ReduceOp.parse(op);
         if (rop == null) {
             if (op.trim().equalsIgnoreCase("mulsum") || op.trim().equalsIgnoreCase("all")) {
                 throw NcclbenchException.usage("operator '" + op + "' is not supported; use one of " + ReduceOp.names());
@@ -155,17 +156,17 @@ public final class SweepCommand implements Callable<Integer> {
         }
 
         boolean defaultSweep = minBytes == null && maxBytes == null;
-        long min = minBytes == null ? (defaultSweep ? 8 : 32L << 20) : size("-b", minBytes);
+        long min = minBytes == null ? (defaultSweep ? Defaults.SWEEP_MIN_BYTES : Defaults.NCCL_TESTS_BYTES) : size("-b", minBytes);
         long max;
         String maxSource;
         if (maxBytes != null) {
             max = size("-e", maxBytes);
             maxSource = "flag";
         } else if (defaultSweep) {
-            max = 8L << 30;
+            max = Defaults.SWEEP_MAX_BYTES;
             maxSource = "default";
         } else {
-            max = Math.max(min, 32L << 20);
+            max = Math.max(min, Defaults.NCCL_TESTS_BYTES);
             maxSource = "default";
         }
         if (minBytes != null && maxBytes == null && min > max) {
@@ -174,43 +175,43 @@ public final class SweepCommand implements Callable<Integer> {
         if (min > max) {
             throw NcclbenchException.usage("-b " + minBytes + " (" + min + " bytes) is above -e " + maxBytes + " (" + max + " bytes)");
         }
-        long factor = stepFactor == null ? (defaultSweep ? 2 : 1) : stepFactor;
+        long factor = stepFactor == null ? (defaultSweep ? Defaults.SWEEP_STEP_FACTOR : Defaults.STEP_FACTOR) : stepFactor;
         if (factor < 0) {
             throw NcclbenchException.usage("-f must be 0 or more, got " + factor);
         }
-        long step = stepBytes == null ? 1L << 20 : size("-i", stepBytes);
+        long step = stepBytes == null ? Defaults.STEP_BYTES : size("-i", stepBytes);
         if (factor <= 1 && step <= 0 && min < max) {
             throw NcclbenchException.usage("-i must be above 0 when -f is 1 or less, or the sweep would not advance");
         }
 
-        int n = positive("-n", iters, 20);
-        int w = atLeast("-w", warmup, 1, 0);
-        int m = positive("-m", agg, 1);
-        int cycles = positive("-N", repeat, 1);
-        int c = atLeast("-c", check, 1, 0);
-        int r = root == null ? 0 : root;
+        int n = positive("-n", iters, Defaults.ITERS);
+        int w = atLeast("-w", warmup, Defaults.WARMUP_ITERS, 0);
+        int m = positive("-m", agg, Defaults.AGG_ITERS);
+        int cycles = positive("-N", repeat, Defaults.RUN_CYCLES);
+        int c = atLeast("-c", check, Defaults.CHECK_ITERS, 0);
+        int r = root == null ? Defaults.ROOT : root;
         if (r < -1) {
             throw NcclbenchException.usage("-r must be a rank or -1 (every root), got " + r);
         }
-        int a = average == null ? 1 : average;
+        int a = average == null ? Defaults.AVERAGE : average;
         if (a < 0 || a > 3) {
             throw NcclbenchException.usage("-a must be 0 (rank 0), 1 (mean), 2 (min) or 3 (max), got " + a);
         }
-        int z = blocking == null ? 0 : blocking;
+        int z = blocking == null ? Defaults.BLOCKING : blocking;
         if (z < 0 || z > 3) {
             throw NcclbenchException.usage("-z must be 0, 1, 2 or 3, got " + z);
         }
         int t = atLeast("-T", timeout, 0, 0);
-        int g = positive("-g", gpus, 1);
-        int th = positive("-t", threads, 1);
-        int gr = atLeast("-G", graph, 0, 0);
+        int g = positive("-g", gpus, Defaults.GPUS_PER_THREAD);
+        int th = positive("-t", threads, Defaults.THREADS);
+        int gr = atLeast("-G", graph, Defaults.CUDA_GRAPH, 0);
         int localRanks = ranks == null ? 0 : ranks;
         if (ranks != null && ranks < 1) {
             throw NcclbenchException.usage("--ranks must be 1 or more, got " + ranks);
         }
-        int spp = positive("--sockets-per-peer", socketsPerPeer, 2);
-        if (spp > 16) {
-            throw NcclbenchException.usage("--sockets-per-peer must be 16 or less, got " + spp);
+        int spp = positive("--sockets-per-peer", socketsPerPeer, Defaults.SOCKETS_PER_PEER);
+        if (spp > Defaults.MAX_SOCKETS_PER_PEER) {
+            throw NcclbenchException.usage("--sockets-per-peer must be " + Defaults.MAX_SOCKETS_PER_PEER + " or less, got " + spp);
         }
         return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr,
                 backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"));
@@ -248,11 +249,6 @@ public final class SweepCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw NcclbenchException.usage(e.getMessage());
         }
-    }
-
-    /** How this process finds the others. */
-    public record LaunchOptions(String rendezvous, Integer rank, Integer worldSize, boolean ranksGiven,
-                                boolean progress) {
     }
 
 }

@@ -171,8 +171,8 @@ public record ResultDocument(
             return new ResultRow(collective, size, count, type, redop, root,
                     outOfPlace == null ? null : outOfPlace.toMeasurement(),
                     inPlace == null ? null : inPlace.toMeasurement(),
-                    outOfPlace == null || outOfPlace.samples() == null ? null : outOfPlace.samples().toStats(),
-                    inPlace == null || inPlace.samples() == null ? null : inPlace.samples().toStats(),
+                    outOfPlace == null ? null : outOfPlace.toStats(),
+                    inPlace == null ? null : inPlace.toStats(),
                     verdict == null ? null : verdict.toPathVerdict());
         }
 
@@ -191,21 +191,27 @@ public record ResultDocument(
      * One placement: time in microseconds, bandwidths in GB/s (1e9 bytes per second), wrong null when the
      * results were not checked (-c 0).
      */
-    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "wrong_ranks", "samples"})
+    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "wrong_ranks", "samples", "samples_us"})
     public record Placement(
             @JsonProperty("time_us") Double timeUs,
             @JsonProperty("algbw") Double algbw,
             @JsonProperty("busbw") Double busbw,
             @JsonProperty("wrong") Long wrong,
             @JsonProperty("wrong_ranks") Integer wrongRanks,
-            @JsonProperty("samples") Samples samples) {
+            @JsonProperty("samples") Samples samples,
+            @JsonProperty("samples_us") List<Double> samplesUs) {
 
         static Placement from(Measurement m, SampleStats s) {
             if (m == null) {
                 return null;
             }
             return new Placement(finite(m.timeUs()), finite(m.algbw()), finite(m.busbw()),
-                    m.checked() ? m.wrong() : null, m.checked() ? m.wrongRanks() : null, Samples.from(s));
+                    m.checked() ? m.wrong() : null, m.checked() ? m.wrongRanks() : null, Samples.from(s),
+                    s == null || s.valuesUs().isEmpty() ? null : s.valuesUs());
+        }
+
+        SampleStats toStats() {
+            return samples == null ? null : samples.toStats(samplesUs);
         }
 
         Measurement toMeasurement() {
@@ -234,9 +240,9 @@ public record ResultDocument(
                     finite(s.maxUs()), finite(s.meanUs()), finite(s.cvPercent()));
         }
 
-        SampleStats toStats() {
+        SampleStats toStats(List<Double> values) {
             return new SampleStats(count, nan(minUs), nan(medianUs), nan(p99Us), nan(maxUs), nan(meanUs),
-                    nan(cvPercent));
+                    nan(cvPercent), values);
         }
     }
 

@@ -95,9 +95,9 @@ public record RunSpec(
                 gpusPerThread, threads, cudaGraph, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 
-    /** The watchdog: -T, or 300 s when -T is 0. */
+    /** The watchdog: -T, or {@link Defaults#WATCHDOG_SECONDS} when -T is 0. */
     public long timeoutMillis() {
-        return (timeoutSeconds > 0 ? timeoutSeconds : 300) * 1000L;
+        return Defaults.watchdogMillis(timeoutSeconds);
     }
 
     public RunSpec withBackend(String resolvedBackend) {

@@ -1,10 +1,15 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.results.SampleStats;
+import org.apache.commons.math3.stat.descriptive.moment.Mean;
+import org.apache.commons.math3.stat.descriptive.moment.StandardDeviation;
+import org.apache.commons.math3.stat.descriptive.rank.Max;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.apache.commons.math3.stat.descriptive.rank.Min;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile.EstimationType;
 
-import java.util.Arrays;
-
-/** Combining per-rank times (-a) and summarising per-iteration samples. */
+/** Combining per-rank times (-a) and summarising per-iteration samples, with commons-math3's estimators. */
 final class SampleMath {
     private SampleMath() {
     }
@@ -13,35 +18,32 @@ final class SampleMath {
     static double combine(double[] perRank, int mode) {
         switch (mode) {
             case 0: return perRank[0];
-            case 2: return Arrays.stream(perRank).min().orElse(Double.NaN);
-            case 3: return Arrays.stream(perRank).max().orElse(Double.NaN);
-            default: return Arrays.stream(perRank).sum() / perRank.length;
+            case 2: return perRank.length == 0 ? Double.NaN : new Min().evaluate(perRank);
+            case 3: return perRank.length == 0 ? Double.NaN : new Max().evaluate(perRank);
+            default: return new Mean().evaluate(perRank);
         }
     }
 
-    /** Nearest-rank percentile on a sorted array. */
-    static double percentile(double[] sorted, double p) {
-        if (sorted.length == 0) {
+    /** Nearest-rank percentile (commons-math3's R_1: the inverse of the empirical distribution). */
+    static double percentile(double[] samples, double p) {
+        if (samples.length == 0) {
             return Double.NaN;
         }
-        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+        if (p <= 0) {
+            return new Min().evaluate(samples);
+        }
+        return new Percentile().withEstimationType(EstimationType.R_1).evaluate(samples, p);
     }
 
     static SampleStats stats(double[] samplesUs) {
         if (samplesUs == null || samplesUs.length == 0) {
             return null;
         }
-        double[] s = samplesUs.clone();
-        Arrays.sort(s);
-        double mean = Arrays.stream(s).sum() / s.length;
-        double var = 0;
-        for (double v : s) {
-            var += (v - mean) * (v - mean);
-        }
-        double sd = s.length > 1 ? Math.sqrt(var / (s.length - 1)) : 0;
-        double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-        return new SampleStats(s.length, s[0], median, percentile(s, 99), s[s.length - 1], mean,
-                mean > 0 ? sd / mean * 100 : 0);
+        double mean = new Mean().evaluate(samplesUs);
+        // the sample (n - 1) standard deviation; 0 for a single sample
+        double sd = samplesUs.length > 1 ? new StandardDeviation(true).evaluate(samplesUs) : 0;
+        return new SampleStats(samplesUs.length, new Min().evaluate(samplesUs), new Median().evaluate(samplesUs),
+                percentile(samplesUs, 99), new Max().evaluate(samplesUs), mean, mean > 0 ? sd / mean * 100 : 0,
+                SampleStats.kept(samplesUs));
     }
 }

@@ -51,7 +51,7 @@ final class Fixtures {
             PathVerdict v = size < 65536 ? LATENCY : SOCKET;
             rows.add(new ResultRow("all_reduce", size, size / 4, "float", "sum", -1,
                     new Measurement(t, alg, bus, 0), new Measurement(t * 0.98, alg / 0.98, bus / 0.98, 0),
-                    new SampleStats(20, t * 0.9, t, t * 1.2, t * 1.3, t * 1.01, 3.5), null, v));
+                    new SampleStats(20, t * 0.9, t, t * 1.2, t * 1.3, t * 1.01, 3.5, List.of(t * 0.9, t, t * 1.3)), null, v));
         }
         return rows;
     }

@@ -60,4 +60,19 @@ class SampleMathTest {
         SampleMath.stats(samples);
         assertEquals(3.0, samples[0], 0.0);
     }
+
+    @Test
+    void theSamplesThemselvesAreKeptBounded() {
+        SampleStats s = SampleMath.stats(new double[] {4, 2, 8, 6});
+        assertEquals(java.util.List.of(4.0, 2.0, 8.0, 6.0), s.valuesUs(), "in the order measured");
+        double[] many = new double[5000];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = i;
+        }
+        SampleStats big = SampleMath.stats(many);
+        assertEquals(5000, big.count());
+        assertEquals(SampleStats.MAX_KEPT, big.valuesUs().size());
+        assertEquals(0.0, big.valuesUs().get(0), 0.0);
+        assertEquals(5.0, big.valuesUs().get(1), 0.0, "every 5th, evenly spaced");
+    }
 }

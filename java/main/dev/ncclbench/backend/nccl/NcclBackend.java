@@ -3,13 +3,18 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The NCCL backend: JavaCPP to libnccl, libcudart and NVML (org.bytedeco:cuda). Registering it loads
@@ -20,6 +25,23 @@ public final class NcclBackend implements Backend {
     @Override
     public String name() {
         return "nccl";
+    }
+
+    @Override
+    public int autoOrder() {
+        return 0;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_TIMING,
+                Capability.GPUS_PER_THREAD, Capability.THREADS);
+    }
+
+    /** NCCL reduces every type nccl-tests names with every op it names. */
+    @Override
+    public boolean supports(DataType type, ReduceOp op) {
+        return true;
     }
 
     @Override

@@ -212,10 +212,10 @@ final class NcclOperation implements Operation {
         return events.get(k);
     }
 
-    /** Waits for every stream, polling ncclCommGetAsyncError; -T (default 300 s) without completion is a hang. */
+    /** Waits for every stream, polling ncclCommGetAsyncError; -T (spec.Defaults' watchdog) without completion is a hang. */
     @Override
     public void drain() {
-        long limitNs = (rc.spec.timeoutSeconds() > 0 ? rc.spec.timeoutSeconds() : 300) * 1_000_000_000L;
+        long limitNs = rc.spec.timeoutMillis() * 1_000_000L;
         long start = System.nanoTime();
         int[] async = new int[1];
         for (int i = 0; i < send.length; i++) {

@@ -3,6 +3,9 @@ package dev.ncclbench.backend.socket;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
@@ -19,6 +22,8 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -30,14 +35,33 @@ import java.util.concurrent.Future;
  * the backend that runs anywhere. Each rank binds to the interface NCCL's rules pick (NCCL_SOCKET_IFNAME).
  */
 public final class SocketBackend implements Backend {
+    /** Per buffer: 3 buffers x local ranks must fit the JVM's memory, and a ByteBuffer holds at most 2 GiB. */
+    private static final long MAX_BYTES = 1L << 30;
+
     @Override
     public String name() {
         return "socket";
     }
 
-    /** Whether the socket backend can reduce this type (it moves every type for the other collectives). */
-    public static boolean reduces(dev.ncclbench.collective.DataType type) {
+    @Override
+    public int autoOrder() {
+        return 100;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.of(Capability.LOCAL_RANKS, Capability.SOCKET_INTERFACE);
+    }
+
+    /** Every op on float, double, int32 and int64 (it moves every type for the collectives that do not reduce). */
+    @Override
+    public boolean supports(DataType type, ReduceOp op) {
         return Reducer.supports(type);
+    }
+
+    @Override
+    public long maxBytes() {
+        return MAX_BYTES;
     }
 
     @Override

@@ -1,11 +1,8 @@
-package dev.ncclbench.sweep;
+package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.launch.LaunchInfo;
-import dev.ncclbench.rendezvous.ControlPlane;
-import dev.ncclbench.rendezvous.StoreClient;
-import dev.ncclbench.rendezvous.StoreServer;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,13 +19,13 @@ import java.util.Map;
  * The address is --rendezvous, else MASTER_ADDR/MASTER_PORT, else loopback for one-node jobs; the token is
  * NCCLBENCH_TOKEN, else derived from the launcher's job id and the address, so a process of another job is refused.
  */
-final class Rendezvous implements AutoCloseable {
+public final class Rendezvous implements AutoCloseable {
     /** torchrun's own store listens on MASTER_PORT; ours takes the next port. */
     static final int TORCHRUN_PORT_OFFSET = 1;
 
     private final StoreServer server;
     private final List<ControlPlane> planes;
-    final String address;
+    private final String address;
 
     private Rendezvous(StoreServer server, List<ControlPlane> planes, String address) {
         this.server = server;
@@ -36,11 +33,17 @@ final class Rendezvous implements AutoCloseable {
         this.address = address;
     }
 
-    List<ControlPlane> planes() {
+    /** One control plane per local rank, in local-rank order. */
+    public List<ControlPlane> planes() {
         return planes;
     }
 
-    static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
+    /** HOST:PORT of the store. */
+    public String address() {
+        return address;
+    }
+
+    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
         int world = launch.size() * localRanks;
         String host;
         int port;

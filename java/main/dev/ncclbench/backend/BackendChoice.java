@@ -1,0 +1,69 @@
+package dev.ncclbench.backend;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.spec.RunSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which backend runs, and why: --backend NAME when it is ready here, else exit 3 with its reason; --backend
+ * auto takes the first ready backend in {@link Backend#autoOrder} order and says why it passed over the others.
+ *
+ * @param reason    why this backend runs, recorded in the result (e.g. "auto chose the socket backend: ...")
+ * @param announce  whether the reason deserves a visible line (auto passed over a backend)
+ */
+public record BackendChoice(Backend backend, String reason, Readiness readiness, boolean announce) {
+
+    /**
+     * @param singleNode whether every rank of the job is on this node: a socket-interface backend then binds
+     *                   loopback, and its readiness is judged on that
+     */
+    public static BackendChoice choose(RunSpec spec, boolean singleNode) {
+        if (!spec.backend().equals("auto")) {
+            Backend b = Backends.byName(spec.backend());
+            if (b == null) {
+                throw NcclbenchException.usage("unknown backend '" + spec.backend() + "'; known: auto, "
+                        + String.join(", ", Backends.names()));
+            }
+            Readiness r = b.readiness(specFor(b, spec, singleNode));
+            if (!r.ready()) {
+                // `ncclbench env` lists everything found; the reason already names what matters
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: "
+                        + r.reason() + (r.remedy() == null ? "" : "; " + r.remedy()));
+            }
+            return new BackendChoice(b, "asked with --backend " + b.name(), r, false);
+        }
+        List<String> passedOver = new ArrayList<>();
+        Readiness last = null;
+        for (Backend b : Backends.all()) {
+            Readiness r = b.readiness(specFor(b, spec, singleNode));
+            if (r.ready()) {
+                if (passedOver.isEmpty()) {
+                    return new BackendChoice(b, "auto: " + r.found(), r, false);
+                }
+                return new BackendChoice(b, "auto chose the " + b.name() + " backend: " + String.join("; ", passedOver),
+                        r, true);
+            }
+            passedOver.add(passedOver.isEmpty() ? r.reason() : b.name() + ": " + r.reason());
+            last = r;
+        }
+        List<String> why = new ArrayList<>();
+        List<Backend> all = Backends.all();
+        for (int i = 0; i < all.size(); i++) {
+            String reason = passedOver.get(i);
+            why.add(i == 0 ? all.get(i).name() + ": " + reason : reason);
+        }
+        throw new NcclbenchException(ExitCode.ENVIRONMENT, "no backend can run here: " + String.join("; ", why)
+                + (last == null || last.remedy() == null ? "" : "; " + last.remedy()));
+    }
+
+    /** The spec {@code backend} runs with here: a socket-interface backend binds loopback on one node unless told. */
+    public static RunSpec specFor(Backend backend, RunSpec spec, boolean singleNode) {
+        if (backend.capabilities().contains(Capability.SOCKET_INTERFACE) && spec.socketIfname() == null && singleNode) {
+            return spec.withSocketIfname("lo");
+        }
+        return spec;
+    }
+}

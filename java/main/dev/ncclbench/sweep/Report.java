@@ -1,0 +1,200 @@
+package dev.ncclbench.sweep;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.Version;
+import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.diagnosis.Health;
+import dev.ncclbench.diagnosis.PathClassifier;
+import dev.ncclbench.diagnosis.RunLogDiagnosis;
+import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.rendezvous.Gathers;
+import dev.ncclbench.results.PathVerdict;
+import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.results.RecordedEnvironment;
+import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.results.ResultSink;
+import dev.ncclbench.results.ResultSinks;
+import dev.ncclbench.results.RunFolder;
+import dev.ncclbench.results.RunInfo;
+import dev.ncclbench.spec.RunSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a process reports of its sweep. Rank 0's process writes the table and the JSON as rows come, then the
+ * path verdict and the status; the other processes report nothing and only pass the failure on.
+ */
+final class Report {
+    private final ResultSink sink;
+    private final Path jsonFile;
+    private final Path runFolder;
+    private final PathVerdict knownPath;
+    private final List<ResultRow> rows = new ArrayList<>();
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private int badRanks;
+
+    private Report(ResultSink sink, Path jsonFile, Path runFolder, PathVerdict knownPath, PrintWriter out,
+                   PrintWriter err) {
+        this.sink = sink;
+        this.jsonFile = jsonFile;
+        this.runFolder = runFolder;
+        this.knownPath = knownPath;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** A process other than rank 0's: it still takes part in the rank-list gather. */
+    static Report follower(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
+        gatherRankInfo(launch, comms, planes);
+        return new Report(null, null, null, null, null, null);
+    }
+
+    static Report begin(RunSpec spec, LaunchInfo launch, BackendChoice choice, List<RankComm> comms,
+                        List<ControlPlane> planes, List<String> notes, Map<String, String> env, PrintWriter out,
+                        PrintWriter err) {
+        List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
+        Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
+        if (jsonFile.toAbsolutePath().getParent() != null) {
+            RunFolder.create(jsonFile.toAbsolutePath().getParent());
+        }
+        ResultSink sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
+        List<String> logs = new ArrayList<>();
+        comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
+        sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
+                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(choice), ranks,
+                RecordedEnvironment.of(env), logs, notes));
+        // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
+        PathVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
+                ? PathClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
+        return new Report(sink, jsonFile, spec.outDir(), known, out, err);
+    }
+
+    boolean reporter() {
+        return sink != null;
+    }
+
+    /** Rank 0's listener, null elsewhere. */
+    SweepListener listener() {
+        if (sink == null) {
+            return null;
+        }
+        return new SweepListener() {
+            @Override
+            public void beginCollective(String collective) {
+                sink.beginCollective(collective);
+            }
+
+            @Override
+            public void row(ResultRow row, int wrongOop, int wrongIp) {
+                ResultRow r = knownPath != null ? row.withVerdict(knownPath) : row;
+                rows.add(r);
+                badRanks += wrongOop + wrongIp;
+                sink.row(r);
+            }
+
+            @Override
+            public void endCollective(String collective) {
+                sink.endCollective(collective);
+            }
+        };
+    }
+
+    /** Finishes the result and turns the run's outcome into the exit code (or the exception that carries it). */
+    ExitCode end(RuntimeException failure, List<RankComm> comms, PathInputs path) {
+        ExitCode verdictCode = ExitCode.OK;
+        String verdictMessage = null;
+        if (sink != null) {
+            if (knownPath == null && !rows.isEmpty()) {
+                List<Path> own = new ArrayList<>();
+                comms.forEach(c -> own.addAll(c.logFiles()));
+                // the other processes of this node wrote theirs into the same run folder
+                RunLogDiagnosis d = RunLogDiagnosis.of(RunLogDiagnosis.logsOf(own, runFolder),
+                        rows, comms.get(0).nranks(), path.socketFloor(), path.fabric());
+                if (d.readProblem() != null) {
+                    err.println("ncclbench: " + d.readProblem());
+                }
+                sink.verdicts(d.rows());
+                d.summary().forEach(out::println);
+                out.flush();
+                if (d.diagnosis().isPresent() && d.diagnosis().get().health() == Health.DEGRADED) {
+                    verdictCode = ExitCode.DEGRADED;
+                    verdictMessage = "degraded path: " + d.diagnosis().get().reason();
+                }
+            }
+            String status = failure == null ? "ok"
+                    : failure instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
+            sink.finish(status, failure == null ? null : failure.getMessage());
+            err.println("ncclbench: results in " + jsonFile);
+        }
+        if (failure != null) {
+            throw SweepRunner.asExit(failure);
+        }
+        if (badRanks > 0) {
+            throw new NcclbenchException(ExitCode.RUN_FAILED, "wrong results: " + badRanks
+                    + " (rank x row) pairs saw wrong elements; see #wrong in the table");
+        }
+        if (verdictCode != ExitCode.OK) {
+            throw new NcclbenchException(verdictCode, verdictMessage);
+        }
+        return ExitCode.OK;
+    }
+
+    private static String distinctDevices(List<RankInfo> ranks) {
+        List<String> names = new ArrayList<>();
+        for (RankInfo r : ranks) {
+            if (!names.contains(r.device())) {
+                names.add(r.device());
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    /** Every local rank shares its RankInfo; rank 0's process gets the whole job's list. */
+    private static List<RankInfo> gatherRankInfo(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
+        ObjectMapper json = new ObjectMapper();
+        byte[][] all = Gathers.allLocal(planes, "rankinfo", local -> {
+            RankInfo ri = comms.get(local).info();
+            ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
+            try {
+                return json.writeValueAsBytes(ri);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        List<RankInfo> ranks = new ArrayList<>();
+        for (byte[] b : all) {
+            try {
+                ranks.add(json.readValue(b, RankInfo.class));
+            } catch (IOException e) {
+                throw new NcclbenchException(ExitCode.RUN_FAILED, "a rank sent an unreadable description: " + e.getMessage());
+            }
+        }
+        return ranks;
+    }
+
+    private static Map<String, String> versions(BackendChoice choice) {
+        Map<String, String> v = new TreeMap<>();
+        v.put("ncclbench", Version.string());
+        v.put("java", System.getProperty("java.version"));
+        v.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        if (choice.readiness().found() != null) {
+            v.put(choice.backend().name(), choice.readiness().found());
+        }
+        return v;
+    }
+}

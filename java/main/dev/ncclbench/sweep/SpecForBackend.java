@@ -1,0 +1,57 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.backend.Backend;
+import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.Sizes;
+
+import java.util.List;
+
+/** The spec as the chosen backend runs it: its local ranks, its interface, its default -e; each change noted. */
+final class SpecForBackend {
+    private SpecForBackend() {
+    }
+
+    static RunSpec resolve(RunSpec asked, Backend backend, LaunchInfo launch, List<String> notes) {
+        RunSpec spec = asked.withBackend(backend.name());
+        int localRanks = localRanks(spec, backend, launch);
+        spec = spec.withLocalRanks(localRanks);
+        RunSpec bound = BackendChoice.specFor(backend, spec, launch.singleNode());
+        if (bound != spec) {
+            notes.add(backend.name() + " backend on loopback: every rank is on this node (set NCCL_SOCKET_IFNAME to measure a NIC)");
+            spec = bound;
+        }
+        if (backend.capabilities().contains(Capability.LOCAL_RANKS) && "default".equals(spec.maxBytesSource())) {
+            // send, receive and scratch buffers per local rank must fit the JVM's memory with room to spare
+            long budget = Runtime.getRuntime().maxMemory() / 2 / (3L * localRanks);
+            long cap = Long.highestOneBit(Math.max(1 << 20, Math.min(Defaults.SOCKET_DEFAULT_MAX_BYTES, budget)));
+            String why = "-e defaults to " + Sizes.human(cap) + " on the " + backend.name() + " backend (the smaller of "
+                    + Sizes.human(Defaults.SOCKET_DEFAULT_MAX_BYTES) + " and what " + localRanks + " local ranks x 3 buffers leave of "
+                    + Sizes.human(Runtime.getRuntime().maxMemory()) + " of JVM memory); pass -e to change it";
+            notes.add(why);
+            spec = spec.withMaxBytes(cap, why);
+        }
+        return spec;
+    }
+
+    /** Control-plane members of this process: one per -t thread, else --ranks, else the launcher's one. */
+    static int localRanks(RunSpec spec, Backend backend, LaunchInfo launch) {
+        if (backend.capabilities().contains(Capability.THREADS)) {
+            // each thread drives -g GPUs in group calls
+            return spec.threads();
+        }
+        if (spec.localRanks() > 0) {
+            return spec.localRanks();
+        }
+        return launch.launcher().equals("none") ? Defaults.LOCAL_RANKS_STANDALONE : 1;
+    }
+
+    /** Ranks of the whole job. */
+    static int world(RunSpec spec, Backend backend, LaunchInfo launch) {
+        int perMember = backend.capabilities().contains(Capability.GPUS_PER_THREAD) ? spec.gpusPerThread() : 1;
+        return launch.size() * spec.localRanks() * perMember;
+    }
+}
