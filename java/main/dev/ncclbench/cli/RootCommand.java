@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 SweepCommand.class,
                 ExplainCommand.class,
+                FleetCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
                 ProbeChildCommand.class,
