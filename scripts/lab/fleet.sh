@@ -17,6 +17,9 @@
 #   --out DIR       where the run's files go (default: a temporary folder, printed)
 #   --keep          leave the namespaces up afterwards (delete with: scripts/lab/fleet.sh --cleanup)
 #   --cleanup       only delete this lab's namespaces and bridge
+#   --round-limit S fleet's -T (default 30); --sizes LIST fleet's --sizes (default 2M)
+#   -- FLAGS        more fleet flags (not -T, --sizes, -n, -w: the lab sets those)
+#   --prefix NAME   names of namespaces, veths and the bridge start with this (default fleet; must start with fleet)
 #
 # Prints fleet's own output, then one line per check, and exits 0 when fleet named exactly the shaped node and
 # link (unreachable: the killed one) with exit 6, or with nothing shaped named nothing with exit 0; else 1.
@@ -27,7 +30,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prefix=fleet
 subnet=10.231.14
 port=29611
-nodes=8 slow=none bad=none random=0 kill=none rate=200 out="" keep=0 netem=0
+nodes=8 slow=none bad=none random=0 kill=none rate=200 out="" keep=0 netem=0 limit=30 sizes=2M
 fleet_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -40,9 +43,12 @@ while [[ $# -gt 0 ]]; do
     --netem) netem=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --prefix) prefix="$2"; shift 2 ;;
+    --round-limit) limit="$2"; shift 2 ;;
+    --sizes) sizes="$2"; shift 2 ;;
     --cleanup) cleanup_only=1; shift ;;
     --) shift; fleet_args=("$@"); break ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "fleet.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -54,6 +60,7 @@ cleanup() {
   done
   ip link del "${prefix}-br" 2>/dev/null || true
 }
+[[ "$prefix" =~ ^fleet[a-z0-9]{0,3}$ ]] || { echo "fleet.sh: --prefix wants fleet and up to 3 letters or digits" >&2; exit 2; }
 if [[ "${cleanup_only:-0}" == 1 ]]; then cleanup; exit 0; fi
 
 if [[ $(id -u) -ne 0 ]]; then echo "fleet.sh: needs root (network namespaces, tc)" >&2; exit 3; fi
@@ -135,7 +142,7 @@ for ((i = 0; i < nodes; i++)); do
     "${java_cmd[@]}" fleet --backend socket --rank "$i" --world-size "$nodes" --rendezvous "$subnet.1:$port" \
     --node-name "${prefix}-$i" --out "$run_dir" --json "$run_dir/fleet.json" --drain "$run_dir/drain.txt" \
     --html "$run_dir/fleet.html" --junit "$run_dir/fleet-junit.xml" --prometheus "$run_dir/fleet.prom" \
-    --sizes 2M -n 3 -w 1 -T 30 ${fleet_args[@]+"${fleet_args[@]}"} >"$run_dir/node$i.log" 2>&1 &
+    --sizes "$sizes" -n 3 -w 1 -T "$limit" ${fleet_args[@]+"${fleet_args[@]}"} >"$run_dir/node$i.log" 2>&1 &
   pids+=($!)
 done
 if [[ $kill != none ]]; then

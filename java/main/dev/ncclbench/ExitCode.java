@@ -18,6 +18,16 @@ public enum ExitCode {
         this.meaning = meaning;
     }
 
+    /** The code's constant; INTERNAL for a number no constant has. */
+    public static ExitCode of(int code) {
+        for (ExitCode e : values()) {
+            if (e.code == code) {
+                return e;
+            }
+        }
+        return INTERNAL;
+    }
+
     /** The table as README.md holds it (a test keeps the two equal). */
     public static String markdown() {
         StringBuilder sb = new StringBuilder("| code | meaning |\n|---|---|\n");

@@ -2,6 +2,8 @@ package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.ProbeChild;
@@ -33,22 +35,8 @@ public final class EnvCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         NativeLibraries.Report libs = NativeLibraries.find();
         ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
-        List<String> missing = new ArrayList<>();
-        if (!libs.nccl().present()) {
-            missing.add("NCCL (libnccl.so.2): pip install nvidia-nccl-cu13, or set NCCL_HOME, or run scripts/fetch-nccl.sh");
-        }
-        if (!libs.cudart().present()) {
-            missing.add("CUDA runtime (libcudart.so.13): pip install nvidia-cuda-runtime-cu13, or set CUDA_HOME");
-        }
-        if (!libs.driver().present()) {
-            missing.add("NVIDIA driver (libcuda.so.1): install the NVIDIA driver (containers: --gpus all)");
-        }
-        if (libs.gpus().isEmpty()) {
-            missing.add("GPUs: none listed in /proc/driver/nvidia/gpus");
-        }
-        if (probe != null && probe.bootstrapFailed()) {
-            missing.add("NCCL bootstrap: \"" + probe.ncclSentence() + "\" (" + probe.result().cName + ")");
-        }
+        List<Finding> findings = Missing.of(libs, probe);
+        List<String> missing = findings.stream().map(Missing::line).toList();
         boolean probeLib = ProbeChild.libraryAvailable();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -66,6 +54,7 @@ public final class EnvCommand implements Callable<Integer> {
             m.put("probeLibrary", probeLib);
             m.put("javacppCache", ProbeChild.javacppCache());
             m.put("missing", missing);
+            m.put("findings", findings);
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
         } else {
             String ver = probe == null || probe.versionString() == null ? "" : probe.versionString() + "  ";

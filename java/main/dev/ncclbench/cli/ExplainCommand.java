@@ -7,9 +7,11 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.Diagnoser;
 import dev.ncclbench.diagnosis.Diagnosis;
 import dev.ncclbench.diagnosis.ExplainSummary;
+import dev.ncclbench.diagnosis.rules.ExplainRules;
+import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
-import dev.ncclbench.diagnosis.PairVerdict;
-import dev.ncclbench.diagnosis.PathKind;
+import dev.ncclbench.diagnosis.facts.PairVerdict;
+import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
@@ -25,6 +27,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,7 +40,7 @@ import java.util.concurrent.Callable;
                 + " or - for stdin) and say which path the bytes took, how sure, why, and what to change.",
         footer = "%nExit codes: 0 healthy path for the topology, 2 usage error or no path evidence in the input,"
                 + " 3 NCCL init failed, 4 NCCL failed after init, 6 degraded path (sockets or host-staged where"
-                + " RDMA is present).")
+                + " RDMA is present), or a finding at the --fail-on severity.")
 public final class ExplainCommand implements Callable<Integer> {
 
     @Spec
@@ -48,12 +52,35 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the whole structure (summary, diagnosis, evidence) as JSON")
     boolean json;
 
+    @Option(names = "--ignore", paramLabel = "ID", description = "Drop the findings of this rule (repeatable; see"
+            + " `ncclbench rules`); they no longer count for the health or the exit code")
+    List<String> ignore = List.of();
+
+    @Option(names = "--fail-on", paramLabel = "warn|error", description = "Also exit 6 when a finding of this"
+            + " severity or worse remains, even on a healthy path")
+    String failOn;
+
     @Option(names = "--stdin", hidden = true)
     InputStream stdin = System.in;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        FailOn threshold = null;
+        if (failOn != null) {
+            try {
+                threshold = FailOn.parse(failOn);
+            } catch (IllegalArgumentException ex) {
+                throw NcclbenchException.usage(ex.getMessage());
+            }
+        }
+        Set<String> ignored = new LinkedHashSet<>();
+        for (String id : ignore) {
+            if (!ExplainRules.BOOK.knows(id)) {
+                throw NcclbenchException.usage("--ignore " + id + ": no such rule (`ncclbench rules` lists them)");
+            }
+            ignored.add(id);
+        }
         NcclLogReader reader = new NcclLogReader();
         for (String in : inputs) {
             try {
@@ -71,7 +98,7 @@ public final class ExplainCommand implements Callable<Integer> {
             }
         }
         NcclLogEvidence e = reader.evidence();
-        Diagnosis d = Diagnoser.diagnose(e);
+        Diagnosis d = Diagnoser.diagnose(e, ignored);
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("schema", "ncclbench.explain/1");
@@ -87,7 +114,11 @@ public final class ExplainCommand implements Callable<Integer> {
             text(out, e, d);
         }
         out.flush();
-        return d.health().exitCode.code;
+        int code = d.health().exitCode.code;
+        if (code == ExitCode.OK.code && threshold != null && threshold.fails(d.findings())) {
+            return ExitCode.DEGRADED.code;
+        }
+        return code;
     }
 
     static void text(PrintWriter out, NcclLogEvidence e, Diagnosis d) {
@@ -130,7 +161,7 @@ public final class ExplainCommand implements Callable<Integer> {
             d.pairs().forEach(p -> byPath.merge(p.path(), 1L, Long::sum));
             StringBuilder sb = new StringBuilder("Pairs:  ");
             byPath.forEach((k, n) -> sb.append(n).append(' ').append(k.id).append("  "));
-            PairVerdict worst = d.pairs().stream().min((a, b) -> a.path().compareTo(b.path())).get();
+            PairVerdict worst = d.pairs().stream().min((a, b) -> PathKind.WORSE_FIRST.compare(a.path(), b.path())).get();
             sb.append("(e.g. ").append(worst.fromRank()).append(" -> ").append(worst.toRank()).append(": ")
                     .append(worst.path().id).append(worst.detail().isEmpty() ? "" : ", " + worst.detail())
                     .append(')');

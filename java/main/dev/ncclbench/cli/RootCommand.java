@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 SweepCommand.class,
                 ExplainCommand.class,
+                RulesCommand.class,
                 FleetCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
 public final class RootCommand implements Runnable {
     @Override
     public void run() {
-        throw dev.ncclbench.NcclbenchException.usage("a subcommand is needed: sweep, env, explain (see --help)");
+        throw dev.ncclbench.NcclbenchException.usage("a subcommand is needed: sweep, env, explain, rules (see --help)");
     }
 
 }

@@ -2,6 +2,8 @@ package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.diagnosis.facts.PairVerdict;
+import dev.ncclbench.diagnosis.facts.PathKind;
 import java.util.List;
 
 /**

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.finding.Severity;
+import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.PathVerdict;

@@ -1,5 +1,8 @@
 package dev.ncclbench.rendezvous;
 
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+
 /**
  * Small, slow messages between ranks, outside the data path: addresses, the NCCL unique id, timings,
  * error counts, results. Every call is collective over all ranks with the same tag, and bounded by the
@@ -21,6 +24,19 @@ public interface ControlPlane extends AutoCloseable {
 
     default void barrier(String tag) {
         allGather(tag, new byte[0]);
+    }
+
+    /**
+     * Reports that this rank failed and returns the job's verdict, the same on every rank: the first rank that
+     * failed by itself, else the rank lost first, else the ranks that hang. Blocks until the verdict is known
+     * (at most the job's timeout).
+     *
+     * @param self whether this rank failed by itself (out of memory, a signal, its own error) rather than waiting
+     *             for or losing a peer
+     * @param step what this rank was doing, e.g. "#12 all_reduce 64 MiB out-of-place"
+     */
+    default NcclbenchException fault(boolean self, ExitCode code, String step, String message) {
+        return new NcclbenchException(code, message);
     }
 
     @Override

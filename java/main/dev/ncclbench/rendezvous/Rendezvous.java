@@ -84,7 +84,7 @@ public final class Rendezvous implements AutoCloseable {
             try {
                 InetSocketAddress bind = launch.size() == 1 || host.startsWith("127.") || host.equals("localhost")
                         ? new InetSocketAddress("127.0.0.1", port) : new InetSocketAddress(port);
-                server = new StoreServer(bind, token, world, timeoutMillis);
+                server = bindRetrying(bind, token, world, timeoutMillis);
                 port = server.port();
             } catch (IOException e) {
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot serve the rendezvous on port " + port + ": "
@@ -107,10 +107,29 @@ public final class Rendezvous implements AutoCloseable {
         return new Rendezvous(server, planes, host + ":" + port);
     }
 
+    /** A port held a moment longer by a previous job's socket frees itself: try again for about two seconds. */
+    private static StoreServer bindRetrying(InetSocketAddress bind, byte[] token, int world, long timeoutMillis)
+            throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return new StoreServer(bind, token, world, timeoutMillis);
+            } catch (java.net.BindException e) {
+                if (attempt >= 10 || bind.getPort() == 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
     /** The same on every process of a job: launchers give no port, so one is derived from the job id. */
     static int derivedPort(LaunchInfo launch) {
-        String id = launch.jobId() == null ? "ncclbench" : launch.jobId();
-        return 20000 + Math.floorMod(id.hashCode(), 20000);
+        return Ports.derive(launch.jobId() == null ? "ncclbench" : launch.jobId());
     }
 
     private static int parsePort(String s, String what) {

@@ -69,6 +69,7 @@ public final class StoreClient implements ControlPlane {
         out.writeInt(nranks);
         out.flush();
         if (in.readInt() != Wire.OK) {
+            in.readInt();
             String why = Wire.readString(in, 4096);
             throw NcclbenchException.usage("the rendezvous store at " + where + " refused rank " + rank + ": " + why);
         }
@@ -92,9 +93,7 @@ public final class StoreClient implements ControlPlane {
             Wire.writeBytes(out, mine);
             out.flush();
             if (in.readInt() != Wire.OK) {
-                String why = Wire.readString(in, 1 << 16);
-                ExitCode code = why.contains("did not reach") ? ExitCode.TIMEOUT : ExitCode.RUN_FAILED;
-                throw new NcclbenchException(code, why);
+                throw failure();
             }
             int n = in.readInt();
             if (n != nranks) {
@@ -112,6 +111,35 @@ public final class StoreClient implements ControlPlane {
             throw new NcclbenchException(ExitCode.RUN_FAILED, "rank 0 lost: the rendezvous store at " + where
                     + " went away during '" + tag + "' (" + e.getMessage() + ")");
         }
+    }
+
+    @Override
+    public synchronized NcclbenchException fault(boolean self, ExitCode code, String step, String message) {
+        try {
+            out.writeInt(Wire.OP_FAULT);
+            out.writeInt(self ? 1 : 0);
+            out.writeInt(code.code);
+            Wire.writeString(out, clip(step == null ? "" : step, Wire.MAX_TAG));
+            Wire.writeString(out, clip(message == null ? "" : message, Wire.MAX_TAG * 16));
+            out.flush();
+            if (in.readInt() == Wire.OK) {
+                throw new IOException("the store answered a failure report with OK");
+            }
+            return failure();
+        } catch (IOException e) {
+            // no store to ask: this rank's own account is all there is
+            return new NcclbenchException(code, message);
+        }
+    }
+
+    /** The store's FAILED answer: the exit code it carries and its sentence. */
+    private NcclbenchException failure() throws IOException {
+        ExitCode code = ExitCode.of(in.readInt());
+        return new NcclbenchException(code, Wire.readString(in, 1 << 16));
+    }
+
+    private static String clip(String s, int max) {
+        return s.length() <= max / 4 ? s : s.substring(0, max / 4);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.ncclbench.rendezvous;
 
+import dev.ncclbench.ExitCode;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -9,11 +11,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
@@ -24,23 +23,10 @@ public final class StoreServer implements AutoCloseable {
     private final ServerSocket server;
     private final byte[] token;
     private final int nranks;
-    private final long timeoutMillis;
-    private final Map<String, Round> rounds = new HashMap<>();
-    private final Map<Integer, String> lost = new TreeMap<>();
+    private final StoreState state;
     private final Map<Integer, Socket> clients = new HashMap<>();
     private final Thread acceptor;
     private volatile boolean closed;
-
-    private static final class Round {
-        final byte[][] payloads;
-        int arrived;
-        int replied;
-        final long firstArrival = System.nanoTime();
-
-        Round(int n) {
-            payloads = new byte[n][];
-        }
-    }
 
     /**
      * @param bind          where to listen (port 0: any free port)
@@ -49,7 +35,7 @@ public final class StoreServer implements AutoCloseable {
     public StoreServer(InetSocketAddress bind, byte[] token, int nranks, long timeoutMillis) throws IOException {
         this.token = token.clone();
         this.nranks = nranks;
-        this.timeoutMillis = timeoutMillis;
+        this.state = new StoreState(nranks, timeoutMillis);
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(bind, 1024);
@@ -112,8 +98,7 @@ public final class StoreServer implements AutoCloseable {
                 }
             }
             if (refusal != null) {
-                out.writeInt(Wire.FAILED);
-                Wire.writeString(out, refusal);
+                Wire.writeFailure(out, ExitCode.USAGE, refusal);
                 out.flush();
                 return;
             }
@@ -125,14 +110,23 @@ public final class StoreServer implements AutoCloseable {
                 int op = in.readInt();
                 if (op == Wire.OP_BYE) {
                     bye = true;
+                    state.departed(rank);
                     return;
+                }
+                if (op == Wire.OP_FAULT) {
+                    boolean self = in.readInt() != 0;
+                    ExitCode code = ExitCode.of(in.readInt());
+                    String step = Wire.readString(in, Wire.MAX_TAG);
+                    String message = Wire.readString(in, Wire.MAX_TAG * 16);
+                    reply(out, state.fault(rank, self, code, step, message));
+                    continue;
                 }
                 if (op != Wire.OP_GATHER) {
                     throw new IOException("unknown request " + op);
                 }
                 String tag = Wire.readString(in, Wire.MAX_TAG);
                 byte[] payload = Wire.readBytes(in, Wire.MAX_PAYLOAD);
-                reply(out, gather(rank, tag, payload));
+                reply(out, state.gather(rank, tag, payload));
             }
         } catch (IOException e) {
             // falls through to the lost-rank bookkeeping below
@@ -140,19 +134,17 @@ public final class StoreServer implements AutoCloseable {
             if (rank >= 0) {
                 synchronized (this) {
                     clients.remove(rank);
-                    if (!bye && !closed) {
-                        lost.putIfAbsent(rank, "its connection to the rendezvous closed (process killed or crashed?)");
-                    }
-                    notifyAll();
+                }
+                if (!bye && !closed) {
+                    state.lost(rank, "its connection to the rendezvous closed (process killed or crashed?)");
                 }
             }
         }
     }
 
     private static void reply(DataOutputStream out, Object result) throws IOException {
-        if (result instanceof String error) {
-            out.writeInt(Wire.FAILED);
-            Wire.writeString(out, error);
+        if (result instanceof StoreState.Verdict v) {
+            Wire.writeFailure(out, v.code(), v.message());
         } else {
             byte[][] all = (byte[][]) result;
             out.writeInt(Wire.OK);
@@ -162,57 +154,6 @@ public final class StoreServer implements AutoCloseable {
             }
         }
         out.flush();
-    }
-
-    /** Returns every payload, or a String saying why the gather failed. */
-    private synchronized Object gather(int rank, String tag, byte[] payload) {
-        Round round = rounds.computeIfAbsent(tag, t -> new Round(nranks));
-        if (round.payloads[rank] != null) {
-            return "rank " + rank + " sent tag '" + tag + "' twice";
-        }
-        round.payloads[rank] = payload;
-        round.arrived++;
-        notifyAll();
-        while (round.arrived < nranks) {
-            if (!lost.isEmpty()) {
-                return lostMessage();
-            }
-            if (closed) {
-                return "the rendezvous store closed";
-            }
-            long waited = (System.nanoTime() - round.firstArrival) / 1_000_000;
-            if (waited >= timeoutMillis) {
-                return "ranks " + missing(round) + " did not reach '" + tag + "' within " + (timeoutMillis / 1000)
-                        + " s (hung or too slow; -T sets this limit)";
-            }
-            try {
-                wait(Math.max(1, Math.min(1000, timeoutMillis - waited)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "interrupted";
-            }
-        }
-        byte[][] all = round.payloads.clone();
-        if (++round.replied == nranks) {
-            rounds.remove(tag);
-        }
-        return all;
-    }
-
-    private String lostMessage() {
-        StringBuilder sb = new StringBuilder();
-        lost.forEach((r, why) -> sb.append(sb.length() == 0 ? "" : "; ").append("rank ").append(r).append(" lost: ").append(why));
-        return sb.toString();
-    }
-
-    private static List<Integer> missing(Round round) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < round.payloads.length; i++) {
-            if (round.payloads[i] == null) {
-                out.add(i);
-            }
-        }
-        return out;
     }
 
     @Override
@@ -231,7 +172,7 @@ public final class StoreServer implements AutoCloseable {
                     // closing
                 }
             }
-            notifyAll();
         }
+        state.close();
     }
 }

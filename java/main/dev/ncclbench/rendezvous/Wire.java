@@ -1,5 +1,7 @@
 package dev.ncclbench.rendezvous;
 
+import dev.ncclbench.ExitCode;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -8,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 /** The store's wire format: big-endian ints, length-prefixed bytes, every length bounded. */
 final class Wire {
     static final int MAGIC = 0x4E434252; // "NCBR"
-    static final int VERSION = 1;
+    /** 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). */
+    static final int VERSION = 2;
     static final int TOKEN_BYTES = 16;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
     static final int MAX_PAYLOAD = 16 << 20;
@@ -16,6 +19,8 @@ final class Wire {
 
     static final int OP_GATHER = 1;
     static final int OP_BYE = 2;
+    /** A rank failed: self (int 0/1), exit code, the step it was at, its sentence; answered with the job's verdict. */
+    static final int OP_FAULT = 3;
 
     static final int OK = 0;
     static final int FAILED = 1;
@@ -36,6 +41,13 @@ final class Wire {
         byte[] b = new byte[n];
         in.readFully(b);
         return b;
+    }
+
+    /** FAILED, the exit code, the sentence: the code travels, so no reader guesses it from the words. */
+    static void writeFailure(DataOutputStream out, ExitCode code, String message) throws IOException {
+        out.writeInt(FAILED);
+        out.writeInt(code.code);
+        writeString(out, message);
     }
 
     static void writeString(DataOutputStream out, String s) throws IOException {

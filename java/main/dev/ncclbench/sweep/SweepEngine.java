@@ -32,6 +32,8 @@ final class SweepEngine {
     private final Runnable progress;
     private final int n;
     private int sequence;
+    /** What this rank is doing, for the failure report: "#12 all_reduce 64 MiB out-of-place". */
+    private volatile String step = "the start of the sweep";
 
     /**
      * @param listener rank 0's listener, null on other ranks
@@ -163,8 +165,14 @@ final class SweepEngine {
 
     private String tag(Collective coll, Counts counts, int root, boolean inPlace) {
         // read by people when a rank does not arrive: "#12 all_reduce 64 MiB out-of-place"
-        return "#" + (sequence++) + " " + coll.name() + " " + Sizes.human(counts.sizeBytes(spec.type()))
+        step = "#" + (sequence++) + " " + coll.name() + " " + Sizes.human(counts.sizeBytes(spec.type()))
                 + (root >= 0 && coll.rooted() ? " root " + root : "") + (inPlace ? " in-place" : " out-of-place");
+        return step;
+    }
+
+    /** The step in progress or last begun. */
+    String step() {
+        return step;
     }
 
     /** Shares [seconds, wrong, samples...] with every rank and combines them by -a. */

@@ -88,16 +88,27 @@ public final class SweepRunner {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<NcclbenchException> verdict = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < comms.size(); i++) {
             RankComm comm = comms.get(i);
-            SweepEngine engine = new SweepEngine(spec, comm, planes.get(i), i == 0 ? report.listener() : null, progress::step);
+            ControlPlane plane = planes.get(i);
+            SweepEngine engine = new SweepEngine(spec, comm, plane, i == 0 ? report.listener() : null, progress::step);
             Thread t = new Thread(() -> {
                 try {
                     engine.run();
                 } catch (RuntimeException e) {
-                    if (failure.compareAndSet(null, e)) {
+                    boolean first = failure.compareAndSet(null, e);
+                    if (first) {
+                        // the first failure is the cause; closing every local rank makes the others fail fast
                         comms.forEach(RankComm::close);
+                    }
+                    // the store turns every rank's account into one verdict, the same on every rank: the rank
+                    // that failed first, not a neighbour that stopped because of it
+                    NcclbenchException v = plane.fault(first && isOwnFailure(e), asExit(e).exitCode(), engine.step(),
+                            e.getMessage());
+                    if (first) {
+                        verdict.set(v);
                     }
                 }
             }, "ncclbench-rank" + comm.rank());
@@ -106,15 +117,21 @@ public final class SweepRunner {
         }
         Gathers.joinAll(threads);
         progress.close();
-        RuntimeException f = failure.get();
-        if (f == null) {
-            try {
-                Gathers.allLocal(planes, "done", new byte[0]);
-            } catch (RuntimeException e) {
-                f = e;
-            }
+        if (failure.get() != null) {
+            return verdict.get();
         }
-        return f;
+        try {
+            Gathers.allLocal(planes, "done", new byte[0]);
+        } catch (RuntimeException e) {
+            return e;
+        }
+        return null;
+    }
+
+    /** Waiting too long for a peer, or losing one, is a peer's failure; anything else is this rank's own. */
+    static boolean isOwnFailure(RuntimeException f) {
+        return !(f instanceof NcclbenchException ne)
+                || (ne.exitCode() != ExitCode.TIMEOUT && ne.exitCode() != ExitCode.RUN_FAILED);
     }
 
     /** The failure as the command's exit: ours as they are, anything else an internal error. */

@@ -77,4 +77,43 @@ class ExplainCommandTest {
         assertEquals(2, cl.execute("-"));
         assertTrue(out.toString().contains("NO-NCCL-LINES"), out.toString());
     }
+
+    @Test
+    void ignoringTheRuleThatDegradesThePathMakesItHealthy() {
+        assertEquals(0, run("explain", "--ignore", "NET-SOCKET-FALLBACK", fixture("seeds/nic-misselection.log")));
+        assertTrue(!out.toString().contains("[ERROR] NET-SOCKET-FALLBACK"), out.toString());
+        // repeatable
+        assertEquals(0, run("explain", "--ignore", "NET-IB-NO-GDR", "--ignore", "LOG-LINES-UNUSED",
+                fixture("seeds/ib-without-gdrdma.log")));
+    }
+
+    @Test
+    void anUnknownRuleIdIsOneLineAndExit2() {
+        assertEquals(2, run("explain", "--ignore", "NO-SUCH-RULE", fixture("seeds/nic-misselection.log")));
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().contains("NO-SUCH-RULE"), err.toString());
+    }
+
+    @Test
+    void failOnTurnsAHealthyPathWithFindingsIntoExit6() {
+        // SHM inside a node is a healthy path with a WARNING finding (INTRA-SHM)
+        assertEquals(0, run("explain", fixture("era-2.10-2.17/shm-p2p-disabled.log")));
+        assertEquals(6, run("explain", "--fail-on", "warn", fixture("era-2.10-2.17/shm-p2p-disabled.log")));
+        assertEquals(0, run("explain", "--fail-on", "error", fixture("era-2.10-2.17/shm-p2p-disabled.log")));
+        assertEquals(0, run("explain", "--fail-on", "warn", "--ignore", "INTRA-SHM", "--ignore", "NCCL-WARN",
+                fixture("era-2.10-2.17/shm-p2p-disabled.log")));
+        assertEquals(2, run("explain", "--fail-on", "sometimes", fixture("era-2.10-2.17/shm-p2p-disabled.log")));
+        assertTrue(err.toString().contains("--fail-on takes warn or error"), err.toString());
+    }
+
+    @Test
+    void rulesListsEveryExplainRuleWithItsSeverity() {
+        assertEquals(0, run("rules"));
+        String text = out.toString();
+        for (var r : dev.ncclbench.diagnosis.rules.ExplainRules.BOOK.rules()) {
+            assertTrue(text.lines().anyMatch(l -> l.contains(r.id()) && l.contains(r.severity().name())),
+                    r.id() + " missing from\n" + text);
+        }
+        assertTrue(text.contains("NET-SOCKET-FALLBACK") && text.contains("[degrades the path]"), text);
+    }
 }

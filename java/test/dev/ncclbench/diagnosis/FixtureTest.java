@@ -58,4 +58,18 @@ class FixtureTest {
             assertEquals(want, JSON.readTree(actual), rel + "\n" + actual);
         }));
     }
+
+    /** A new rule is one class plus one fixture: every rule of the book fires in at least one expected JSON. */
+    @org.junit.jupiter.api.Test
+    void everyRuleHasAFixtureThatFiresIt() throws IOException {
+        java.util.Set<String> fired = new java.util.TreeSet<>();
+        try (Stream<Path> s = Files.walk(fixtures())) {
+            for (Path p : s.filter(x -> x.toString().endsWith(".expected.json")).toList()) {
+                JSON.readTree(p.toFile()).get("rules").forEach(n -> fired.add(n.asText()));
+            }
+        }
+        List<String> missing = dev.ncclbench.diagnosis.rules.ExplainRules.BOOK.rules().stream()
+                .map(dev.ncclbench.finding.Rule::id).filter(id -> !fired.contains(id)).toList();
+        assertEquals(List.of(), missing, "rules without a fixture that fires them");
+    }
 }

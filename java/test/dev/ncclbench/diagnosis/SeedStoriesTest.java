@@ -3,6 +3,10 @@ package dev.ncclbench.diagnosis;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.rules.ExplainRules;
+import dev.ncclbench.finding.Rule;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import org.junit.jupiter.api.Test;
 
@@ -72,9 +76,25 @@ class SeedStoriesTest {
 
     @Test
     void aRuleThatCrashesIsAFindingNotAnAbortedReport() throws IOException {
-        Diagnosis d = Diagnoser.diagnoseWith(FixtureTest.read("seeds/ib-without-gdrdma.log"), "BOOM", f -> {
-            throw new IllegalStateException("boom");
-        });
+        Rule<Facts> boom = new Rule<>() {
+            public String id() {
+                return "BOOM";
+            }
+
+            public Severity severity() {
+                return Severity.ERROR;
+            }
+
+            public String summary() {
+                return "always throws";
+            }
+
+            public List<Finding> check(Facts f) {
+                throw new IllegalStateException("boom");
+            }
+        };
+        Diagnosis d = Diagnoser.diagnose(FixtureTest.read("seeds/ib-without-gdrdma.log"), ExplainRules.BOOK.with(boom),
+                java.util.Set.of());
         assertTrue(d.findings().stream().anyMatch(f -> f.ruleId().equals("RULE-CRASHED")
                 && f.title().contains("BOOM")));
         assertEquals(PathKind.RDMA_HOST_STAGED, d.path()); // the other rules still judged

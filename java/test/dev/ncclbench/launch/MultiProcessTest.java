@@ -117,23 +117,24 @@ class MultiProcessTest {
         return p.exitValue();
     }
 
-    /** A port p with p + 1 free too (torchrun's store has MASTER_PORT; ours takes the next one). */
+    /**
+     * A port p with p + 1 free too (torchrun's store has MASTER_PORT; ours takes the next one), outside the
+     * kernel's ephemeral range: a port there can be taken by any outgoing connection between this check and the
+     * job's bind, one from bind(0) is taken from exactly that range.
+     */
     static int freePortPair() throws IOException {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
-        for (int attempt = 0; attempt < 50; attempt++) {
-            try (ServerSocket a = new ServerSocket(0, 1, lo)) {
-                int p = a.getLocalPort();
-                if (p >= 65535) {
-                    continue;
-                }
-                try (ServerSocket b = new ServerSocket(p + 1, 1, lo)) {
-                    return p;
-                } catch (IOException busy) {
-                    // try another
-                }
+        int[] eph = dev.ncclbench.rendezvous.Ports.ephemeralRange();
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int p = 10000 + random.nextInt(eph[0] - 10000 - 1);
+            try (ServerSocket a = new ServerSocket(p, 1, lo); ServerSocket b = new ServerSocket(p + 1, 1, lo)) {
+                return p;
+            } catch (IOException busy) {
+                // try another
             }
         }
-        throw new IOException("no two consecutive free ports on 127.0.0.1");
+        throw new IOException("no two consecutive free ports on 127.0.0.1 below " + eph[0]);
     }
 
     private static Map<String, String> torchrun(int rank, int world, int port) {
@@ -263,9 +264,11 @@ class MultiProcessTest {
         int code1 = exit(ranks.get(1), 30, "rank 1 after rank 2 was killed");
         double seconds = (System.nanoTime() - killedAt) / 1e9;
         String err0 = err("lost0");
-        assertTrue(code0 == 4 || code0 == 5, "rank 0 exit " + code0 + ": " + err0);
-        assertTrue(code1 == 4 || code1 == 5, "rank 1 exit " + code1 + ": " + err("lost1"));
-        assertTrue(err0.contains("rank 2"), "rank 0 names the lost rank: " + err0);
+        // whichever survivor noticed first, and whatever its neighbour's abort looked like, both name rank 2
+        assertEquals(4, code0, "rank 0: " + err0);
+        assertEquals(4, code1, "rank 1: " + err("lost1"));
+        assertTrue(err0.contains("rank 2 lost"), "rank 0 names the lost rank: " + err0);
+        assertTrue(err("lost1").contains("rank 2 lost"), "rank 1 names the lost rank: " + err("lost1"));
         assertFalse(err0.contains("\tat "), "no stack trace: " + err0);
         assertTrue(seconds < 30, "took " + seconds + " s");
         System.out.println("MultiProcessTest: ranks 0 and 1 exited " + code0 + " and " + code1 + " within "
@@ -311,9 +314,11 @@ class MultiProcessTest {
             System.out.println("MultiProcessTest: with rank 2 stopped, ranks 0 and 1 exited " + code0 + " and " + code1
                     + " after " + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s; rank 0 said: "
                     + err0.strip().replace("\n", " | "));
+            // whether the store's gather or a mesh watchdog fires first, both survivors name rank 2 the same way
             assertEquals(5, code0, err0);
-            assertTrue(code1 == 4 || code1 == 5, "rank 1 exit " + code1 + ": " + err("hang1"));
-            assertTrue(err0.contains("rank 2"), "names the hung rank: " + err0);
+            assertEquals(5, code1, err("hang1"));
+            assertTrue(err0.contains("rank 2 did not reach '"), "names the hung rank: " + err0);
+            assertTrue(err("hang1").contains("rank 2 did not reach '"), "names the hung rank: " + err("hang1"));
             ResultDocument doc = ResultFiles.read(json);
             assertEquals("timeout", doc.status());
             assertTrue(doc.rows().size() >= 1);

@@ -80,25 +80,35 @@ class StoreTest {
         }
     }
 
+    /** A port that refuses connections and that nothing else can take while held: bound, never listening. */
+    static Socket refusingPort() throws Exception {
+        Socket holder = new Socket();
+        holder.bind(new InetSocketAddress("127.0.0.1", 0));
+        return holder;
+    }
+
     @Test
     void aClientRetriesUntilTheStoreIsUp() throws Exception {
-        int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            port = probe.getLocalPort();
-        }
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            Future<byte[][]> late = pool.submit(() -> {
-                try (StoreClient c = StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 0, 1, 10_000)) {
-                    return c.allGather("t", bytes("x"));
-                }
-            });
-            Thread.sleep(500);
-            try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", port), TOKEN, 1, 10_000)) {
-                assertArrayEquals(bytes("x"), late.get(20, TimeUnit.SECONDS)[0]);
+        Socket holder = refusingPort();
+        int port = holder.getLocalPort();
+        java.util.concurrent.atomic.AtomicReference<Object> result = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread client = new Thread(() -> {
+            try (StoreClient c = StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 0, 1, 20_000)) {
+                result.set(c.allGather("t", bytes("x")));
+            } catch (RuntimeException e) {
+                result.set(e);
             }
-        } finally {
-            pool.shutdownNow();
+        });
+        client.start();
+        // the client was refused and waits to try again: only then does the store come up
+        while (client.getState() != Thread.State.TIMED_WAITING && client.isAlive()) {
+            Thread.onSpinWait();
+        }
+        holder.close();
+        try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", port), TOKEN, 1, 10_000)) {
+            client.join(20_000);
+            assertTrue(result.get() instanceof byte[][], "connected once the store was up: " + result.get());
+            assertArrayEquals(bytes("x"), ((byte[][]) result.get())[0]);
         }
     }
 
@@ -163,8 +173,8 @@ class StoreTest {
                     }
                 }));
             }
-            Thread.sleep(300);
             long t0 = System.nanoTime();
+            // whether the others are already waiting or arrive after the loss, their gather fails naming rank 2
             connectAndVanish(server, 2, n);
             for (Future<NcclbenchException> f : waiting) {
                 NcclbenchException e = f.get(20, TimeUnit.SECONDS);
@@ -181,7 +191,6 @@ class StoreTest {
     void aRankLostBeforeAGatherFailsThatGatherToo() throws Exception {
         try (StoreServer server = server(2, 30_000)) {
             connectAndVanish(server, 1, 2);
-            Thread.sleep(200);
             try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, 2, 5_000)) {
                 NcclbenchException e = assertThrows(NcclbenchException.class, () -> c.allGather("later", bytes("x")));
                 assertTrue(e.getMessage().contains("rank 1 lost"), e.getMessage());
@@ -202,11 +211,12 @@ class StoreTest {
             try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, n, 5_000)) {
                 c.allGather("a", bytes("0"));
                 one.get(10, TimeUnit.SECONDS);
-                Thread.sleep(200);
-                // rank 1 left politely: the next gather times out naming it, it is not "lost"
+                // rank 1 left politely (whether or not the store has read its goodbye yet): the next gather times
+                // out naming it, it is not "lost"
                 NcclbenchException e = assertThrows(NcclbenchException.class, () -> c.allGather("b", bytes("0")));
                 assertTrue(!e.getMessage().contains("lost"), e.getMessage());
-                assertTrue(e.getMessage().contains("[1]") && e.getMessage().contains("did not reach"), e.getMessage());
+                assertTrue(e.getMessage().contains("rank 1 did not reach 'b' within 2 s"), e.getMessage());
+                assertEquals(ExitCode.TIMEOUT, e.exitCode());
             }
         } finally {
             pool.shutdownNow();
@@ -233,7 +243,7 @@ class StoreTest {
             for (Future<NcclbenchException> f : waiting) {
                 NcclbenchException e = f.get(20, TimeUnit.SECONDS);
                 assertEquals(ExitCode.TIMEOUT, e.exitCode(), e.getMessage());
-                assertTrue(e.getMessage().contains("ranks [1, 3] did not reach 'sizes/8'"), e.getMessage());
+                assertTrue(e.getMessage().contains("ranks 1 and 3 did not reach 'sizes/8' within 0.7 s"), e.getMessage());
             }
         } finally {
             idle.forEach(StoreClient::close);
@@ -243,14 +253,13 @@ class StoreTest {
 
     @Test
     void noStoreIsATimeoutThatSaysWhere() throws Exception {
-        int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            port = probe.getLocalPort();
+        try (Socket holder = refusingPort()) {
+            int port = holder.getLocalPort();
+            NcclbenchException e = assertThrows(NcclbenchException.class,
+                    () -> StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 3, 4, 600));
+            assertEquals(ExitCode.TIMEOUT, e.exitCode());
+            assertTrue(e.getMessage().contains("rank 3 could not reach the rendezvous store at 127.0.0.1:" + port), e.getMessage());
         }
-        NcclbenchException e = assertThrows(NcclbenchException.class,
-                () -> StoreClient.connect(new InetSocketAddress("127.0.0.1", port), TOKEN, 3, 4, 600));
-        assertEquals(ExitCode.TIMEOUT, e.exitCode());
-        assertTrue(e.getMessage().contains("rank 3 could not reach the rendezvous store at 127.0.0.1:" + port), e.getMessage());
     }
 
     @Test
@@ -261,7 +270,7 @@ class StoreTest {
             try {
                 Future<NcclbenchException> f = pool.submit(() -> assertThrows(NcclbenchException.class,
                         () -> c.allGather("x", bytes("1"))));
-                Thread.sleep(300);
+                // whether the gather is under way or not yet sent when the store closes, it fails
                 server.close();
                 NcclbenchException e = f.get(20, TimeUnit.SECONDS);
                 assertTrue(e.getMessage().contains("closed") || e.getMessage().contains("rank 0 lost"), e.getMessage());
@@ -294,6 +303,74 @@ class StoreTest {
             assertEquals(0, other.get(10, TimeUnit.SECONDS)[0].length);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aHungRankIsNamedByEverySurvivorWhateverTheyBlamed() throws Exception {
+        int n = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (StoreServer server = server(n, 700);
+             StoreClient hung = StoreClient.connect(at(server), TOKEN, 2, n, 5_000)) {
+            // rank 0 blames its neighbour rank 1 (a cascade), rank 1 blames rank 2: the store knows better
+            List<Future<NcclbenchException>> verdicts = new ArrayList<>();
+            for (int rank : new int[] {0, 1}) {
+                verdicts.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at(server), TOKEN, rank, n, 5_000)) {
+                        return c.fault(false, ExitCode.TIMEOUT, "#3 all_reduce 4 MiB out-of-place",
+                                "rank " + (rank + 1) + " did not reach '#3 all_reduce 4 MiB out-of-place' within 0.7 s");
+                    }
+                }));
+            }
+            for (Future<NcclbenchException> f : verdicts) {
+                NcclbenchException e = f.get(20, TimeUnit.SECONDS);
+                assertEquals(ExitCode.TIMEOUT, e.exitCode(), e.getMessage());
+                assertTrue(e.getMessage().startsWith("rank 2 did not reach '#3 all_reduce 4 MiB out-of-place' within 0.7 s"),
+                        e.getMessage());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRankThatFailsByItselfStopsTheOthersAtOnceWithItsExitCode() throws Exception {
+        int n = 2;
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        // a store timeout far beyond the class's @Timeout: only an immediate answer passes
+        try (StoreServer server = server(n, 600_000)) {
+            Future<NcclbenchException> waiting = pool.submit(() -> {
+                try (StoreClient c = StoreClient.connect(at(server), TOKEN, 1, n, 5_000)) {
+                    return assertThrows(NcclbenchException.class, () -> c.allGather("#7 all_reduce 512 MiB", bytes("x")));
+                }
+            });
+            try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, n, 5_000)) {
+                NcclbenchException mine = c.fault(true, ExitCode.ENVIRONMENT, "#7 all_reduce 512 MiB",
+                        "rank 0 ran out of memory at 512 MiB");
+                assertEquals(ExitCode.ENVIRONMENT, mine.exitCode());
+                NcclbenchException e = waiting.get(30, TimeUnit.SECONDS);
+                assertEquals(ExitCode.ENVIRONMENT, e.exitCode(), "the code travels on the wire: " + e.getMessage());
+                assertEquals("rank 0 ran out of memory at 512 MiB", e.getMessage());
+                // and every later gather gets the same verdict
+                NcclbenchException later = assertThrows(NcclbenchException.class, () -> c.allGather("later", bytes("x")));
+                assertEquals("rank 0 ran out of memory at 512 MiB", later.getMessage());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theRankLostFirstStaysTheOneNamed() throws Exception {
+        try (StoreServer server = server(3, 600_000);
+             StoreClient c = StoreClient.connect(at(server), TOKEN, 0, 3, 5_000)) {
+            connectAndVanish(server, 2, 3);
+            NcclbenchException first = assertThrows(NcclbenchException.class, () -> c.allGather("a", bytes("x")));
+            assertTrue(first.getMessage().startsWith("rank 2 lost"), first.getMessage());
+            connectAndVanish(server, 1, 3);
+            NcclbenchException again = c.fault(false, ExitCode.RUN_FAILED, "b", "rank 0: lost rank 1 during b");
+            assertEquals(first.getMessage(), again.getMessage(), "a cascade does not change who died first");
+            assertEquals(ExitCode.RUN_FAILED, again.exitCode());
         }
     }
 }

@@ -2,6 +2,8 @@ package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.env.Interfaces;
+import dev.ncclbench.env.Missing;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.NativeLibraries.Report;
@@ -39,8 +41,7 @@ final class NcclReadiness {
             return Readiness.notReady("nothing",
                     "no NCCL: libnccl.so.2 not found (searched NCCL_HOME, LD_LIBRARY_PATH, ldconfig, CUDA_HOME, /usr/local/cuda,"
                             + " system folders, python site-packages nvidia/nccl/lib)",
-                    "pip install nvidia-nccl-cu13 (PyTorch's NCCL), or set NCCL_HOME to the folder holding lib/libnccl.so.2,"
-                            + " or run scripts/fetch-nccl.sh; on a machine without a GPU use --backend socket");
+                    remedy(Missing.noNccl()));
         }
         String ncclText = "NCCL";
         ProbeResult probe = runProbe ? ProbeRunner.probe(nccl.path()) : null;
@@ -48,7 +49,7 @@ final class NcclReadiness {
         if (probe != null && probe.problem() == null) {
             if (!probe.loaded()) {
                 return Readiness.notReady(nccl.describe(), "libnccl.so.2 at " + nccl.path() + " cannot be loaded: " + probe.dlError(),
-                        "install a complete NCCL (pip install nvidia-nccl-cu13) or point NCCL_HOME at one");
+                        remedy(Missing.unloadable(nccl.path().toString(), probe.dlError())));
             }
             ncclText = "NCCL " + probe.versionString();
         }
@@ -64,14 +65,18 @@ final class NcclReadiness {
         if (!libs.driver().present()) {
             return Readiness.notReady(found,
                     ncclText + " found at " + nccl.path() + ", but no NVIDIA driver: libcuda.so.1 not found",
-                    "install the NVIDIA driver (in a container: run it with the NVIDIA container toolkit, --gpus all);"
-                            + " without a GPU use --backend socket (or auto)");
+                    remedy(Missing.noDriver()));
         }
         if (!libs.cudart().present()) {
             return Readiness.notReady(found,
                     ncclText + " found at " + nccl.path() + ", but no CUDA runtime: libcudart.so.13 not found",
-                    "pip install nvidia-cuda-runtime-cu13, or set CUDA_HOME to a CUDA 13 toolkit");
+                    remedy(Missing.noCudart()));
         }
         return Readiness.ready(found);
+    }
+
+    /** The remedy of env's finding for the same gap: one source for those words. */
+    private static String remedy(Finding f) {
+        return String.join("; ", f.remedy());
     }
 }

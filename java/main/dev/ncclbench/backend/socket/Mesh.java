@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.socket;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.HangReport;
 import dev.ncclbench.backend.BackendException;
 
 import java.io.DataInputStream;
@@ -274,9 +275,9 @@ final class Mesh implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             abort();
             if (timedOut) {
-                throw new BackendException(ExitCode.TIMEOUT, "rank " + rank + ": no progress with rank " + waitingOn
-                        + " for " + timeoutMillis / 1000 + " s during " + what
-                        + " (hang: that rank stopped, or the network dropped)", "see that rank's log; -T sets the limit", e);
+                throw new BackendException(ExitCode.TIMEOUT, HangReport.didNotReach(List.of(waitingOn), what, timeoutMillis)
+                        + " (seen by rank " + rank + ": that rank stopped, or the network dropped)",
+                        "see that rank's log; -T sets the limit", e);
             }
             if (e instanceof BackendException be) {
                 throw be;

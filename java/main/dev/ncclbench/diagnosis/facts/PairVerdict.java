@@ -1,4 +1,4 @@
-package dev.ncclbench.diagnosis;
+package dev.ncclbench.diagnosis.facts;
 
 import java.util.List;
 

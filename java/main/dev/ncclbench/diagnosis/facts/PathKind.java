@@ -1,6 +1,9 @@
-package dev.ncclbench.diagnosis;
+package dev.ncclbench.diagnosis.facts;
 
-/** The paths the bytes can take, worst first among the network ones; id is what results carry. */
+import java.util.Comparator;
+import java.util.List;
+
+/** The paths the bytes can take; id is what results carry. Which is worse is {@link #WORST_FIRST}, not the ordinal. */
 public enum PathKind {
     FAILED("failed", "no path: NCCL did not initialise"),
     SOCKET("socket", "inter-node TCP sockets (NET/Socket)"),
@@ -16,6 +19,16 @@ public enum PathKind {
     LOOPBACK("loopback", "one rank: no data leaves the GPU"),
     UNKNOWN("unknown", "unknown: not enough evidence");
 
+    /**
+     * The bottleneck order: the first of these a job's pairs use is its path. A socket pair drags the whole ring
+     * down more than a host-staged one, and so on; intra-node paths come after every inter-node one.
+     */
+    public static final List<PathKind> WORST_FIRST = List.of(FAILED, SOCKET, RDMA_HOST_STAGED, RDMA_PARTIAL_GDR,
+            RDMA, PLUGIN_NET, RDMA_GDR, COLLNET, SHM, P2P, NVLS, LOOPBACK, UNKNOWN);
+
+    /** Orders paths worst first. */
+    public static final Comparator<PathKind> WORSE_FIRST = Comparator.comparingInt(WORST_FIRST::indexOf);
+
     public final String id;
     public final String description;
 
@@ -27,5 +40,10 @@ public enum PathKind {
     public boolean interNode() {
         return this == SOCKET || this == RDMA_HOST_STAGED || this == RDMA_PARTIAL_GDR || this == RDMA
                 || this == PLUGIN_NET || this == RDMA_GDR || this == COLLNET;
+    }
+
+    /** Whether this path is worse (a tighter bottleneck) than other. */
+    public boolean worseThan(PathKind other) {
+        return WORSE_FIRST.compare(this, other) < 0;
     }
 }

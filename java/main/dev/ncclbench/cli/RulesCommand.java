@@ -1,0 +1,69 @@
+package dev.ncclbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.diagnosis.rules.ExplainRules;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.RuleBook;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** `ncclbench rules`: every rule of every book (id, severity, one line), the ids that --ignore takes. */
+@Command(name = "rules", mixinStandardHelpOptions = true,
+        description = "List every rule of explain (and of every other command that judges evidence): its id, the"
+                + " worst severity it reports, and what it looks for. The ids are what --ignore takes.")
+public final class RulesCommand implements Callable<Integer> {
+    /** Every book, in the order listed. A command that judges evidence with rules adds its book here. */
+    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "Print as JSON: [{book, id, severity, degradesPath, summary}]")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (RuleBook<?> book : BOOKS) {
+                for (Rule<?> r : book.rules()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("book", book.name());
+                    m.put("id", r.id());
+                    m.put("severity", r.severity().name());
+                    m.put("degradesPath", r.degradesPath());
+                    m.put("summary", r.summary());
+                    rows.add(m);
+                }
+            }
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
+        } else {
+            int width = BOOKS.stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
+                    .orElse(10);
+            for (RuleBook<?> book : BOOKS) {
+                out.printf(Locale.ROOT, "%s (%d rules, in the order they run)%n", book.name(), book.rules().size());
+                for (Rule<?> r : book.rules()) {
+                    out.printf(Locale.ROOT, "  %-" + width + "s  %-7s  %s%s%n", r.id(), r.severity(), r.summary(),
+                            r.degradesPath() ? " [degrades the path]" : "");
+                }
+                out.println();
+            }
+            out.printf(Locale.ROOT, "Every book: %s WARNING when a rule crashes; the others still run.%n",
+                    RuleBook.CRASHED);
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.ncclbench.diagnosis.rules;
+
+import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.diagnosis.facts.FailureKind;
+import dev.ncclbench.diagnosis.facts.Lines;
+import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
+
+import java.util.List;
+
+/** NCCL reported a failure that no more specific rule explains. */
+public final class NcclError implements Rule<Facts> {
+    @Override
+    public String id() {
+        return "NCCL-ERROR";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.ERROR;
+    }
+
+    @Override
+    public String summary() {
+        return "NCCL reported a failure (system/internal error, error line) that no more specific rule explains";
+    }
+
+    @Override
+    public List<Finding> check(Facts f) {
+        List<Warning> ws = f.failures(FailureKind.ERROR);
+        if (ws.isEmpty() || f.failures().size() > ws.size()) {
+            return List.of(); // a more specific rule explains it
+        }
+        return List.of(finding(Severity.ERROR, "NCCL reported a failure",
+                "The log has NCCL errors but no WARN this tool can attribute. The earliest WARN or error line is"
+                        + " usually the cause; later ones are ranks giving up.",
+                Lines.warnings(ws),
+                List.of("rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,BOOTSTRAP,ENV,NET and read the first WARN",
+                        "'unhandled system error': check /dev/shm size (docker --shm-size) and the interfaces"),
+                References.NET_DOC));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.ncclbench.diagnosis.rules;
+
+import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.diagnosis.facts.Lines;
+import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
+
+import java.util.List;
+
+/** A NET plugin other than IB (AWS Libfabric, TCPX, FasTrak) carries the bytes. */
+public final class NetPlugin implements Rule<Facts> {
+    @Override
+    public String id() {
+        return "NET-PLUGIN";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.INFO;
+    }
+
+    @Override
+    public String summary() {
+        return "inter-node traffic uses a NET plugin (AWS Libfabric, GPUDirectTCPX, FasTrak...), with or without GPUDirect";
+    }
+
+    @Override
+    public List<Finding> check(Facts f) {
+        List<Connection> p = f.plugin();
+        if (p.isEmpty()) {
+            return List.of();
+        }
+        String name = p.get(0).netName();
+        long gdr = p.stream().filter(Connection::gdr).count();
+        return List.of(finding(Severity.INFO, "inter-node traffic uses the " + name + " network plugin"
+                        + (gdr == p.size() ? " with GPUDirect" : gdr == 0 ? " without GPUDirect" : ""),
+                "A NET plugin (" + name + ") carries the bytes; judge its busbw against the fabric it drives.",
+                Lines.describe(p, 4),
+                gdr == p.size() ? List.of() : List.of("check the plugin's GPUDirect prerequisites (EFA:"
+                        + " FI_EFA_USE_DEVICE_RDMA=1; TCPX/FasTrak: its dma-buf setup)"), References.NET_DOC));
+    }
+}

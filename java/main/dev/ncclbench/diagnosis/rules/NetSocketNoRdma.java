@@ -1,0 +1,49 @@
+package dev.ncclbench.diagnosis.rules;
+
+import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.diagnosis.facts.PathKind;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Sockets between nodes and no RDMA device in sight: right for plain Ethernet, a hint in a container. */
+public final class NetSocketNoRdma implements Rule<Facts> {
+    @Override
+    public String id() {
+        return "NET-SOCKET-NO-RDMA";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "inter-node traffic uses TCP sockets and NCCL found no RDMA device (WARNING when NET/IB found none)";
+    }
+
+    @Override
+    public List<Finding> check(Facts f) {
+        if (f.path() != PathKind.SOCKET || f.rdmaPresent()) {
+            return List.of();
+        }
+        List<String> ev = new ArrayList<>(f.overall().evidence());
+        f.evidence().noNetDevice().stream().limit(2).forEach(m -> ev.add(m.source() + ": NET/" + m.value()
+                + " : No device found"));
+        boolean containerHint = !f.evidence().noNetDevice().isEmpty();
+        return List.of(finding(containerHint ? Severity.WARNING : Severity.INFO,
+                "inter-node traffic uses TCP sockets; NCCL found no RDMA device",
+                "Correct for nodes without IB/RoCE NICs. If these nodes do have them, NCCL cannot see them: in a"
+                        + " container that is /dev/infiniband, IPC_LOCK, the RDMA device-plugin resource or missing"
+                        + " verbs libraries.",
+                ev, List.of("ibv_devices   # on the host and in the container: an RDMA NIC that only the host lists"
+                                + " is the container's access", "ls /dev/infiniband",
+                        "compare busbw with the socket floor: ncclbench sweep --backend socket"),
+                References.RUNBOOK + ", step 8"));
+    }
+}
