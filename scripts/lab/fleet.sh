@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The fleet lab: N network namespaces on one bridge, each a "node" running one `ncclbench fleet` process
 # (socket backend, --rank/--world-size/--rendezvous), one node's link shaped to a quarter of the others' rate,
-# one other pair's path given netem delay and loss, and a check that fleet names exactly those.
+# one other pair's path cut to a fortieth (tc htb; netem delay and loss where the kernel has it), and a check
+# that fleet names exactly those.
 #
 #   scripts/lab/fleet.sh [--nodes N] [--slow I|none] [--bad-link I-J|none] [--random] [--kill I]
 #                        [--rate MBIT] [--out DIR] [--keep] [-- fleet flags...]
@@ -13,6 +14,7 @@
 #                   where the kernel has it (default: none)
 #   --random        place one slow node and one bad link (not touching it) at random; says where
 #   --kill I        kill -9 node I's process one second after round 1 begins: it must be named unreachable
+#   --hang I        the same with SIGSTOP: a hung node, named unreachable once the round limit has passed
 #   --rate MBIT     every link's rate (default 200): low enough that this 2-core VM's CPUs are not the limit
 #   --out DIR       where the run's files go (default: a temporary folder, printed)
 #   --keep          leave the namespaces up afterwards (delete with: scripts/lab/fleet.sh --cleanup)
@@ -30,7 +32,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prefix=fleet
 subnet=10.231.14
 port=29611
-nodes=8 slow=none bad=none random=0 kill=none rate=200 out="" keep=0 netem=0 limit=30 sizes=2M
+nodes=8 slow=none bad=none random=0 kill=none signal=KILL rate=200 out="" keep=0 netem=0 limit=30 sizes=2M
 fleet_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -38,7 +40,8 @@ while [[ $# -gt 0 ]]; do
     --slow) slow="$2"; shift 2 ;;
     --bad-link) bad="$2"; shift 2 ;;
     --random) random=1; shift ;;
-    --kill) kill="$2"; shift 2 ;;
+    --kill) kill="$2"; signal=KILL; shift 2 ;;
+    --hang) kill="$2"; signal=STOP; shift 2 ;;
     --rate) rate="$2"; shift 2 ;;
     --netem) netem=1; shift ;;
     --out) out="$2"; shift 2 ;;
@@ -48,7 +51,7 @@ while [[ $# -gt 0 ]]; do
     --sizes) sizes="$2"; shift 2 ;;
     --cleanup) cleanup_only=1; shift ;;
     --) shift; fleet_args=("$@"); break ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "fleet.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -133,7 +136,7 @@ run_dir="${out:-$(mktemp -d /tmp/fleet-lab.XXXXXX)}"
 mkdir -p "$run_dir"
 echo "# lab: $nodes nodes at ${rate} Mbit/s; slow node: $([[ $slow == none ]] && echo none || echo "${prefix}-$slow ($((rate / 4)) Mbit/s)");" \
   "bad link: $([[ $bad == none ]] && echo none || echo "${prefix}-$bad_a - ${prefix}-$bad_b ($((rate * 25)) kbit/s$([[ $netem == 1 ]] && echo ", netem delay 20ms loss 2%"))");" \
-  "killed: $([[ $kill == none ]] && echo none || echo "${prefix}-$kill")"
+  "$([[ $signal == STOP ]] && echo hung || echo killed): $([[ $kill == none ]] && echo none || echo "${prefix}-$kill")"
 echo "# files: $run_dir"
 start=$(date +%s)
 pids=()
@@ -149,14 +152,17 @@ if [[ $kill != none ]]; then
   (
     until grep -q '^# round 1 begins' "$run_dir/node0.log" 2>/dev/null; do sleep 0.2; done
     sleep 1
-    kill -9 "${pids[$kill]}" 2>/dev/null || true
+    kill -s "$signal" "${pids[$kill]}" 2>/dev/null || true
   ) &
 fi
 set +e
 wait "${pids[0]}"
 code=$?
 set -e
-for ((i = 1; i < nodes; i++)); do wait "${pids[$i]}" 2>/dev/null || true; done
+for ((i = 1; i < nodes; i++)); do
+  if [[ $i == "$kill" && $signal == STOP ]]; then kill -9 "${pids[$i]}" 2>/dev/null || true; fi
+  wait "${pids[$i]}" 2>/dev/null || true
+done
 secs=$(( $(date +%s) - start ))
 grep -v '^Picked up JAVA_TOOL_OPTIONS' "$run_dir/node0.log"
 echo "# fleet exit $code after ${secs} s"

@@ -44,7 +44,7 @@ final class FleetHtml {
             String cls = l.status().name().toLowerCase(Locale.ROOT).replace('_', '-');
             b.append("<tr class=\"").append(cls).append("\"><td>").append(Xml.esc(doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b())))
                     .append("</td><td>").append(Xml.esc(l.status().label)).append("</td><td>")
-                    .append(Double.isFinite(l.busbw()) ? String.format(Locale.ROOT, "%.3f", l.busbw()) : "")
+                    .append(Double.isFinite(l.busbw()) ? String.format(Locale.ROOT, "%.4g", l.busbw()) : "")
                     .append("</td><td>").append(Xml.esc(l.reason())).append("</td></tr>\n");
         }
         b.append("</table>\n");
@@ -82,7 +82,7 @@ final class FleetHtml {
                         .append("\" width=\"").append(CELL - 1).append("\" height=\"").append(CELL - 1).append("\" fill=\"")
                         .append(fill).append("\"><title>").append(Xml.esc(hosts.get(i) + " - " + hosts.get(j))).append(": ")
                         .append(i == j ? "itself" : r == null ? "not measured"
-                                : String.format(Locale.ROOT, "%.3f GB/s, %s of the best", busbw[i][j], Judge.pct(r)))
+                                : String.format(Locale.ROOT, "%.4g GB/s, %s of the best", busbw[i][j], Judge.pct(r)))
                         .append("</title></rect>\n");
             }
         }
@@ -109,7 +109,7 @@ final class FleetHtml {
                     .append(m.round()).append("</td><td>").append(m.group().purpose().label).append("</td><td>")
                     .append(Xml.esc(String.join(", ", m.group().members().stream().map(doc.hosts()::get).toList())))
                     .append("</td><td>").append(m.load()).append("</td><td>")
-                    .append(m.failed() ? "" : String.format(Locale.ROOT, "%.3f", m.busbw())).append("</td><td>")
+                    .append(m.failed() ? "" : String.format(Locale.ROOT, "%.4g", m.busbw())).append("</td><td>")
                     .append(usable ? Judge.pct(e.ratio(m)) : "").append("</td><td>").append(Xml.esc(result)).append("</td></tr>\n");
         }
         return b.append("</table>\n").toString();

@@ -45,7 +45,7 @@ final class FleetText {
             String who = m.group().members().stream().map(hosts::get).collect(Collectors.joining(" - "));
             String what = !r.evidence().usable(m) ? "not judged (" + m.error() + ")"
                     : m.failed() ? "failed: " + m.error()
-                    : String.format(Locale.ROOT, "%.3f GB/s, %s of the best%s", m.busbw(),
+                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s", m.busbw(),
                     Judge.pct(r.evidence().ratio(m)), r.evidence().slow(m) ? ": slow" : "");
             out.printf(Locale.ROOT, "  %-12s %s: %s%n", m.group().purpose().label, who, what);
         }

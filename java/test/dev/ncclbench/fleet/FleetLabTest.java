@@ -52,7 +52,7 @@ class FleetLabTest {
         Assumptions.assumeTrue(has("ip") && has("tc"), "needs iproute2 (ip, tc)");
         Path log = dir.resolve("lab.log");
         ProcessBuilder pb = new ProcessBuilder(List.of("bash", "scripts/lab/fleet.sh", "--prefix", "fleetci", "--nodes", "6",
-                "--slow", "1", "--bad-link", "2-4", "--kill", "5", "--out", dir.resolve("run").toString(), "--round-limit", "20"));
+                "--slow", "1", "--bad-link", "2-4", "--kill", "5", "--out", dir.resolve("run").toString(), "--round-limit", "20", "--sizes", "1M"));
         pb.environment().put("FLEET_JAVA_CP", classPath());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
