@@ -1,75 +1,203 @@
 #!/usr/bin/env bash
 # The one prepared check for a lent GPU machine (one H200, CUDA 13, PyTorch + nvidia-nccl-cu13 in its
-# Python, no JDK). Runs the nccl backend for real and brings back tables, JSON and NCCL logs.
+# Python, no JDK, no compiler): the nccl backend side by side with nccl-tests on the same GPU, with the same
+# flags, and what ncclAllReduce costs per call from Java and from C.
 #
-# What it expects, carried in with the working tree (64 MiB in all; jar + runtime are about 45 MiB):
-#   target/jre             a jlink'd Java runtime, built here by:
-#                            jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,java.sql \
-#                              --strip-debug --no-header-files --no-man-pages --compress=2 --output target/jre
-#   target/ncclbench.jar   the fat jar from `mvn -B -o package -DskipTests` (probe JNI + kernels fatbin inside;
-#                          the shade filters drop the CUDA libraries' JNI we do not use)
-# libnccl.so.2 (250 MB) is NOT carried: the machine's pip package nvidia-nccl-cu13 is found in site-packages.
+# What it expects, carried in (built on the developer machine by scripts/gpu-bundle.sh, which also says how
+# to build nccl-tests there and checks that everything fits the device tool's 64 MiB):
+#   target/jre  target/ncclbench.jar  target/gpu-bundle/{bench.jar,allreduce_percall,nccl-tests/all_reduce_perf}
+# libnccl.so.2 (250 MB) is not carried: the machine's pip package nvidia-nccl-cu13 is found in site-packages.
 #
-# Device tool call (from the repository root on the developer machine):
-#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre", "target/ncclbench.jar"], timeout_s=540)
+# Device tool call, from the repository root:
+#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=300)
 #
-# Writes at most 8 files directly under $OUT (the tool's limit), none deeper:
-#   summary.txt       one line per step with its exit code and seconds
-#   env.txt env.json  `ncclbench env` (what was found where)
-#   probe.txt         `ncclbench probe` (NCCL version, bootstrap interface)
-#   sweep.txt         sweep --backend nccl -g 1, 8 B .. 1 GB, -c 1 (checked), the nccl-tests table
-#   sweep-graph.txt   the same with -G 1 (CUDA graph capture and replay), 8 B .. 256 MB
-#   runs.tar.gz       both runs' folders: JSON results and the per-rank NCCL logs
-# Each step has its own timeout, so one hang cannot take the whole lease; the script always exits 0 after
-# writing summary.txt, whose lines say what failed.
+# Steps, each under its own timeout, cut to what is left of SELFTEST_BUDGET (default 270 s; the whole run
+# should take about 2 minutes, so a 300 s call leaves room for one rerun in a 15-minute lease), and, where
+# the program has one, its own -T, so a hang is reported by the program and never eats the lease:
+#   driver        nvidia-smi -L                                                     (3 when no driver)
+#   env, probe    what ncclbench finds, the NCCL version and bootstrap interface
+#   nccl-tests    all_reduce_perf -b 8 -e 8G -f 2 -g 1 -T 60
+#   sweep         ncclbench sweep --backend nccl -b 8 -e 8G -f 2 -g 1 -T 60
+#   nccl-tests-G  the same with -G 1 (CUDA graph replay)
+#   sweep-G       the same with -G 1
+#   check         sweep -b 1G -e 8G -f 8 -c 1: #wrong at 1 GB and 8 GB
+#   hang          sweep --rank 0 --world-size 2 -T 5 with rank 1 never started: must exit 5, result file kept
+#   jmh           NcclAllReduceBench (ncclAllReduce per call through JavaCPP)
+#   c-percall     allreduce_percall (the same calls from C)
+# Files under $OUT (the tool brings back at most 8):
+#   summary.txt   one line per step: exit code, seconds, and the last lines of its output
+#   compare.txt   per size: time and algbw of nccl-tests and ncclbench, their ratio, plain and -G
+#   nccl-tests.txt sweep.txt check.txt bench.txt   the outputs
+#   runs.tar.gz   env, probe, every run folder (JSON results, per-rank NCCL logs)
+# Exit code: 0 when every step did what it should, else the first failing step's code (3 here without a
+# driver: each step then refuses with its own code, listed in summary.txt).
 set -u
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 OUT="${OUT:-/tmp/ncclbench-selftest}"
 mkdir -p "$OUT"
 work="$(mktemp -d)"
+mkdir -p "$work/runs"
 java="$root/target/jre/bin/java"
 jar="$root/target/ncclbench.jar"
+bundle="$root/target/gpu-bundle"
 summary="$OUT/summary.txt"
+budget="${SELFTEST_BUDGET:-270}"
+first_fail=0
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-[[ -x "$java" ]] || { note "FAIL no target/jre/bin/java: carry target/jre (see this script's header)"; exit 0; }
-[[ -f "$jar" ]] || { note "FAIL no target/ncclbench.jar: carry it (mvn package)"; exit 0; }
+[[ -x "$java" ]] || { note "FAIL no target/jre/bin/java: run scripts/gpu-bundle.sh and carry target/jre"; exit 3; }
+[[ -f "$jar" ]] || { note "FAIL no target/ncclbench.jar: run scripts/gpu-bundle.sh and carry it"; exit 3; }
 
-# NCCL: the pip wheel of the machine's Python, unless NCCL_HOME says otherwise.
-if [[ -z "${NCCL_HOME:-}" ]]; then
+# NCCL and the CUDA runtime: the pip wheels of the machine's Python, unless NCCL_HOME says otherwise.
+pylib() {  # pylib SUBDIR LIB -> the folder holding site-packages/nvidia/SUBDIR/lib/LIB
   for py in python3 python; do
-    d="$("$py" - 2>/dev/null <<'PY'
-import glob, site, os
-for s in site.getsitepackages() + [site.getusersitepackages()]:
-    for lib in glob.glob(os.path.join(s, "nvidia", "nccl", "lib", "libnccl.so.2")):
-        print(os.path.dirname(os.path.dirname(lib))); raise SystemExit
+    command -v "$py" >/dev/null || continue
+    "$py" - "$1" "$2" 2>/dev/null <<'PY'
+import glob, os, site, sys
+dirs = site.getsitepackages() + [site.getusersitepackages()]
+for s in dirs:
+    for lib in glob.glob(os.path.join(s, "nvidia", sys.argv[1], "lib", sys.argv[2])):
+        print(os.path.dirname(lib)); raise SystemExit
 PY
-)"
-    if [[ -n "$d" ]]; then export NCCL_HOME="$d"; break; fi
+    return
   done
-fi
-note "host $(hostname) NCCL_HOME=${NCCL_HOME:-unset} $(nvidia-smi -L 2>/dev/null | head -n 1)"
-
-jvm=(-Xmx8g -Dorg.bytedeco.javacpp.cachedir="$work/javacpp-cache" -jar "$jar")
-step() {  # step NAME TIMEOUT OUTFILE -- ncclbench args...
-  local name="$1" limit="$2" file="$3"; shift 4
-  local t0=$SECONDS
-  timeout --kill-after=10 "$limit" "$java" "${jvm[@]}" "$@" >"$file" 2>&1
-  local rc=$?
-  note "$name rc=$rc ${SECONDS}s-total $((SECONDS - t0))s $( [[ $rc == 124 || $rc == 137 ]] && echo TIMEOUT)"
-  tail -n 3 "$file" | sed 's/^/    /' >>"$summary"
 }
+if [[ -z "${NCCL_HOME:-}" ]]; then
+  d="$(pylib nccl libnccl.so.2)"
+  [[ -n "$d" ]] && export NCCL_HOME="$(dirname "$d")"
+fi
+[[ -z "${NCCL_HOME:-}" && -f "$root/deps/nccl/lib/libnccl.so.2" ]] && export NCCL_HOME="$root/deps/nccl"
+libnccl="${NCCL_HOME:+$NCCL_HOME/lib/libnccl.so.2}"
+libcudart=""
+for sub in cu13 cuda_runtime; do
+  d="$(pylib "$sub" libcudart.so.13)"
+  [[ -n "$d" ]] && { libcudart="$d/libcudart.so.13"; break; }
+done
+[[ -n "$libcudart" ]] || libcudart="$(ldconfig -p 2>/dev/null | awk '/libcudart.so.13 /{print $NF; exit}')"
+# nccl-tests links libnccl.so.2 by soname: point the loader at the wheel's
+export LD_LIBRARY_PATH="${NCCL_HOME:+$NCCL_HOME/lib:}${LD_LIBRARY_PATH:-}"
+note "host $(hostname) NCCL_HOME=${NCCL_HOME:-unset} cudart=${libcudart:-not found} budget=${budget}s"
 
-step env 60 "$OUT/env.txt" -- env
-step env-json 60 "$OUT/env.json" -- env --json
-step probe 60 "$OUT/probe.txt" -- probe
-step sweep 240 "$OUT/sweep.txt" -- sweep --backend nccl -g 1 -b 8 -e 1G -f 2 -c 1 -n 20 -w 5 \
-  --out "$work/runs/plain" --no-progress
-step sweep-graph 150 "$OUT/sweep-graph.txt" -- sweep --backend nccl -g 1 -b 8 -e 256M -f 2 -c 1 -n 20 -w 5 -G 1 \
-  --out "$work/runs/graph" --no-progress
+# step NAME LIMIT EXPECT OUTFILE -- command...   (EXPECT: the exit code that means the step did its job)
+step() {
+  local name="$1" limit="$2" expect="$3" file="$4"; shift 5
+  local left=$((budget - SECONDS - 10))
+  if (( left < 15 )); then
+    note "$name SKIPPED: ${left}s left of the ${budget}s budget"
+    (( first_fail == 0 )) && first_fail=5
+    return
+  fi
+  (( limit > left )) && limit=$left
+  local t0=$SECONDS
+  local own="$work/step-$name.txt"
+  echo "### $name: $*" >"$own"
+  timeout --kill-after=10 "$limit" bash -c '"$@"' "$name" "$@" >>"$own" 2>&1
+  local rc=$?
+  cat "$own" >>"$file"
+  local verdict=ok
+  if [[ $rc == 124 || $rc == 137 ]]; then
+    verdict="TIMEOUT after ${limit}s"
+  elif [[ $rc != "$expect" ]]; then
+    verdict="FAILED (wanted exit $expect)"
+  fi
+  note "$name rc=$rc $((SECONDS - t0))s $verdict"
+  tail -n 3 "$own" | sed 's/^/    /' >>"$summary"
+  if [[ $verdict != ok ]] && (( first_fail == 0 )); then
+    first_fail=$rc
+    (( first_fail == 0 )) && first_fail=1
+  fi
+}
+nb() { "$java" -Xmx16g -Dorg.bytedeco.javacpp.cachedir="$work/javacpp-cache" -jar "$jar" "$@"; }
+missing() { echo "$1"; return "$2"; }
+export java jar work
+export -f nb missing
+
+step driver 20 0 "$work/env.txt" -- bash -c 'nvidia-smi -L || { echo "no NVIDIA driver here (nvidia-smi failed)"; exit 3; }'
+driver_ok=0
+[[ "$(grep -c '^driver rc=0' "$summary")" == 1 ]] && driver_ok=1
+# the peers that are not ncclbench have no readiness check of their own: refuse them in one line without a driver
+gpu() { if [[ $driver_ok == 1 ]]; then "$@"; else echo "refused: no NVIDIA driver on this machine (the driver step failed)"; return 3; fi; }
+export driver_ok
+export -f gpu
+step env 60 0 "$work/env.txt" -- nb env
+step probe 60 0 "$work/env.txt" -- nb probe
+
+flags=(-b 8 -e 8G -f 2 -g 1 -T 60)
+peer="$bundle/nccl-tests/all_reduce_perf"
+if [[ -x "$peer" ]]; then
+  step nccl-tests 90 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}"
+else
+  step nccl-tests 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer: build nccl-tests and bundle it (scripts/gpu-bundle.sh's header)" 3
+fi
+step sweep 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/plain" --no-progress
+if [[ -x "$peer" ]]; then
+  step nccl-tests-G 90 0 "$OUT/nccl-tests.txt" -- gpu "$peer" "${flags[@]}" -G 1
+else
+  step nccl-tests-G 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer" 3
+fi
+step sweep-G 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 1 --out "$work/runs/graph" --no-progress
+step check 90 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -T 60 \
+  --out "$work/runs/check" --no-progress
+# rank 1 is never started: rank 0 must give up after -T 5 with the hang code and leave its result file
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"
+step hang 40 5 "$OUT/check.txt" -- nb sweep --backend nccl -b 8 -e 1M -f 2 -g 1 -T 5 --rank 0 --world-size 2 \
+  --rendezvous "127.0.0.1:$port" --out "$work/runs/hang" --no-progress
+hang_files="$(find "$work/runs/hang" -type f 2>/dev/null | wc -l)"
+note "    hang: $hang_files file(s) kept in the run folder"
+
+if [[ -f "$bundle/bench.jar" ]]; then
+  step jmh 90 0 "$OUT/bench.txt" -- gpu "$java" -cp "$jar:$bundle/bench.jar" org.openjdk.jmh.Main NcclAllReduceBench \
+    -f 1 -wi 3 -w 1s -i 5 -r 1s -jvmArgsAppend "-Dorg.bytedeco.javacpp.cachedir=$work/javacpp-cache"
+else
+  step jmh 5 0 "$OUT/bench.txt" -- missing "no $bundle/bench.jar: run scripts/gpu-bundle.sh" 3
+fi
+if [[ -x "$bundle/allreduce_percall" ]]; then
+  step c-percall 40 0 "$OUT/bench.txt" -- gpu "$bundle/allreduce_percall" "${libnccl:-libnccl.so.2}" "${libcudart:-libcudart.so.13}" 200000
+else
+  step c-percall 5 0 "$OUT/bench.txt" -- missing "no $bundle/allreduce_percall: run scripts/gpu-bundle.sh" 3
+fi
+
+# Per size: nccl-tests vs ncclbench, time and algbw, out-of-place and in-place, plain and -G.
+python3 - "$OUT/nccl-tests.txt" "$OUT/sweep.txt" >"$OUT/compare.txt" 2>&1 <<'PY' || note "compare: could not compare (see compare.txt)"
+import re, sys
+def sections(path):
+    out, cur = {}, None
+    for line in open(path, errors="replace"):
+        m = re.match(r"### (\S+):", line)
+        if m:
+            cur = out.setdefault(m.group(1), {})
+            continue
+        f = line.split()
+        if cur is None or len(f) < 13 or not f[0].isdigit():
+            continue
+        try:
+            cur[int(f[0])] = (float(f[5]), float(f[6]), float(f[9]), float(f[10]), f[8], f[12])
+        except ValueError:
+            pass
+    return out
+nt, nb = sections(sys.argv[1]), sections(sys.argv[2])
+for a, b, title in (("nccl-tests", "sweep", "plain"), ("nccl-tests-G", "sweep-G", "-G 1")):
+    x, y = nt.get(a, {}), nb.get(b, {})
+    print(f"# {title}: nccl-tests ({len(x)} rows) vs ncclbench ({len(y)} rows); ratio = ncclbench algbw / nccl-tests algbw")
+    print(f"# {'size':>12} {'place':>5} {'nt_us':>9} {'nb_us':>9} {'d_us':>7} {'nt_algbw':>9} {'nb_algbw':>9} {'ratio':>6} {'nt_wrong':>8} {'nb_wrong':>8}  verdict")
+    for size in sorted(set(x) & set(y)):
+        for place, (ti, ai, wi) in (("oop", (0, 1, 4)), ("ip", (2, 3, 5))):
+            t1, b1, t2, b2 = x[size][ti], x[size][ai], y[size][ti], y[size][ai]
+            ratio = b2 / b1 if b1 > 0 else float("nan")
+            if size >= 64 << 20:
+                verdict = "ok" if ratio >= 0.99 else "SLOWER than 1%"
+            elif size <= 64 << 10:
+                verdict = "ok" if t2 <= t1 + 1.0 else "SLOWER than +1 us"
+            else:
+                verdict = "-"
+            print(f"  {size:>12} {place:>5} {t1:9.2f} {t2:9.2f} {t2 - t1:7.2f} {b1:9.2f} {b2:9.2f} {ratio:6.3f} {x[size][wi]:>8} {y[size][wi]:>8}  {verdict}")
+    if not x or not y:
+        print("#   nothing to compare: one side has no rows (see summary.txt)")
+PY
+cp "$work/env.txt" "$work/runs/" 2>/dev/null
 tar -C "$work" -czf "$OUT/runs.tar.gz" runs 2>/dev/null || note "no run folders to pack"
 rm -rf "$work"
-note "done in ${SECONDS}s"
-exit 0
+note "done in ${SECONDS}s, exit $first_fail"
+exit "$first_fail"

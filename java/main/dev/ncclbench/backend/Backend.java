@@ -41,4 +41,12 @@ public interface Backend {
      * process). Collective: every rank of the job calls it.
      */
     List<RankComm> open(RunSpec spec, List<ControlPlane> planes);
+
+    /**
+     * As {@link #open(RunSpec, List)}, told this process's index among the processes of its node (from
+     * the launcher, or --rank when there is none), which decides the GPUs a GPU backend takes.
+     */
+    default List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
+        return open(spec, planes);
+    }
 }

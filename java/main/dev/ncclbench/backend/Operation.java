@@ -12,10 +12,45 @@ public interface Operation extends AutoCloseable {
     /** Starts one call. May return before it completes ({@link Capability#ASYNC_LAUNCH}). */
     void launch();
 
+    /**
+     * Starts call number {@code call} of this size and placement: nccl-tests' iteration index, which picks
+     * the buffer offset of the call (a backend without one ignores it). Call 0 is where {@link #fill} wrote.
+     */
+    default void launch(int call) {
+        launch();
+    }
+
+    /**
+     * Before a timed loop of {@code iters} iterations: prepares per-iteration device timing outside the
+     * loop. {@code paired} (-z 3): a start and a stop mark per iteration, so the barrier is not timed.
+     */
+    default void beginTimed(int iters, boolean paired) {
+    }
+
+    /** Marks the start of timed iteration i (before its -m group); i = iters closes the unpaired form. */
+    default void markStart(int i) {
+    }
+
+    /** -z 3: marks the end of timed iteration i, after its calls completed. */
+    default void markStop(int i) {
+    }
+
+    /** -G: starts capturing the launches of this thread into a graph; false when unsupported. */
+    default boolean beginCapture() {
+        return false;
+    }
+
+    /** -G: ends the capture begun by {@link #beginCapture} and instantiates the graph. */
+    default void endCapture() {
+    }
+
     /** Waits for every started call. Throws BackendException on a peer error or the watchdog. */
     void drain();
 
-    /** Number of wrong elements in this rank's output after the last drained call. */
+    /**
+     * Number of wrong elements in this rank's output after the last drained call, or -1 when this
+     * placement is not checked (nccl-tests reports N/A for in-place alltoall and sendrecv on NCCL).
+     */
     long verify();
 
     /** -m: calls between these two are aggregated into one group call. */

@@ -74,6 +74,9 @@ final class SweepEngine {
                 } else {
                     roots.add(coll.rooted() ? spec.root() : -1);
                 }
+                for (int root : roots) {
+                    warmUp(coll, root);
+                }
                 for (long size : sizes) {
                     int elt = spec.type().bytes();
                     Counts counts = coll.counts(size / elt, elt, n);
@@ -99,68 +102,115 @@ final class SweepEngine {
     private record Placement(Measurement measurement, SampleStats stats, int wrongRanks) {
     }
 
+    /**
+     * One placement as nccl-tests' BenchTime: fill, one untimed synchronising call (also with -w 0), then
+     * the timed loop: per iteration a -m group of calls (call index i x m + a shifts the buffers), -z 1 and
+     * 2 wait after each iteration (1 also barriers, timed), -z 3 waits and barriers untimed; with -G the
+     * loop is captured into a graph and only its replays are timed.
+     */
     private Placement measure(Collective coll, Counts counts, int root, boolean inPlace) {
         int iters = spec.iters();
         int agg = spec.aggIters();
+        int z = spec.blocking();
+        boolean graph = spec.cudaGraph() > 0;
         double seconds;
         double[] samples = new double[iters];
         long wrong = -1;
         try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, inPlace)) {
             op.fill();
-            for (int w = 0; w < spec.warmupIters(); w++) {
-                batch(op, agg);
-            }
+            op.launch(0);
             op.drain();
             String tag = tag(coll, counts, root, inPlace);
             plane.barrier(tag + ": start");
+            boolean captured = graph && op.beginCapture();
+            op.beginTimed(iters, z == 3);
             long t0 = System.nanoTime();
             long last = t0;
+            double collOnly = 0;
             for (int i = 0; i < iters; i++) {
-                batch(op, agg);
-                switch (spec.blocking()) {
-                    case 1: op.drain(); plane.barrier(tag + ": -z barrier " + i); break;
-                    case 2: op.drain(); break;
-                    case 3: plane.barrier(tag + ": -z barrier " + i); break;
-                    default: break;
+                long it0 = System.nanoTime();
+                if (agg > 1) {
+                    op.groupStart();
+                }
+                op.markStart(i);
+                for (int a = 0; a < agg; a++) {
+                    op.launch(i * agg + a);
+                }
+                if (agg > 1) {
+                    op.groupEnd();
+                }
+                if (!captured) {
+                    switch (z) {
+                        case 1: op.drain(); plane.barrier(tag + ": -z barrier " + i); break;
+                        case 2: op.drain(); break;
+                        case 3:
+                            op.drain();
+                            op.markStop(i);
+                            collOnly += (System.nanoTime() - it0) / 1e9;
+                            plane.barrier(tag + ": -z barrier " + i);
+                            break;
+                        default: break;
+                    }
                 }
                 long now = System.nanoTime();
                 samples[i] = (now - last) / 1e3 / agg;
                 last = now;
             }
-            op.drain();
-            seconds = (System.nanoTime() - t0) / 1e9 / ((double) iters * agg);
-            double[] device = op.batchSamplesUs();
-            if (device != null && device.length == iters) {
-                samples = device;
+            if (z != 3) {
+                op.markStart(iters);
             }
-            if (spec.cudaGraph() > 0 && op.captureGraph(iters * agg)) {
+            if (captured) {
+                op.endCapture();
                 plane.barrier(tag + ": graph");
-                long g0 = System.nanoTime();
+                t0 = System.nanoTime();
                 for (int g = 0; g < spec.cudaGraph(); g++) {
                     op.launchGraph();
                 }
-                op.drain();
-                seconds = (System.nanoTime() - g0) / 1e9 / ((double) iters * agg * spec.cudaGraph());
+            }
+            op.drain();
+            double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
+            seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
+            double[] device = op.batchSamplesUs();
+            if (device != null && device.length == iters) {
+                for (int i = 0; i < iters; i++) {
+                    samples[i] = device[i] / agg;
+                }
             }
             if (spec.checkIters() > 0) {
                 wrong = 0;
-                for (int c = 0; c < spec.checkIters(); c++) {
+                for (int c = 0; c < spec.checkIters() && wrong >= 0; c++) {
                     op.fill();
-                    op.launch();
+                    op.launch(0);
                     op.drain();
-                    wrong += op.verify();
+                    long w = op.verify();
+                    wrong = w < 0 ? -1 : wrong + w;
                 }
             }
         }
         return combine(coll, counts, root, inPlace, seconds, wrong, samples);
     }
 
-    private static void batch(Operation op, int agg) {
-        op.groupStart();
-        for (int a = 0; a < agg; a++) {
-            op.launch();
+    /**
+     * nccl-tests' warm-up: before a collective's sweep, -w out-of-place calls at every size from -b to -e
+     * doubling (whatever -f says), then one wait.
+     */
+    private void warmUp(Collective coll, int root) {
+        if (spec.warmupIters() == 0) {
+            return;
         }
-        op.groupEnd();
+        int elt = spec.type().bytes();
+        for (long size = spec.minBytes(); size <= spec.maxBytes(); size = Math.max(size * 2, 1)) {
+            Counts counts = coll.counts(size / elt, elt, n);
+            try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, false)) {
+                for (int w = 0; w < spec.warmupIters(); w++) {
+                    op.launch(w);
+                }
+                op.drain();
+            }
+            if (size > spec.maxBytes() / 2) {
+                break;
+            }
+        }
     }
 
     private String tag(Collective coll, Counts counts, int root, boolean inPlace) {

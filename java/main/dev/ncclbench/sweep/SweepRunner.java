@@ -6,6 +6,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.launch.LaunchOptions;
@@ -51,6 +52,9 @@ public final class SweepRunner {
 
     public ExitCode run() {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
+        if (asked.backend().equals("nccl")) {
+            NcclBackend.validate(asked); // a bad request is exit 2 before an unready machine is exit 3
+        }
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
             // one visible line on stderr; the header repeats it as "# Backend: ..."
@@ -71,7 +75,7 @@ public final class SweepRunner {
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
             spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8)));
             RunFolder.create(spec.outDir());
-            List<RankComm> comms = backend.open(spec, planes);
+            List<RankComm> comms = backend.open(spec, planes, launch.localRank());
             try {
                 Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);

@@ -8,6 +8,7 @@ import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
@@ -38,10 +39,10 @@ public final class NcclBackend implements Backend {
                 Capability.GPUS_PER_THREAD, Capability.THREADS);
     }
 
-    /** NCCL reduces every type nccl-tests names with every op it names. */
+    /** NCCL reduces every type nccl-tests names with every op it names; fp8 is refused (see {@link #validate}). */
     @Override
     public boolean supports(DataType type, ReduceOp op) {
-        return true;
+        return KernelSignature.suffix(type).isPresent();
     }
 
     @Override
@@ -87,9 +88,31 @@ public final class NcclBackend implements Backend {
         return new AutoChoice("socket", "# backend auto: socket, because " + r.reason());
     }
 
+    /**
+     * Refuses what this backend cannot run, before anything is allocated or loaded (exit 2 with one line).
+     * fp8 is refused rather than mapped: the data pattern's sums are not exact in 8-bit floats, so #wrong
+     * would mean nothing.
+     */
+    public static void validate(RunSpec spec) {
+        if (KernelSignature.suffix(spec.type()).isEmpty()) {
+            throw new BackendException(ExitCode.USAGE, refusal(spec.type()), null);
+        }
+    }
+
+    static String refusal(DataType t) {
+        return "-d " + t.label() + " is not supported by the nccl backend (its check data is not exact in 8-bit floats);"
+                + " use -d half or -d bfloat16";
+    }
+
     @Override
     public List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
+        return open(spec, planes, LaunchDetector.detect(System.getenv(), null, null).localRank());
+    }
+
+    @Override
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
         requireReady(spec);
-        return NcclRuntime.open(spec, planes);
+        validate(spec);
+        return NcclRuntime.open(spec, planes, localRank);
     }
 }

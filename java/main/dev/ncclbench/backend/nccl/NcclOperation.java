@@ -1,11 +1,8 @@
 package dev.ncclbench.backend.nccl;
 
-import dev.ncclbench.ExitCode;
-import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Counts;
-import dev.ncclbench.collective.DataPattern;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import org.bytedeco.cuda.cudart.CUevent_st;
@@ -14,22 +11,15 @@ import org.bytedeco.cuda.cudart.CUgraph_st;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.javacpp.Pointer;
-
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * One collective at one size and placement over the GPUs of one {@link NcclRankComm}: device buffers,
- * grouped launches, a drain that polls for async errors under the -T watchdog, CUDA-event samples per
- * launch, -G graph capture, and verification against {@link DataPattern}.
+ * One collective at one size and placement over the GPUs of one {@link NcclRankComm}, as nccl-tests'
+ * startColl/completeColl/BenchTime do it: the comm's max-size buffers shifted per call, one group over
+ * the -g GPUs per call, boundary events per timed iteration (created before the loop), ThreadLocal graph
+ * capture of the timed loop, a drain that polls for async errors and aborts every local communicator,
+ * and the check on the device ({@link DeviceData}).
  */
 final class NcclOperation implements Operation {
-    private static final long CHUNK = 64L << 20;
-    private static final int CUDA_NOT_READY = 600;
-
     private final NcclRankComm rc;
     private final Collective coll;
     private final Counts counts;
@@ -38,12 +28,15 @@ final class NcclOperation implements Operation {
     private final int root;
     private final boolean inPlace;
     private final int eb;
-    private final Pointer[] base;
-    private final BytePointer[] send;
-    private final BytePointer[] recv;
-    private final List<CUevent_st[]> events = new ArrayList<>();
-    private int launchesInBatch;
+    private final long sendBytes;
+    private final long recvBytes;
+    private final DeviceData[] data;
+    private EventPlan plan;
+    /** Whether the loop's last event is recorded: drains inside the loop (-z 1, 2, 3) must not read events yet. */
+    private boolean loopClosed;
+    private CUevent_st[][] events;
     private double[] lastSamples;
+    private boolean capturing;
     private CUgraphExec_st[] graphs;
     private CUgraph_st[] graphSources;
 
@@ -56,26 +49,15 @@ final class NcclOperation implements Operation {
         this.root = Math.max(root, 0);
         this.inPlace = inPlace;
         this.eb = type.bytes();
+        NcclCalls.ncclType(type); // refuses an unsupported type before anything is allocated
+        this.sendBytes = counts.sendCount() * eb;
+        this.recvBytes = counts.recvCount() * eb;
         int g = rc.devices.length;
-        base = new Pointer[g * 2];
-        send = new BytePointer[g];
-        recv = new BytePointer[g];
+        data = new DeviceData[g];
         for (int i = 0; i < g; i++) {
-            int rank = rc.firstRank + i;
             device(i);
-            long sendBytes = Math.max(counts.sendCount() * eb, 1);
-            long recvBytes = Math.max(counts.recvCount() * eb, 1);
-            if (inPlace) {
-                Pointer b = alloc(Math.max(sendBytes, recvBytes));
-                base[2 * i] = b;
-                send[i] = new BytePointer(b).position(counts.sendInPlaceOffset() * rank * eb);
-                recv[i] = new BytePointer(b).position(counts.recvInPlaceOffset() * rank * eb);
-            } else {
-                base[2 * i] = alloc(sendBytes);
-                base[2 * i + 1] = alloc(recvBytes);
-                send[i] = new BytePointer(base[2 * i]);
-                recv[i] = new BytePointer(base[2 * i + 1]);
-            }
+            rc.sendBase(i, Math.max(sendBytes, recvBytes));
+            data[i] = new DeviceData(rc.kernels[i], rc.streams[i], type, op);
         }
     }
 
@@ -83,207 +65,60 @@ final class NcclOperation implements Operation {
         NcclRuntime.checkCuda(cudart.cudaSetDevice(rc.devices[i]), "cudaSetDevice");
     }
 
-    /** ncclMemAlloc where the NCCL has it (registration-friendly memory, needed for NVLS), else cudaMalloc. */
-    private static Pointer alloc(long bytes) {
-        Pointer p = new Pointer();
-        if (NcclRuntime.hasMemAlloc) {
-            NcclRuntime.check(nccl.ncclMemAlloc(p, bytes), "ncclMemAlloc(" + bytes + ")");
-        } else {
-            NcclRuntime.checkCuda(cudart.cudaMalloc(p, bytes), "cudaMalloc(" + bytes + ")");
+    /** GPU i's send pointer for call {@code call}: nccl-tests' shift, and in place the rank's slot of recv. */
+    private BytePointer send(int i, long call) {
+        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), call);
+        int rank = rc.firstRank + i;
+        if (inPlace) {
+            return new BytePointer(rc.recvBase(i, 0)).position(shift + counts.sendInPlaceOffset() * rank * eb);
         }
-        return p;
+        return new BytePointer(rc.sendBase(i, 0)).position(shift);
+    }
+
+    private BytePointer recv(int i, long call) {
+        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), call);
+        int rank = rc.firstRank + i;
+        return new BytePointer(rc.recvBase(i, 0)).position(shift + (inPlace ? counts.recvInPlaceOffset() * rank * eb : 0));
     }
 
     @Override
     public void fill() {
-        for (int i = 0; i < send.length; i++) {
-            int rank = rc.firstRank + i;
+        for (int i = 0; i < data.length; i++) {
             device(i);
-            // poison the output (bytes 0xFF: -1 or NaN in every type), then write the input
-            NcclRuntime.checkCuda(cudart.cudaMemset(recv[i], 0xFF, counts.recvCount() * eb), "cudaMemset");
-            for (long start = 0; start < counts.sendCount(); start += CHUNK / eb) {
-                int n = (int) Math.min(CHUNK / eb, counts.sendCount() - start);
-                ByteBuffer b = ByteBuffer.allocateDirect(n * eb).order(ByteOrder.LITTLE_ENDIAN);
-                for (int k = 0; k < n; k++) {
-                    HostElements.put(b, type, DataPattern.input(rank, start + k, op));
-                }
-                b.flip();
-                BytePointer host = new BytePointer(b);
-                BytePointer dst = new BytePointer(send[i]).position(send[i].position() + start * eb);
-                NcclRuntime.checkCuda(cudart.cudaMemcpy(dst, host, (long) n * eb, cudart.cudaMemcpyHostToDevice), "cudaMemcpy H2D");
-            }
+            data[i].fill(send(i, 0), counts.sendCount(), recv(i, 0), counts.recvCount(), rc.firstRank + i);
         }
     }
 
     @Override
     public void launch() {
-        CUevent_st[] ev = null;
-        if (graphs == null) {
-            ev = event(launchesInBatch);
-            device(0);
-            cudart.cudaEventRecord(ev[0], rc.streams[0]);
-        }
-        NcclRuntime.check(nccl.ncclGroupStart(), "ncclGroupStart");
-        for (int i = 0; i < send.length; i++) {
-            call(i);
-        }
-        NcclRuntime.check(nccl.ncclGroupEnd(), coll.name());
-        if (ev != null) {
-            device(0);
-            cudart.cudaEventRecord(ev[1], rc.streams[0]);
-            launchesInBatch++;
-        }
+        launch(0);
     }
 
-    private void call(int i) {
-        int rank = rc.firstRank + i;
-        int n = rc.nranks;
-        int dt = ncclType(type);
-        int rop = ncclOp(op);
-        long count = counts.paramCount();
-        var comm = rc.comms[i];
-        var s = rc.streams[i];
-        int rc0;
-        switch (coll.name()) {
-            case "all_reduce": rc0 = nccl.ncclAllReduce(send[i], recv[i], count, dt, rop, comm, s); break;
-            case "all_gather": rc0 = nccl.ncclAllGather(send[i], recv[i], count, dt, comm, s); break;
-            case "reduce_scatter": rc0 = nccl.ncclReduceScatter(send[i], recv[i], count, dt, rop, comm, s); break;
-            case "broadcast": rc0 = nccl.ncclBroadcast(send[i], recv[i], count, dt, root, comm, s); break;
-            case "reduce": rc0 = nccl.ncclReduce(send[i], recv[i], count, dt, rop, root, comm, s); break;
-            case "alltoall": rc0 = nccl.ncclAlltoAll(send[i], recv[i], count, dt, comm, s); break;
-            case "sendrecv":
-                rc0 = nccl.ncclSend(send[i], count, dt, (rank + 1) % n, comm, s);
-                if (rc0 == 0) {
-                    rc0 = nccl.ncclRecv(recv[i], count, dt, (rank - 1 + n) % n, comm, s);
-                }
-                break;
-            case "gather":
-                if (NcclRuntime.hasGather) {
-                    rc0 = nccl.ncclGather(send[i], recv[i], count, dt, root, comm, s);
-                } else {
-                    rc0 = gatherBySendRecv(i, rank, n, count, dt, comm, s);
-                }
-                break;
-            case "scatter":
-                if (NcclRuntime.hasGather) {
-                    rc0 = nccl.ncclScatter(send[i], recv[i], count, dt, root, comm, s);
-                } else {
-                    rc0 = scatterBySendRecv(i, rank, n, count, dt, comm, s);
-                }
-                break;
-            default:
-                throw new BackendException(ExitCode.USAGE, coll.name() + " is not supported by the nccl backend", null);
-        }
-        NcclRuntime.check(rc0, coll.name());
-    }
-
-    // NCCL before 2.28 has no ncclGather/ncclScatter: nccl-tests' send/recv form, inside the caller's group.
-    private int gatherBySendRecv(int i, int rank, int n, long count, int dt, org.bytedeco.cuda.nccl.ncclComm comm,
-                                 org.bytedeco.cuda.cudart.CUstream_st s) {
-        int r = nccl.ncclSend(send[i], count, dt, root, comm, s);
-        if (rank == root) {
-            for (int p = 0; p < n && r == 0; p++) {
-                r = nccl.ncclRecv(new BytePointer(recv[i]).position(recv[i].position() + p * count * eb), count, dt, p, comm, s);
-            }
-        }
-        return r;
-    }
-
-    private int scatterBySendRecv(int i, int rank, int n, long count, int dt, org.bytedeco.cuda.nccl.ncclComm comm,
-                                  org.bytedeco.cuda.cudart.CUstream_st s) {
-        int r = 0;
-        if (rank == root) {
-            for (int p = 0; p < n && r == 0; p++) {
-                r = nccl.ncclSend(new BytePointer(send[i]).position(send[i].position() + p * count * eb), count, dt, p, comm, s);
-            }
-        }
-        return r == 0 ? nccl.ncclRecv(recv[i], count, dt, root, comm, s) : r;
-    }
-
-    private CUevent_st[] event(int k) {
-        while (events.size() <= k) {
-            device(0);
-            CUevent_st a = new CUevent_st();
-            CUevent_st b = new CUevent_st();
-            NcclRuntime.checkCuda(cudart.cudaEventCreate(a), "cudaEventCreate");
-            NcclRuntime.checkCuda(cudart.cudaEventCreate(b), "cudaEventCreate");
-            events.add(new CUevent_st[] {a, b});
-        }
-        return events.get(k);
-    }
-
-    /** Waits for every stream, polling ncclCommGetAsyncError; -T (spec.Defaults' watchdog) without completion is a hang. */
+    /** One call over every GPU of this thread: grouped only when there are several, as nccl-tests does. */
     @Override
-    public void drain() {
-        long limitNs = rc.spec.timeoutMillis() * 1_000_000L;
-        long start = System.nanoTime();
-        int[] async = new int[1];
-        for (int i = 0; i < send.length; i++) {
-            device(i);
-            while (true) {
-                int q = cudart.cudaStreamQuery(rc.streams[i]);
-                if (q == 0) {
-                    break;
-                }
-                if (q != CUDA_NOT_READY) {
-                    NcclRuntime.checkCuda(q, "stream of cuda:" + rc.devices[i]);
-                }
-                NcclRuntime.check(nccl.ncclCommGetAsyncError(rc.comms[i], async), "ncclCommGetAsyncError");
-                if (async[0] != nccl.ncclSuccess && async[0] != 7 /* ncclInProgress */) {
-                    NcclRuntime.check(async[0], coll.name() + " on rank " + (rc.firstRank + i) + " (async error)");
-                }
-                if (System.nanoTime() - start > limitNs) {
-                    rc.abort(coll.name() + " on rank " + (rc.firstRank + i) + " made no progress for "
-                            + (limitNs / 1_000_000_000L) + " s (-T); communicators aborted");
-                }
-                Thread.onSpinWait();
+    public void launch(int call) {
+        int g = data.length;
+        try {
+            rc.watchdog.arm(rc.firstRank, coll.name() + " " + counts.sizeBytes(type) + " B");
+            if (g > 1) {
+                NcclRuntime.check(nccl.ncclGroupStart(), "ncclGroupStart");
             }
+            for (int i = 0; i < g; i++) {
+                int r = NcclCalls.run(coll.name(), NcclRuntime.symbols, send(i, call), recv(i, call), counts.paramCount(), type,
+                        op, root, rc.firstRank + i, rc.nranks, rc.comms[i], rc.streams[i]);
+                if (!NcclStatus.healthy(r)) {
+                    NcclRuntime.check(r, coll.name());
+                }
+            }
+            if (g > 1) {
+                NcclRuntime.check(nccl.ncclGroupEnd(), coll.name());
+            }
+        } catch (RuntimeException e) {
+            abandonCapture();
+            throw e;
+        } finally {
+            rc.watchdog.disarm();
         }
-        if (launchesInBatch > 0) {
-            lastSamples = new double[launchesInBatch];
-            float[] ms = new float[1];
-            device(0);
-            for (int k = 0; k < launchesInBatch; k++) {
-                CUevent_st[] ev = events.get(k);
-                cudart.cudaEventElapsedTime(ms, ev[0], ev[1]);
-                lastSamples[k] = ms[0] * 1000.0;
-            }
-            launchesInBatch = 0;
-        } else {
-            lastSamples = null;
-        }
-    }
-
-    @Override
-    public double[] batchSamplesUs() {
-        return lastSamples;
-    }
-
-    @Override
-    public long verify() {
-        long wrong = 0;
-        for (int i = 0; i < recv.length; i++) {
-            int rank = rc.firstRank + i;
-            if (!coll.hasOutput(rank, root)) {
-                continue;
-            }
-            device(i);
-            for (long start = 0; start < counts.recvCount(); start += CHUNK / eb) {
-                int n = (int) Math.min(CHUNK / eb, counts.recvCount() - start);
-                ByteBuffer b = ByteBuffer.allocateDirect(n * eb).order(ByteOrder.LITTLE_ENDIAN);
-                BytePointer host = new BytePointer(b);
-                BytePointer src = new BytePointer(recv[i]).position(recv[i].position() + start * eb);
-                NcclRuntime.checkCuda(cudart.cudaMemcpy(host, src, (long) n * eb, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
-                for (int k = 0; k < n; k++) {
-                    double got = HostElements.get(b, type);
-                    double want = DataPattern.expected(coll, rank, start + k, counts, rc.nranks, root, op, type);
-                    if (!DataPattern.matches(got, want, op, type)) {
-                        wrong++;
-                    }
-                }
-            }
-        }
-        return wrong;
     }
 
     @Override
@@ -293,29 +128,203 @@ final class NcclOperation implements Operation {
 
     @Override
     public void groupEnd() {
-        NcclRuntime.check(nccl.ncclGroupEnd(), "ncclGroupEnd");
+        rc.watchdog.arm(rc.firstRank, coll.name() + " (group of -m calls)");
+        try {
+            NcclRuntime.check(nccl.ncclGroupEnd(), "ncclGroupEnd");
+        } catch (RuntimeException e) {
+            abandonCapture();
+            throw e;
+        } finally {
+            rc.watchdog.disarm();
+        }
     }
 
-    /** -G: captures {@code calls} launches on every stream into one graph per GPU. */
+    /** Creates the loop's events now, outside the timed region; none under graph capture. */
     @Override
-    public boolean captureGraph(int calls) {
-        int g = send.length;
-        graphs = new CUgraphExec_st[g];
-        graphSources = new CUgraph_st[g];
-        for (int i = 0; i < g; i++) {
+    public void beginTimed(int iters, boolean paired) {
+        destroyEvents();
+        lastSamples = null;
+        if (capturing) {
+            plan = null;
+            return;
+        }
+        plan = new EventPlan(iters, paired);
+        loopClosed = false;
+        events = new CUevent_st[data.length][plan.eventCount()];
+        for (int i = 0; i < data.length; i++) {
             device(i);
-            NcclRuntime.checkCuda(cudart.cudaStreamBeginCapture(rc.streams[i], cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+            for (int k = 0; k < plan.eventCount(); k++) {
+                events[i][k] = new CUevent_st();
+                NcclRuntime.checkCuda(cudart.cudaEventCreate(events[i][k]), "cudaEventCreate");
+            }
         }
-        for (int c = 0; c < calls; c++) {
-            launch();
+    }
+
+    @Override
+    public void markStart(int iter) {
+        if (plan != null) {
+            record(plan.startEvent(iter));
+            loopClosed = !plan.paired() && iter == plan.iters();
         }
+    }
+
+    @Override
+    public void markStop(int iter) {
+        if (plan != null && plan.paired()) {
+            record(plan.stopEvent(iter));
+            loopClosed = iter == plan.iters() - 1;
+        }
+    }
+
+    private void record(int k) {
+        for (int i = 0; i < data.length; i++) {
+            if (data.length > 1) {
+                device(i);
+            }
+            NcclRuntime.checkCuda(cudart.cudaEventRecord(events[i][k], rc.streams[i]), "cudaEventRecord");
+        }
+    }
+
+    /** Waits for every stream, polling ncclCommGetAsyncError; -T (default 300 s) without completion is a hang. */
+    @Override
+    public void drain() {
+        long limitS = Watchdog.limitSeconds(rc.spec);
+        long start = System.nanoTime();
+        int[] async = new int[1];
+        boolean[] done = new boolean[data.length];
+        int remaining = data.length;
+        while (remaining > 0) {
+            for (int i = 0; i < data.length; i++) {
+                if (done[i]) {
+                    continue;
+                }
+                int q = cudart.cudaStreamQuery(rc.streams[i]);
+                if (q == CudaStatus.SUCCESS) {
+                    done[i] = true;
+                    remaining--;
+                    continue;
+                }
+                if (q != CudaStatus.NOT_READY) {
+                    rc.abandon();
+                    NcclRuntime.checkCuda(q, "stream of cuda:" + rc.devices[i]);
+                }
+                NcclRuntime.check(nccl.ncclCommGetAsyncError(rc.comms[i], async), "ncclCommGetAsyncError");
+                if (!NcclStatus.healthy(async[0])) {
+                    int code = async[0];
+                    String why = coll.name() + " on rank " + (rc.firstRank + i) + " failed asynchronously: "
+                            + NcclStatus.name(code) + " (" + code + "); communicators aborted";
+                    rc.abort(NcclStatus.exitCode(code), why, "check the NCCL log of every rank (" + rc.logFiles() + ")");
+                }
+                if (System.nanoTime() - start > limitS * 1_000_000_000L) {
+                    rc.abort(Watchdog.hang(rc.firstRank + i, coll.name(), limitS) + "; communicators aborted");
+                }
+            }
+            Thread.onSpinWait();
+        }
+        if (plan != null && loopClosed) {
+            lastSamples = samples();
+            plan = null;
+        }
+    }
+
+    /** Per-iteration device time, the slowest GPU of this thread per iteration (as nccl-tests' -I). */
+    private double[] samples() {
+        double[] out = new double[plan.iters()];
+        float[] ms = new float[1];
+        for (int i = 0; i < data.length; i++) {
+            device(i);
+            for (int k = 0; k < plan.iters(); k++) {
+                int[] iv = plan.interval(k);
+                NcclRuntime.checkCuda(cudart.cudaEventElapsedTime(ms, events[i][iv[0]], events[i][iv[1]]), "cudaEventElapsedTime");
+                out[k] = Math.max(out[k], ms[0] * 1000.0);
+            }
+        }
+        return out;
+    }
+
+    /** Per-iteration device time of the last timed loop, for all -m calls of an iteration together. */
+    @Override
+    public double[] batchSamplesUs() {
+        return lastSamples;
+    }
+
+    @Override
+    public long verify() {
+        if (inPlace && (coll.name().equals("alltoall") || coll.name().equals("sendrecv"))) {
+            return -1; // NCCL gives in-place alltoall and sendrecv no defined result: nccl-tests prints N/A
+        }
+        long wrong = 0;
+        for (int i = 0; i < data.length; i++) {
+            device(i);
+            wrong += data[i].verify(coll, recv(i, 0), counts, rc.nranks, rc.firstRank + i, root);
+        }
+        return wrong;
+    }
+
+    /** -G: ThreadLocal capture (as nccl-tests: other threads may capture or allocate meanwhile). */
+    @Override
+    public boolean beginCapture() {
+        destroyGraphs();
+        for (int i = 0; i < data.length; i++) {
+            device(i);
+            int r = cudart.cudaStreamBeginCapture(rc.streams[i], cudart.cudaStreamCaptureModeThreadLocal);
+            if (r != 0) {
+                abandonCapture();
+                NcclRuntime.checkCuda(r, "cudaStreamBeginCapture");
+            }
+            capturing = true;
+        }
+        return true;
+    }
+
+    @Override
+    public void endCapture() {
+        int g = data.length;
+        graphSources = new CUgraph_st[g];
+        graphs = new CUgraphExec_st[g];
+        capturing = false;
         for (int i = 0; i < g; i++) {
             device(i);
             graphSources[i] = new CUgraph_st();
-            NcclRuntime.checkCuda(cudart.cudaStreamEndCapture(rc.streams[i], graphSources[i]), "cudaStreamEndCapture");
+            int r = cudart.cudaStreamEndCapture(rc.streams[i], graphSources[i]);
+            if (r != 0) {
+                endCaptureQuietly(i + 1);
+                NcclRuntime.checkCuda(r, "cudaStreamEndCapture");
+            }
+        }
+        for (int i = 0; i < g; i++) {
+            device(i);
             graphs[i] = new CUgraphExec_st();
             NcclRuntime.checkCuda(cudart.cudaGraphInstantiate(graphs[i], graphSources[i], 0L), "cudaGraphInstantiate");
         }
+    }
+
+    /** A failed call while capturing: end every stream's capture so the streams are usable again. */
+    private void abandonCapture() {
+        if (capturing) {
+            capturing = false;
+            endCaptureQuietly(0);
+        }
+    }
+
+    private void endCaptureQuietly(int from) {
+        for (int i = from; i < data.length; i++) {
+            cudart.cudaSetDevice(rc.devices[i]);
+            CUgraph_st g = new CUgraph_st();
+            if (cudart.cudaStreamEndCapture(rc.streams[i], g) == 0 && !g.isNull()) {
+                cudart.cudaGraphDestroy(g);
+            }
+        }
+    }
+
+    /** Old engines: capture {@code calls} launches, as one group per call. */
+    @Override
+    public boolean captureGraph(int calls) {
+        beginCapture();
+        for (int c = 0; c < calls; c++) {
+            launch(c);
+        }
+        endCapture();
         return true;
     }
 
@@ -330,55 +339,47 @@ final class NcclOperation implements Operation {
         }
     }
 
-    @Override
-    public void close() {
-        for (int i = 0; i < send.length; i++) {
-            device(i);
-            cudart.cudaStreamSynchronize(rc.streams[i]);
-            if (graphs != null) {
-                cudart.cudaGraphExecDestroy(graphs[i]);
-                cudart.cudaGraphDestroy(graphSources[i]);
-            }
-        }
-        for (Pointer p : base) {
-            if (p != null) {
-                if (NcclRuntime.hasMemAlloc) {
-                    nccl.ncclMemFree(p);
-                } else {
-                    cudart.cudaFree(p);
+    private void destroyGraphs() {
+        if (graphs != null) {
+            for (int i = 0; i < graphs.length; i++) {
+                cudart.cudaSetDevice(rc.devices[i]);
+                if (graphs[i] != null) {
+                    cudart.cudaGraphExecDestroy(graphs[i]);
+                }
+                if (graphSources[i] != null) {
+                    cudart.cudaGraphDestroy(graphSources[i]);
                 }
             }
-        }
-        for (CUevent_st[] ev : events) {
-            cudart.cudaEventDestroy(ev[0]);
-            cudart.cudaEventDestroy(ev[1]);
+            graphs = null;
+            graphSources = null;
         }
     }
 
-    static int ncclType(DataType t) {
-        switch (t) {
-            case INT8: return nccl.ncclInt8;
-            case UINT8: return nccl.ncclUint8;
-            case INT32: return nccl.ncclInt32;
-            case UINT32: return nccl.ncclUint32;
-            case INT64: return nccl.ncclInt64;
-            case UINT64: return nccl.ncclUint64;
-            case HALF: return nccl.ncclFloat16;
-            case FLOAT: return nccl.ncclFloat32;
-            case DOUBLE: return nccl.ncclFloat64;
-            case BFLOAT16: return nccl.ncclBfloat16;
-            default: throw new BackendException(ExitCode.USAGE, "-d " + t.label() + " is not supported by the nccl backend yet", null);
+    private void destroyEvents() {
+        if (events != null) {
+            for (int i = 0; i < events.length; i++) {
+                cudart.cudaSetDevice(rc.devices[i]);
+                for (CUevent_st e : events[i]) {
+                    if (e != null) {
+                        cudart.cudaEventDestroy(e);
+                    }
+                }
+            }
+            events = null;
         }
     }
 
-    static int ncclOp(ReduceOp op) {
-        switch (op) {
-            case SUM: return nccl.ncclSum;
-            case PROD: return nccl.ncclProd;
-            case MAX: return nccl.ncclMax;
-            case MIN: return nccl.ncclMin;
-            case AVG: return nccl.ncclAvg;
-            default: throw new IllegalArgumentException(op.toString());
+    /** Buffers belong to the comm; nothing is in flight after a drain, and after an abort nothing waits. */
+    @Override
+    public void close() {
+        if (rc.aborted()) {
+            return;
+        }
+        abandonCapture();
+        destroyGraphs();
+        destroyEvents();
+        for (DeviceData d : data) {
+            d.close();
         }
     }
 }

@@ -18,12 +18,15 @@ import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.cuda.global.nvml;
 import org.bytedeco.cuda.nccl.ncclComm;
 import org.bytedeco.cuda.nvml.nvmlDevice_st;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One thread's ranks: -g GPUs, one communicator and one stream each, driven together (every launch is
@@ -37,10 +40,18 @@ final class NcclRankComm implements RankComm {
     final CUstream_st[] streams;
     final int firstRank;
     final int nranks;
+    final Watchdog watchdog;
+    /** The loaded kernels per GPU, or null where they did not load (then data goes through the host). */
+    final Kernels[] kernels;
+    private final String[] dataPath;
     private final RankInfo info;
-    private boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean aborted;
+    private BytePointer[] sendBase;
+    private BytePointer[] recvBase;
+    private long bufferBytes;
 
-    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks) {
+    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank) {
         this.spec = spec;
         this.plane = plane;
         this.comms = comms;
@@ -48,13 +59,84 @@ final class NcclRankComm implements RankComm {
         this.firstRank = firstRank;
         this.nranks = nranks;
         this.streams = new CUstream_st[devices.length];
+        this.kernels = new Kernels[devices.length];
+        this.dataPath = new String[devices.length];
         for (int i = 0; i < devices.length; i++) {
             NcclRuntime.checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice");
             streams[i] = new CUstream_st();
             NcclRuntime.checkCuda(cudart.cudaStreamCreate(streams[i]), "cudaStreamCreate");
+            Object k = Kernels.on(devices[i]);
+            kernels[i] = k instanceof Kernels ? (Kernels) k : null;
+            dataPath[i] = kernels[i] != null ? "data filled and checked on the GPU (kernels: " + kernels[i].source() + ")"
+                    : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
-        this.info = new RankInfo(firstRank, NcclRuntime.localRank(), NcclRuntime.hostName(), ProcessHandle.current().pid(),
+        this.watchdog = new Watchdog(Watchdog.limitSeconds(spec), System.err);
+        this.info = new RankInfo(firstRank, localRank, NcclRuntime.hostName(), ProcessHandle.current().pid(),
                 describeDevices());
+    }
+
+    /**
+     * Device i's send and receive buffers, allocated once at the sweep's largest size as nccl-tests does:
+     * every size uses them, shifted per call (BufferShift).
+     */
+    BytePointer sendBase(int i, long bytes) {
+        ensureBuffers(bytes);
+        return sendBase[i];
+    }
+
+    BytePointer recvBase(int i, long bytes) {
+        ensureBuffers(bytes);
+        return recvBase[i];
+    }
+
+    long bufferBytes() {
+        return bufferBytes;
+    }
+
+    private void ensureBuffers(long atLeast) {
+        if (sendBase != null && bufferBytes >= atLeast) {
+            return;
+        }
+        freeBuffers();
+        long bytes = Math.max(atLeast, Math.max(spec.maxBytes(), 1));
+        sendBase = new BytePointer[devices.length];
+        recvBase = new BytePointer[devices.length];
+        for (int i = 0; i < devices.length; i++) {
+            NcclRuntime.checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice");
+            sendBase[i] = alloc(bytes);
+            recvBase[i] = alloc(bytes);
+        }
+        bufferBytes = bytes;
+    }
+
+    /** ncclMemAlloc where the NCCL has it (registration-friendly memory, needed for NVLS), else cudaMalloc. */
+    private static BytePointer alloc(long bytes) {
+        Pointer p = new Pointer();
+        if (NcclRuntime.symbols.memAlloc()) {
+            NcclRuntime.check(nccl.ncclMemAlloc(p, bytes), "ncclMemAlloc(" + bytes + ")");
+        } else {
+            NcclRuntime.checkCuda(cudart.cudaMalloc(p, bytes), "cudaMalloc(" + bytes + ")");
+        }
+        return new BytePointer(p);
+    }
+
+    private void freeBuffers() {
+        if (sendBase == null) {
+            return;
+        }
+        for (int i = 0; i < devices.length; i++) {
+            cudart.cudaSetDevice(devices[i]);
+            for (BytePointer p : new BytePointer[] {sendBase[i], recvBase[i]}) {
+                if (NcclRuntime.symbols.memAlloc()) {
+                    nccl.ncclMemFree(p);
+                } else {
+                    cudart.cudaFree(p);
+                }
+            }
+        }
+        sendBase = null;
+        recvBase = null;
+        bufferBytes = 0;
     }
 
     /** "cuda:0 [0000:18:00.0] NVIDIA H200" per GPU, the name from NVML when it loads. */
@@ -65,6 +147,9 @@ final class NcclRankComm implements RankComm {
             String busId = cudart.cudaDeviceGetPCIBusId(bus, bus.length, d) == 0 ? cString(bus) : "?";
             sb.append(sb.length() == 0 ? "" : ", ").append("cuda:").append(d).append(" [").append(busId).append("] ").append(gpuName(busId));
         }
+        // one line for all GPUs when they agree (the usual case), else one per GPU
+        java.util.Set<String> paths = new java.util.LinkedHashSet<>(List.of(dataPath));
+        sb.append("; ").append(String.join("; ", paths));
         return sb.toString();
     }
 
@@ -126,25 +211,46 @@ final class NcclRankComm implements RankComm {
         return NcclRuntime.logFiles();
     }
 
-    /** -T: the watchdog fires: abort every communicator (unblocks the GPU), then the hang exit. */
+    /**
+     * Aborts every communicator of this thread (unblocks the GPU and the peers' waits) and throws. Called
+     * from this thread's own drain, on an async error or when -T passes without progress.
+     */
+    void abort(ExitCode code, String why, String remedy) {
+        abandon();
+        throw new BackendException(code, why, remedy);
+    }
+
+    /** -T without progress while draining: abort, then the hang exit. */
     void abort(String why) {
-        for (ncclComm c : comms) {
-            nccl.ncclCommAbort(c);
+        abort(ExitCode.TIMEOUT, "hang: " + why, "check the NCCL log of every rank (" + logFiles()
+                + ") for the rank that stopped; a slow run finishes, a hang does not");
+    }
+
+    /** ncclCommAbort on every communicator, once; never waits for the streams or the peers. */
+    void abandon() {
+        if (closed.compareAndSet(false, true)) {
+            aborted = true;
+            for (ncclComm c : comms) {
+                nccl.ncclCommAbort(c);
+            }
+            watchdog.close();
         }
-        closed = true;
-        throw new BackendException(ExitCode.TIMEOUT, "hang: " + why, "check the NCCL log of every rank ("
-                + logFiles() + ") for the rank that stopped; a slow run finishes, a hang does not");
+    }
+
+    boolean aborted() {
+        return aborted;
     }
 
     @Override
     public void close() {
-        if (closed) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
+        watchdog.close();
+        // nothing is in flight here: every operation drained (under the watchdog) or aborted before close
+        freeBuffers();
         for (int i = 0; i < comms.length; i++) {
             cudart.cudaSetDevice(devices[i]);
-            cudart.cudaStreamSynchronize(streams[i]);
             nccl.ncclCommDestroy(comms[i]);
             cudart.cudaStreamDestroy(streams[i]);
         }

@@ -24,6 +24,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Loading CUDA and NCCL into this process, and creating communicators. Only reached after
@@ -34,10 +36,8 @@ final class NcclRuntime {
     private static boolean loaded;
     private static int version;
     private static List<Path> logFiles = List.of();
-    /** Symbols newer than the oldest NCCL we accept: a missing one would kill the JVM, so ask first. */
-    static boolean hasMemAlloc;
-    static boolean hasGetLastError;
-    static boolean hasGather;
+    /** The calls newer than NCCL 2.14 that the loaded library has. */
+    static volatile NcclSymbols symbols = NcclSymbols.NONE;
     static boolean hasAvg;
 
     private NcclRuntime() {
@@ -70,13 +70,14 @@ final class NcclRuntime {
                 throw new BackendException(ExitCode.ENVIRONMENT, "NCCL " + NcclProbe.versionString(version) + " at "
                         + libs.nccl().path() + " is too old: ncclbench needs 2.14 or newer", "pip install -U nvidia-nccl-cu13");
             }
-            hasMemAlloc = NcclProbe.hasSymbol("ncclMemAlloc");
-            hasGetLastError = NcclProbe.hasSymbol("ncclGetLastError");
-            hasGather = NcclProbe.hasSymbol("ncclGather") && NcclProbe.hasSymbol("ncclScatter");
+            symbols = NcclSymbols.lookUp(NcclProbe::hasSymbol);
             hasAvg = version >= 21000;
             logFiles = setUpLog(spec);
-            // The presets' JNI libraries link libcudart.so.13 and libnccl.so.2 by soname: loading the files
-            // found first makes the dynamic loader reuse them, whatever its own search path says.
+            // The presets' JNI libraries link libcuda.so.1, libcudart.so.13 and libnccl.so.2 by soname: loading
+            // the files readiness found first makes the dynamic loader reuse them, whatever its search path says.
+            if (libs.driver().present()) {
+                System.load(libs.driver().path().toString());
+            }
             if (libs.cudart().present()) {
                 System.load(libs.cudart().path().toString());
             }
@@ -97,7 +98,7 @@ final class NcclRuntime {
             String file = System.getenv("NCCL_DEBUG_FILE");
             return file == null ? List.of() : List.of(Path.of(file));
         }
-        Path dir = spec.outDir() == null ? Path.of(".") : spec.outDir();
+        Path dir = spec == null || spec.outDir() == null ? Path.of(".") : spec.outDir();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -122,38 +123,40 @@ final class NcclRuntime {
         }
     }
 
-    /** Opens one RankComm per plane; each drives -g GPUs. Planes initialise concurrently (init is collective). */
-    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
+    /**
+     * Opens one RankComm per plane; each drives -g GPUs, the process's share picked by its local rank.
+     * Planes initialise concurrently (init is collective), under the -T watchdog: an init that does not
+     * finish (a rank that never joins) is exit 5 naming the step, not a hang.
+     */
+    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
         load(spec);
         int[] count = new int[1];
-        check(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
-        int g = spec.gpusPerThread();
-        int perProcess = planes.size() * g;
-        int localRank = localRank();
-        int first = localRank * perProcess;
-        if (first + perProcess > count[0]) {
-            throw new BackendException(ExitCode.ENVIRONMENT, "this process needs GPUs " + first + ".." + (first + perProcess - 1)
-                    + " (local rank " + localRank + ", " + planes.size() + " thread(s) x -g " + g + ") but " + count[0] + " are visible",
-                    "lower -g/-t or the number of processes per node, or check CUDA_VISIBLE_DEVICES");
-        }
+        checkCuda(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
+        DevicePlan plan = DevicePlan.of(localRank, planes.size(), spec.gpusPerThread(), count[0]);
         ExecutorService pool = Executors.newFixedThreadPool(planes.size(), r -> {
             Thread t = new Thread(r, "nccl-init");
             t.setDaemon(true);
             return t;
         });
+        long limitS = Watchdog.limitSeconds(spec);
+        long deadline = System.nanoTime() + limitS * 1_000_000_000L;
+        List<Future<RankComm>> futures = new ArrayList<>();
+        List<RankComm> out = new ArrayList<>();
         try {
-            List<Future<RankComm>> futures = new ArrayList<>();
             for (int i = 0; i < planes.size(); i++) {
                 ControlPlane plane = planes.get(i);
-                int firstDevice = first + i * g;
-                futures.add(pool.submit((Callable<RankComm>) () -> openPlane(spec, plane, firstDevice, g)));
+                int firstDevice = plan.firstOf(i);
+                futures.add(pool.submit((Callable<RankComm>) () -> openPlane(spec, plane, firstDevice, plan.gpusPerThread(), localRank)));
             }
-            List<RankComm> out = new ArrayList<>();
-            for (Future<RankComm> f : futures) {
+            for (int i = 0; i < futures.size(); i++) {
                 try {
-                    out.add(f.get());
+                    out.add(futures.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                } catch (TimeoutException e) {
+                    // the init threads stay blocked inside NCCL (daemon threads: they do not hold the JVM)
+                    throw new BackendException(ExitCode.TIMEOUT, Watchdog.hang(planes.get(i).rank() * plan.gpusPerThread(),
+                            "ncclCommInitRank", limitS), "a rank that never joins, or cannot reach rank 0's bootstrap"
+                            + " address: check every rank started and NCCL_SOCKET_IFNAME");
                 } catch (java.util.concurrent.ExecutionException e) {
-                    out.forEach(RankComm::close);
                     if (e.getCause() instanceof RuntimeException re) {
                         throw re;
                     }
@@ -164,13 +167,17 @@ final class NcclRuntime {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BackendException(ExitCode.RUN_FAILED, "interrupted during NCCL init", null);
+        } catch (RuntimeException e) {
+            // peers may be gone: abort, never destroy (ncclCommDestroy waits for them)
+            out.forEach(c -> ((NcclRankComm) c).abandon());
+            throw e;
         } finally {
             pool.shutdownNow();
         }
     }
 
     /** Rank 0 of the plane makes the unique id and shares its 128 bytes; every GPU of the plane joins. */
-    private static RankComm openPlane(RunSpec spec, ControlPlane plane, int firstDevice, int g) {
+    private static RankComm openPlane(RunSpec spec, ControlPlane plane, int firstDevice, int g, int localRank) {
         byte[] id = null;
         if (plane.rank() == 0) {
             ncclUniqueId uid = new ncclUniqueId();
@@ -193,36 +200,23 @@ final class NcclRuntime {
             check(nccl.ncclCommInitRank(comms[i], nranks, uid, plane.rank() * g + i), "ncclCommInitRank");
         }
         check(nccl.ncclGroupEnd(), "ncclGroupEnd");
-        return new NcclRankComm(spec, plane, comms, devices, plane.rank() * g, nranks);
+        return new NcclRankComm(spec, plane, comms, devices, plane.rank() * g, nranks, localRank);
     }
 
-    /** The local rank under a launcher (torchrun, Open MPI, Slurm, PMI), 0 otherwise. */
-    static int localRank() {
-        for (String v : List.of("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID", "PMI_LOCAL_RANK")) {
-            String s = System.getenv(v);
-            if (s != null) {
-                try {
-                    return Integer.parseInt(s.trim());
-                } catch (NumberFormatException e) {
-                    throw new BackendException(ExitCode.USAGE, v + "=" + s + " is not a number", null);
-                }
-            }
-        }
-        return 0;
-    }
-
-    /** An NCCL status: exit 4 with ncclGetErrorString and ncclGetLastError. */
+    /** An NCCL status: exit 4 (ncclTimeout: 5) with ncclGetErrorString and ncclGetLastError. */
     static void check(int rc, String what) {
         if (rc != nccl.ncclSuccess) {
-            String last = hasGetLastError ? string(nccl.ncclGetLastError(null)) : "";
-            throw new BackendException(ExitCode.RUN_FAILED, what + " failed: " + string(nccl.ncclGetErrorString(rc))
-                    + " (" + rc + ")" + (last.isBlank() ? "" : ": " + last), null);
+            String last = symbols.lastError() ? string(nccl.ncclGetLastError(null)) : "";
+            throw new BackendException(NcclStatus.exitCode(rc), what + " failed: " + string(nccl.ncclGetErrorString(rc))
+                    + " (" + NcclStatus.name(rc) + ", " + rc + ")" + (last.isBlank() ? "" : ": " + last), null);
         }
     }
 
+    /** A CUDA runtime status: exit 3 when it says the machine cannot run CUDA (driver, device), else 4. */
     static void checkCuda(int rc, String what) {
         if (rc != 0) {
-            throw new BackendException(ExitCode.RUN_FAILED, what + " failed: " + string(cudart.cudaGetErrorString(rc)) + " (" + rc + ")", null);
+            throw new BackendException(CudaStatus.exitCode(rc), what + " failed: " + string(cudart.cudaGetErrorString(rc))
+                    + " (" + CudaStatus.name(rc) + ", " + rc + ")", CudaStatus.remedy(rc));
         }
     }
 

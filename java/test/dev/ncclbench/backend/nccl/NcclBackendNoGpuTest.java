@@ -53,4 +53,18 @@ class NcclBackendNoGpuTest {
             assertTrue(o.contains("NVIDIA driver (libcuda.so.1)"), o);
         }
     }
+
+    @Test
+    void fp8IsRefusedAsAUsageErrorBeforeAnythingIsLoaded() {
+        for (String t : new String[] {"f8e4m3", "f8e5m2"}) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-d", t, "-b", "8", "-e", "64"},
+                    new PrintWriter(out), new PrintWriter(err));
+            assertEquals(2, code, err.toString());
+            String e = err.toString().trim();
+            assertTrue(e.contains("-d " + t + " is not supported by the nccl backend") && !e.contains("\tat "), e);
+            assertEquals(1, e.lines().count(), e);
+        }
+    }
 }

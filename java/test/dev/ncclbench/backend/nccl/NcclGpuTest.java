@@ -26,5 +26,7 @@ class NcclGpuTest {
         int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-g", "1", "-b", "8", "-e", "1M", "-f", "2",
                 "--out", out.toString(), "--no-progress"}, new PrintWriter(o), new PrintWriter(e));
         assertEquals(0, code, o + "\n" + e);
+        // the kernels of the jar's fatbin fill and check the buffers, and the header says so
+        org.junit.jupiter.api.Assertions.assertTrue(o.toString().contains("data filled and checked on the GPU (kernels: fatbin)"), o.toString());
     }
 }

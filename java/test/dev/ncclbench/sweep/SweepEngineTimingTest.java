@@ -1,0 +1,140 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.Operation;
+import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Counts;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.spec.RunSpec;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The order of calls the engine makes on a backend, held against nccl-tests' BenchTime and TimeTest
+ * (src/common.cu): which calls are timed, where the per-iteration marks go, what -w 0, -z 3, -m and -G do.
+ * The backend here only records what it is asked (the engine's own contract, not a stand-in for NCCL).
+ */
+class SweepEngineTimingTest {
+    private final List<String> log = new ArrayList<>();
+
+    private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max) {
+        return new RunSpec(List.of("all_reduce"), min, max, "flag", 2, 1 << 20, iters, warmup, agg, 1, 1,
+                ReduceOp.SUM, DataType.FLOAT, 0, 1, blocking, 0, 1, 1, graph, "nccl", 1,
+                Path.of("r.json"), Path.of("."), 1, null);
+    }
+
+    private List<String> run(RunSpec spec) {
+        log.clear();
+        RankComm comm = new Recorder();
+        ControlPlane plane = new ControlPlane() {
+            public int rank() { return 0; }
+            public int nranks() { return 1; }
+            public byte[][] allGather(String tag, byte[] mine) {
+                if (tag.endsWith(": start") || tag.contains("-z barrier") || tag.endsWith(": graph")) {
+                    log.add("barrier");
+                }
+                return new byte[][] {mine};
+            }
+            public void close() { }
+        };
+        SweepListener quiet = new SweepListener() {
+            public void beginCollective(String c) { }
+            public void row(ResultRow row, int a, int b) { }
+            public void endCollective(String c) { }
+        };
+        new SweepEngine(spec, comm, plane, quiet, () -> { }).run();
+        return log;
+    }
+
+    /** The calls of the first measured placement (after the warm-up's and up to its check). */
+    private static List<String> firstPlacement(List<String> log) {
+        int from = log.indexOf("prepare 32 in-place=false");
+        int to = log.indexOf("verify");
+        return log.subList(from, to + 1);
+    }
+
+    @Test
+    void withoutWarmUpTheFirstCallIsStillUntimedAndMarksBoundEveryIteration() {
+        List<String> p = firstPlacement(run(spec(3, 0, 1, 0, 0, 32, 32)));
+        assertEquals(List.of("prepare 32 in-place=false", "fill", "launch 0", "drain", "barrier", "timed 3 paired=false",
+                "start 0", "launch 0", "start 1", "launch 1", "start 2", "launch 2", "start 3", "drain",
+                "fill", "launch 0", "drain", "verify"), p);
+    }
+
+    @Test
+    void warmUpVisitsEverySizeDoublingWhateverTheStepBeforeTheSweep() {
+        List<String> all = run(spec(1, 2, 1, 0, 0, 8, 64));
+        List<String> warm = all.subList(0, all.indexOf("fill") - 1);
+        assertEquals(List.of("prepare 8 in-place=false", "launch 0", "launch 1", "drain",
+                "prepare 16 in-place=false", "launch 0", "launch 1", "drain",
+                "prepare 32 in-place=false", "launch 0", "launch 1", "drain",
+                "prepare 64 in-place=false", "launch 0", "launch 1", "drain"), warm);
+    }
+
+    @Test
+    void aggregatedCallsShareOneGroupAndOneMarkAndShiftByCallIndex() {
+        List<String> p = firstPlacement(run(spec(2, 0, 3, 0, 0, 32, 32)));
+        int t = p.indexOf("timed 2 paired=false");
+        assertEquals(List.of("group", "start 0", "launch 0", "launch 1", "launch 2", "end group",
+                "group", "start 1", "launch 3", "launch 4", "launch 5", "end group", "start 2", "drain"), p.subList(t + 1, t + 15));
+    }
+
+    @Test
+    void z3WaitsAndMarksTheStopBeforeTheUntimedBarrier() {
+        List<String> p = firstPlacement(run(spec(2, 0, 1, 3, 0, 32, 32)));
+        int t = p.indexOf("timed 2 paired=true");
+        assertEquals(List.of("start 0", "launch 0", "drain", "stop 0", "barrier", "start 1", "launch 1", "drain", "stop 1",
+                "barrier", "drain"), p.subList(t + 1, t + 12));
+    }
+
+    @Test
+    void graphModeCapturesTheTimedLoopAndTimesOnlyTheReplays() {
+        List<String> p = firstPlacement(run(spec(2, 0, 1, 0, 2, 32, 32)));
+        int c = p.indexOf("capture");
+        assertTrue(c > p.indexOf("barrier"), p.toString());
+        assertEquals(List.of("capture", "timed 2 paired=false", "start 0", "launch 0", "start 1", "launch 1", "start 2",
+                "end capture", "barrier", "replay", "replay", "drain"), p.subList(c, c + 12));
+    }
+
+    private final class Recorder implements RankComm {
+        public int rank() { return 0; }
+        public int nranks() { return 1; }
+        public RankInfo info() { return new RankInfo(0, 0, "h", 1, "recorder"); }
+        public Set<Capability> capabilities() { return EnumSet.allOf(Capability.class); }
+        public void close() { }
+
+        public Operation prepare(Collective c, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
+            log.add("prepare " + counts.sizeBytes(type) + " in-place=" + inPlace);
+            return new Operation() {
+                private boolean capturing;
+                public void fill() { log.add("fill"); }
+                public void launch() { log.add("launch"); }
+                public void launch(int call) { log.add("launch " + call); }
+                public void drain() { log.add("drain"); }
+                public long verify() { log.add("verify"); return 0; }
+                public void groupStart() { log.add("group"); }
+                public void groupEnd() { log.add("end group"); }
+                public void beginTimed(int iters, boolean paired) { log.add("timed " + iters + " paired=" + paired); }
+                public void markStart(int i) { log.add("start " + i); }
+                public void markStop(int i) { log.add("stop " + i); }
+                public boolean beginCapture() { capturing = true; log.add("capture"); return true; }
+                public void endCapture() { capturing = false; log.add("end capture"); }
+                public void launchGraph() { log.add("replay"); }
+                public void close() { }
+            };
+        }
+    }
+}
