@@ -45,13 +45,12 @@ for tool in jlink mvn gcc; do
   command -v "$tool" >/dev/null || die 3 "$tool not found (apt-get install openjdk-17-jdk-headless maven gcc)"
 done
 
-if [[ ! -f target/ncclbench.jar ]]; then
-  say "building the fat jar (mvn -B -o package -DskipTests)"
-  mvn -B -o -q package -DskipTests || die 3 "mvn package failed"
-fi
+# always rebuilt: a jar left from an older checkout would be measured instead of this one
+say "building the fat jar (mvn -B -o package -DskipTests)"
+mvn -B -o -q package -DskipTests >/dev/null || die 3 "mvn package failed (run it without -q to see why)"
 listing="$(unzip -l target/ncclbench.jar)"
 [[ "$listing" == *dev/ncclbench/native/ncclbench_kernels.fatbin* ]] \
-  || say "warning: the jar has no kernels fatbin (built without nvcc): the GPU run will fill and check on the host"
+  || die 3 "target/ncclbench.jar has no kernels fatbin (built without nvcc): the GPU run would fill and check 8 GB through the host; install the CUDA toolkit (nvcc) and rebuild (mvn -B -o package)"
 
 if [[ ! -x target/jre/bin/java ]]; then
   say "jlink: target/jre"
@@ -92,7 +91,7 @@ tree=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
 carried=$(du -cb target/jre target/ncclbench.jar "$b" | tail -n 1 | cut -f1)
 total=$((tree + carried))
 for p in target/jre target/ncclbench.jar "$b"/*; do du -sh "$p"; done | sed 's/^/gpu-bundle:   /'
-say "working tree $((tree / 1024)) KiB + carried $((carried / 1024)) KiB = $((total / 1024 / 1024)) MiB of 64 MiB"
+say "working tree $((tree / 1024)) KiB + carried $((carried / 1024)) KiB = $(awk "BEGIN{printf \"%.1f\", $total / 1048576}") MiB of 64 MiB"
 [[ $total -le $limit ]] || die 6 "over the device tool's 64 MiB: drop modules from jlink or CUDA JNI from the shade filters"
 [[ -n "$peer" ]] || say "no nccl-tests in the bundle: the self-test will skip the comparison and say why"
 say "ready: run(command=\"bash scripts/gpu-selftest.sh\", carry=[\"target/jre\",\"target/ncclbench.jar\",\"target/gpu-bundle\"], timeout_s=300)"

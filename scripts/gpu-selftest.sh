@@ -76,8 +76,11 @@ for sub in cu13 cuda_runtime; do
   [[ -n "$d" ]] && { libcudart="$d/libcudart.so.13"; break; }
 done
 [[ -n "$libcudart" ]] || libcudart="$(ldconfig -p 2>/dev/null | awk '/libcudart.so.13 /{print $NF; exit}')"
-# nccl-tests links libnccl.so.2 by soname: point the loader at the wheel's
+# nccl-tests links libnccl.so.2 by soname: point the loader at the wheel's; GPU containers mount the
+# driver (libcuda.so.1, nvidia-smi) under /usr/local/nvidia, which the loader may not search
 export LD_LIBRARY_PATH="${NCCL_HOME:+$NCCL_HOME/lib:}${LD_LIBRARY_PATH:-}"
+[[ -d /usr/local/nvidia/lib64 ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:/usr/local/nvidia/lib64"
+[[ -d /usr/local/nvidia/bin ]] && export PATH="$PATH:/usr/local/nvidia/bin"
 note "host $(hostname) NCCL_HOME=${NCCL_HOME:-unset} cudart=${libcudart:-not found} budget=${budget}s"
 
 # step NAME LIMIT EXPECT OUTFILE -- command...   (EXPECT: the exit code that means the step did its job)
