@@ -8,7 +8,9 @@ public enum ExitCode {
     ENVIRONMENT(3, "environment not ready (no NCCL, no GPU, bootstrap would fail, doctor errors)"),
     RUN_FAILED(4, "run failed (wrong results, rank lost, NCCL error)"),
     TIMEOUT(5, "timeout / hang"),
-    DEGRADED(6, "regression against baseline or degraded path");
+    DEGRADED(6, "regression against baseline or degraded path"),
+    INTERRUPTED(130, "interrupted by SIGINT (Ctrl-C): rows measured are kept, status interrupted"),
+    TERMINATED(143, "terminated by SIGTERM (scancel, a time limit): rows measured are kept, status interrupted");
 
     public final int code;
     public final String meaning;
@@ -41,7 +43,7 @@ public enum ExitCode {
     public static String table() {
         StringBuilder sb = new StringBuilder("Exit codes:%n");
         for (ExitCode e : values()) {
-            sb.append(String.format("  %d  %s%%n", e.code, e.meaning));
+            sb.append(String.format("  %3d  %s%%n", e.code, e.meaning));
         }
         return sb.toString();
     }

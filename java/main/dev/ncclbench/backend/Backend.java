@@ -33,6 +33,18 @@ public interface Backend {
         return Long.MAX_VALUE;
     }
 
+    /** Where its buffers live and how much room there is; null when the backend checks that itself. */
+    default MemoryBudget memory(RunSpec spec) {
+        return null;
+    }
+
+    /**
+     * Refuses, with a usage {@link BackendException}, what this backend can never do whatever the machine (e.g. a type
+     * its check data cannot be exact in): asked before readiness, so a bad request is exit 2 before exit 3.
+     */
+    default void refuse(RunSpec asked) {
+    }
+
     /** Whether this backend can run here, and if not, why and what to change. Must not crash the JVM. */
     Readiness readiness(RunSpec spec);
 

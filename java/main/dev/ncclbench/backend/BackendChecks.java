@@ -3,7 +3,9 @@ package dev.ncclbench.backend;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
+import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
 
@@ -13,6 +15,30 @@ import java.util.List;
 /** What a resolved spec asks of the chosen backend, checked before anything runs: exit 2 with one sentence. */
 public final class BackendChecks {
     private BackendChecks() {
+    }
+
+    /**
+     * Flags that would do nothing on this backend are refused, naming the flag and the backends that have it:
+     * a header or a JSON claiming "-g 2" on a backend that ignored it would mislead. Checked on the spec as asked.
+     */
+    public static void refuseIdleFlags(Backend backend, RunSpec asked) {
+        idle(backend, Capability.GPUS_PER_THREAD, asked.gpusPerThread() != Defaults.GPUS_PER_THREAD, "-g " + asked.gpusPerThread());
+        idle(backend, Capability.THREADS, asked.threads() != Defaults.THREADS, "-t " + asked.threads());
+        idle(backend, Capability.CUDA_GRAPH, asked.cudaGraph() != Defaults.CUDA_GRAPH, "-G " + asked.cudaGraph());
+        idle(backend, Capability.LOCAL_RANKS, asked.localRanks() > 0, "--ranks " + asked.localRanks());
+        idle(backend, Capability.SOCKET_INTERFACE, asked.socketsPerPeer() != Defaults.SOCKETS_PER_PEER,
+                "--sockets-per-peer " + asked.socketsPerPeer());
+    }
+
+    private static void idle(Backend backend, Capability needed, boolean given, String flag) {
+        if (!given || backend.capabilities().contains(needed)) {
+            return;
+        }
+        List<String> have = new ArrayList<>();
+        Backends.all().stream().filter(b -> b.capabilities().contains(needed)).forEach(b -> have.add(b.name()));
+        throw NcclbenchException.usage(flag + " does nothing on the " + backend.name() + " backend"
+                + (have.isEmpty() ? "" : "; it is a flag of the " + String.join(" and ", have) + " backend"
+                + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")"));
     }
 
     /** @param world the job's ranks */
@@ -40,6 +66,46 @@ public final class BackendChecks {
             throw NcclbenchException.usage("the " + backend.name() + " backend sweeps up to " + Sizes.human(backend.maxBytes())
                     + " per buffer; -e " + spec.maxBytes() + " is above that" + otherBackends(backend));
         }
+        checkMemory(backend, spec, world);
+    }
+
+    /**
+     * The largest size must fit where the backend keeps its buffers: every local rank holds its buffers at once.
+     * Refused with exit 2 and the -e that would fit, before anything runs.
+     */
+    static void checkMemory(Backend backend, RunSpec spec, int world) {
+        MemoryBudget budget = backend.memory(spec);
+        if (budget == null) {
+            return;
+        }
+        long buffer = largestBuffer(spec, spec.maxBytes(), world);
+        long need = buffer * budget.buffersPerRank() * Math.max(1, spec.localRanks());
+        // headroom for the JVM's own use of the same memory and a buffer replaced by a larger one
+        long room = budget.availableBytes() / 10 * 9;
+        if (need <= room) {
+            return;
+        }
+        long fits = 0;
+        for (long size : spec.sizes()) {
+            if (largestBuffer(spec, size, world) * budget.buffersPerRank() * Math.max(1, spec.localRanks()) <= room) {
+                fits = size;
+            }
+        }
+        throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs " + Sizes.human(need) + " of "
+                + budget.where() + " (" + Math.max(1, spec.localRanks()) + " local ranks x " + budget.buffersPerRank()
+                + " buffers of " + Sizes.human(buffer) + "); this process has " + Sizes.human(budget.availableBytes())
+                + (fits > 0 ? ": -e " + Sizes.human(fits) + " fits" : "") + ", " + budget.remedy());
+    }
+
+    /** max(send, receive) bytes of one rank at {@code size}, over the sweep's collectives. */
+    private static long largestBuffer(RunSpec spec, long size, int world) {
+        long most = 0;
+        int elt = spec.type().bytes();
+        for (String name : spec.collectives()) {
+            Counts c = Collectives.byName(name).counts(size / elt, elt, world);
+            most = Math.max(most, Math.max(c.sendCount(), c.recvCount()) * elt);
+        }
+        return most;
     }
 
     private static String otherBackends(Backend backend) {

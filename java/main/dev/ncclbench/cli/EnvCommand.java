@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ncclbench.ExitCode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.env.Missing;
@@ -81,7 +82,8 @@ public final class EnvCommand implements Callable<Integer> {
             out.println("Searched (in order): " + String.join(", ", compact(libs.nccl().searched())));
         }
         out.flush();
-        return 0;
+        // like probe: something needed is missing, so this machine is not ready (the list above says what)
+        return missing.isEmpty() ? 0 : ExitCode.ENVIRONMENT.code;
     }
 
     private static Map<String, Object> lib(Found f) {

@@ -48,11 +48,11 @@ public final class Main {
         return code;
     }
 
-    /** Every command's --help ends with the one exit-code table. */
+    /** Every command's --help ends with its examples and the one exit-code table. */
     static void withExitCodes(CommandLine cl) {
         String[] footer = cl.getCommandSpec().usageMessage().footer();
         String[] withTable = java.util.Arrays.copyOf(footer, footer.length + 1);
-        withTable[footer.length] = "%n" + ExitCode.table();
+        withTable[footer.length] = Examples.footer(cl.getCommandName()) + "%n" + ExitCode.table();
         cl.getCommandSpec().usageMessage().footer(withTable);
         cl.getSubcommands().values().forEach(Main::withExitCodes);
     }

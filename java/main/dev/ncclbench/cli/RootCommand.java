@@ -1,6 +1,12 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.ExitCode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
 
 /** The thin root: subcommands do the work. */
 @Command(name = "ncclbench",
@@ -15,15 +21,20 @@ import picocli.CommandLine.Command;
                 FleetCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
+                RecoverCommand.class,
                 ProbeChildCommand.class,
-        },
-        footer = "%nExamples:%n  ncclbench sweep                      all_reduce from 8 B to 8 GB (sockets without a GPU)%n"
-                + "  ncclbench sweep -b 1M -e 64M -f 2    nccl-tests' flags%n"
-                + "  ncclbench explain nccl.*.log         which path the bytes took, from NCCL's own log")
-public final class RootCommand implements Runnable {
-    @Override
-    public void run() {
-        throw dev.ncclbench.NcclbenchException.usage("a subcommand is needed: sweep, env, explain, rules (see --help)");
-    }
+                HelpCommand.class,
+        }
+)
+public final class RootCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
+    /** Bare `ncclbench`: the usage with every command, on stderr, and exit 2 (a command is needed). */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        spec.commandLine().getErr().flush();
+        return ExitCode.USAGE.code;
+    }
 }

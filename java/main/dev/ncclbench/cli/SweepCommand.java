@@ -130,7 +130,10 @@ public final class SweepCommand implements Callable<Integer> {
         RunSpec runSpec = resolve();
         LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress);
         PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
-        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr()).run().code;
+        List<String> argv = new ArrayList<>(List.of("ncclbench"));
+        argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
+        return new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(), spec.commandLine().getErr())
+                .withCommandLine(argv).run().code;
     }
 
     /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */
@@ -156,7 +159,9 @@ public final class SweepCommand implements Callable<Integer> {
         }
 
         boolean defaultSweep = minBytes == null && maxBytes == null;
-        long min = minBytes == null ? (defaultSweep ? Defaults.SWEEP_MIN_BYTES : Defaults.NCCL_TESTS_BYTES) : size("-b", minBytes);
+        // -e alone: -b is nccl-tests' 32M, or -e when that is smaller (a sweep of one size, never "-b above -e")
+        long min = minBytes != null ? size("-b", minBytes) : defaultSweep ? Defaults.SWEEP_MIN_BYTES
+                : Math.min(Defaults.NCCL_TESTS_BYTES, size("-e", maxBytes));
         long max;
         String maxSource;
         if (maxBytes != null) {
@@ -208,6 +213,11 @@ public final class SweepCommand implements Callable<Integer> {
         int localRanks = ranks == null ? 0 : ranks;
         if (ranks != null && ranks < 1) {
             throw NcclbenchException.usage("--ranks must be 1 or more, got " + ranks);
+        }
+        if (ranks != null && ranks > Defaults.MAX_LOCAL_RANKS) {
+            throw NcclbenchException.usage("--ranks " + ranks + " is more than " + Defaults.MAX_LOCAL_RANKS
+                    + " local ranks: each is a thread with its own buffers and connections to every other rank;"
+                    + " run more processes instead (mpirun -np N, torchrun --nproc_per_node N)");
         }
         int spp = positive("--sockets-per-peer", socketsPerPeer, Defaults.SOCKETS_PER_PEER);
         if (spp > Defaults.MAX_SOCKETS_PER_PEER) {

@@ -1,5 +1,8 @@
 package dev.ncclbench.collective;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 
 /** Element types, with the names and sizes nccl-tests uses (its -d flag and its "type" column). */
@@ -28,6 +31,7 @@ public enum DataType {
     }
 
     /** The name in nccl-tests' table and -d flag. */
+    @JsonValue
     public String label() {
         return ncclTestsName;
     }
@@ -41,6 +45,7 @@ public enum DataType {
     }
 
     /** Parses nccl-tests' names and its aliases (int, fp16, fp32, fp64, bf16); null when unknown. */
+    @JsonCreator
     public static DataType parse(String s) {
         String k = s.trim().toLowerCase(Locale.ROOT);
         switch (k) {

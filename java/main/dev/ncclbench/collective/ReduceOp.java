@@ -1,5 +1,8 @@
 package dev.ncclbench.collective;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.Locale;
 
 /** Reduction operators, named as nccl-tests' -o flag and "redop" column name them. */
@@ -12,11 +15,13 @@ public enum ReduceOp {
         this.label = label;
     }
 
+    @JsonValue
     public String label() {
         return label;
     }
 
     /** null when unknown. */
+    @JsonCreator
     public static ReduceOp parse(String s) {
         String k = s.trim().toLowerCase(Locale.ROOT);
         for (ReduceOp op : values()) {

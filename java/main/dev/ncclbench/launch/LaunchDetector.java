@@ -12,7 +12,21 @@ public final class LaunchDetector {
     private LaunchDetector() {
     }
 
+    /** Every launcher variable this reads, with the smallest value it may take (ports also have a largest). */
+    private static final Map<String, Integer> LOWEST = Map.ofEntries(
+            Map.entry("RANK", 0), Map.entry("WORLD_SIZE", 1), Map.entry("LOCAL_RANK", 0), Map.entry("LOCAL_WORLD_SIZE", 1),
+            Map.entry("MASTER_PORT", 1), Map.entry("OMPI_COMM_WORLD_RANK", 0), Map.entry("OMPI_COMM_WORLD_SIZE", 1),
+            Map.entry("OMPI_COMM_WORLD_LOCAL_RANK", 0), Map.entry("OMPI_COMM_WORLD_LOCAL_SIZE", 1),
+            Map.entry("SLURM_PROCID", 0), Map.entry("SLURM_NTASKS", 1), Map.entry("SLURM_LOCALID", 0),
+            Map.entry("SLURM_NNODES", 1), Map.entry("PMI_RANK", 0), Map.entry("PMI_SIZE", 1));
+
     public static LaunchInfo detect(Map<String, String> env, Integer rankFlag, Integer sizeFlag) {
+        // a variable that is set must make sense, whether or not the rest of its launcher's set is there
+        LOWEST.forEach((key, lowest) -> intOr(env, key, lowest));
+        if (env.containsKey("RANK") != env.containsKey("WORLD_SIZE")) {
+            throw NcclbenchException.usage((env.containsKey("RANK") ? "RANK is set but WORLD_SIZE is not"
+                    : "WORLD_SIZE is set but RANK is not") + ": torchrun-style launches set both (or neither)");
+        }
         String masterAddr = blankToNull(env.get("MASTER_ADDR"));
         int masterPort = intOr(env, "MASTER_PORT", 0);
         LaunchInfo found;
@@ -46,10 +60,14 @@ public final class LaunchDetector {
                     -1, masterAddr, masterPort, found.jobId(), "flags");
         }
         if (found.size() < 1) {
-            throw NcclbenchException.usage("the launcher says the job has " + found.size() + " processes");
+            throw NcclbenchException.usage(found.launcher().equals("flags") ? "--world-size must be 1 or more, got " + found.size()
+                    : "the " + found.launcher() + " launcher says the job has " + found.size() + " processes");
         }
         if (found.rank() < 0 || found.rank() >= found.size()) {
-            throw NcclbenchException.usage("rank " + found.rank() + " is outside a job of " + found.size() + " processes");
+            throw NcclbenchException.usage(found.launcher().equals("flags")
+                    ? "--rank " + found.rank() + " is outside --world-size " + found.size() + " (0 to " + (found.size() - 1) + ")"
+                    : "the " + found.launcher() + " launcher's rank " + found.rank() + " is outside its job of " + found.size()
+                    + " processes");
         }
         return found;
     }
@@ -59,11 +77,20 @@ public final class LaunchDetector {
         if (v == null || v.isBlank()) {
             return dflt;
         }
+        int n;
         try {
-            return Integer.parseInt(v.trim());
+            n = Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
             throw NcclbenchException.usage(key + "=" + v + " is not a number");
         }
+        Integer lowest = LOWEST.get(key);
+        if (lowest != null && n < lowest) {
+            throw NcclbenchException.usage(key + "=" + v + " is below " + lowest);
+        }
+        if (key.endsWith("_PORT") && n > 65535) {
+            throw NcclbenchException.usage(key + "=" + v + " is not a port (1-65535)");
+        }
+        return n;
     }
 
     private static String first(Map<String, String> env, String... keys) {

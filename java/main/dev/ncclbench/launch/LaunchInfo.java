@@ -21,6 +21,11 @@ public record LaunchInfo(int rank, int size, int localRank, int localSize, Strin
 
     /** Whether every process of the job runs on this node, as far as the launcher tells. */
     public boolean singleNode() {
-        return size == 1 || localSize == size;
+        return size == 1 || localSize == size || loopback(masterAddr);
+    }
+
+    /** A rendezvous on loopback can only be reached from this host: every rank is here. */
+    static boolean loopback(String host) {
+        return host != null && (host.startsWith("127.") || host.equals("localhost") || host.equals("::1"));
     }
 }

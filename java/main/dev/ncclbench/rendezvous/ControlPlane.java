@@ -39,6 +39,18 @@ public interface ControlPlane extends AutoCloseable {
         return new NcclbenchException(code, message);
     }
 
+    /**
+     * The job's last step, after a failure too: rank 0 says it has written its result; every other rank waits for
+     * that (or for rank 0 to be gone, or the timeout), so that no launcher kills rank 0 halfway through it.
+     */
+    default void exitTogether() {
+        try {
+            allGather(StoreState.EXIT_TAG, new byte[0]);
+        } catch (RuntimeException e) {
+            // the job is ending anyway: nothing left to wait for
+        }
+    }
+
     @Override
     void close();
 }

@@ -49,6 +49,21 @@ public final class Gathers {
         return first.get();
     }
 
+    /** Every local rank's {@link ControlPlane#exitTogether}, at once. */
+    public static void exitTogether(List<ControlPlane> planes) {
+        List<Thread> threads = new ArrayList<>();
+        for (ControlPlane p : planes) {
+            Thread t = new Thread(p::exitTogether, "ncclbench-exit");
+            threads.add(t);
+            t.start();
+        }
+        try {
+            joinAll(threads);
+        } catch (RuntimeException e) {
+            // interrupted while ending: end
+        }
+    }
+
     /** Waits for every thread; an interrupt ends the run as a failure, not silently. */
     public static void joinAll(List<Thread> threads) {
         for (Thread t : threads) {

@@ -48,6 +48,10 @@ public final class Rendezvous implements AutoCloseable {
         String host;
         int port;
         byte[] token;
+        if (flag != null) {
+            // checked in every run, single-process ones too: a typo must not pass silently
+            parseAddress(flag);
+        }
         if (launch.size() == 1) {
             host = "127.0.0.1";
             port = 0;
@@ -55,12 +59,9 @@ public final class Rendezvous implements AutoCloseable {
             new SecureRandom().nextBytes(token);
         } else {
             if (flag != null) {
-                int colon = flag.lastIndexOf(':');
-                if (colon <= 0) {
-                    throw NcclbenchException.usage("--rendezvous wants HOST:PORT, got '" + flag + "'");
-                }
-                host = flag.substring(0, colon);
-                port = parsePort(flag.substring(colon + 1), "--rendezvous");
+                InetSocketAddress given = parseAddress(flag);
+                host = given.getHostString();
+                port = given.getPort();
             } else {
                 host = launch.masterAddr();
                 if (host == null) {
@@ -74,6 +75,10 @@ public final class Rendezvous implements AutoCloseable {
                 port = launch.masterPort() > 0 ? launch.masterPort() : derivedPort(launch);
                 if (launch.launcher().equals("torchrun") && launch.masterPort() > 0) {
                     port += TORCHRUN_PORT_OFFSET;
+                    if (port > 65535) {
+                        throw NcclbenchException.usage("MASTER_PORT=" + launch.masterPort() + " leaves no port for ours: torchrun's"
+                                + " store holds MASTER_PORT and ncclbench's takes the next one; choose a lower MASTER_PORT");
+                    }
                 }
             }
             String given = env.get("NCCLBENCH_TOKEN");
@@ -130,6 +135,15 @@ public final class Rendezvous implements AutoCloseable {
     /** The same on every process of a job: launchers give no port, so one is derived from the job id. */
     static int derivedPort(LaunchInfo launch) {
         return Ports.derive(launch.jobId() == null ? "ncclbench" : launch.jobId());
+    }
+
+    /** --rendezvous HOST:PORT, unresolved. */
+    static InetSocketAddress parseAddress(String flag) {
+        int colon = flag.lastIndexOf(':');
+        if (colon <= 0 || flag.substring(0, colon).isBlank()) {
+            throw NcclbenchException.usage("--rendezvous wants HOST:PORT, got '" + flag + "'");
+        }
+        return InetSocketAddress.createUnresolved(flag.substring(0, colon).trim(), parsePort(flag.substring(colon + 1), "--rendezvous"));
     }
 
     private static int parsePort(String s, String what) {

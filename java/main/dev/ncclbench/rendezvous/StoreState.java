@@ -28,6 +28,7 @@ final class StoreState {
     private Verdict verdict;
     private long firstPeerFault;
     private boolean closed;
+    private boolean exitPosted;
 
     /** A sentence and the exit code it carries on the wire. */
     record Verdict(ExitCode code, String message) {
@@ -72,8 +73,34 @@ final class StoreState {
         notifyAll();
     }
 
+    /**
+     * The last round of a job, failed or not: every rank waits until rank 0 has written the result (rank 0 arrives
+     * when it has), or rank 0 is gone, or the timeout has passed. A launcher that ends the whole job as soon as one
+     * rank exits (mpirun) must not kill rank 0 halfway through its result.
+     */
+    static final String EXIT_TAG = "ncclbench/exit";
+
+    synchronized Object exitRound(int rank) {
+        if (rank == 0) {
+            exitPosted = true;
+            notifyAll();
+            return new byte[nranks][0];
+        }
+        long start = System.nanoTime();
+        while (!exitPosted && !lost.containsKey(0) && !departed[0] && !closed) {
+            long waited = (System.nanoTime() - start) / 1_000_000;
+            if (waited >= timeoutMillis || !await(Math.max(1, Math.min(1000, timeoutMillis - waited)))) {
+                break;
+            }
+        }
+        return new byte[nranks][0];
+    }
+
     /** Every payload, or the verdict that ended the job. */
     synchronized Object gather(int rank, String tag, byte[] payload) {
+        if (tag.equals(EXIT_TAG)) {
+            return exitRound(rank);
+        }
         Round round = rounds.computeIfAbsent(tag, t -> new Round(nranks));
         if (round.payloads[rank] != null) {
             return new Verdict(ExitCode.INTERNAL, "rank " + rank + " sent tag '" + tag + "' twice");

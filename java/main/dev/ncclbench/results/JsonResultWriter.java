@@ -42,12 +42,9 @@ final class JsonResultWriter implements ResultSink {
         }
         header = ResultDocument.begin(run);
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            if (dir != null) {
-                Files.createDirectories(dir);
-            }
             journal = FileChannel.open(journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
+            ResultFiles.readableByOthers(journalFile);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }

@@ -2,11 +2,8 @@ package dev.ncclbench.results;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.spec.RunSpec;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +16,7 @@ import java.util.Map;
  * so the file stays valid JSON.
  */
 @JsonPropertyOrder({"schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
-        "backend", "backend_reason", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
+        "backend", "backend_asked", "backend_reason", "command_line", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
         "notes", "rows"})
 public record ResultDocument(
         @JsonProperty("schema_version") int schemaVersion,
@@ -30,8 +27,10 @@ public record ResultDocument(
         @JsonProperty("status") String status,
         @JsonProperty("error") String error,
         @JsonProperty("backend") String backend,
+        @JsonProperty("backend_asked") String backendAsked,
         @JsonProperty("backend_reason") String backendReason,
-        @JsonProperty("spec") Spec spec,
+        @JsonProperty("command_line") List<String> commandLine,
+        @JsonProperty("spec") RunSpec spec,
         @JsonProperty("versions") Map<String, String> versions,
         @JsonProperty("nranks") int nranks,
         @JsonProperty("ranks") List<Rank> ranks,
@@ -56,14 +55,14 @@ public record ResultDocument(
             }
         }
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
-                run.backend(), run.backendReason(), run.spec() == null ? null : Spec.from(run.spec()),
+                run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
                 orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of());
     }
 
     ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<Row> allRows) {
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
-                backend, backendReason, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
+                backend, backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
                 List.copyOf(allRows));
     }
 
@@ -73,8 +72,8 @@ public record ResultDocument(
         for (Rank r : ranks == null ? List.<Rank>of() : ranks) {
             rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
         }
-        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec == null ? null : spec.toRunSpec(),
-                nranks, versions, rankInfos, environment, ncclLogFiles, notes);
+        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
+                nranks, versions, rankInfos, environment, ncclLogFiles, notes, commandLine, backendAsked);
     }
 
     /** The rows as the rest of the code models them. */
@@ -84,58 +83,6 @@ public record ResultDocument(
             out.add(r.toResultRow());
         }
         return out;
-    }
-
-    /** The resolved options; op and type by their nccl-tests names, paths as strings. */
-    @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
-            "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average",
-            "blocking", "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks",
-            "json_file", "out_dir", "sockets_per_peer"})
-    public record Spec(
-            @JsonProperty("collectives") List<String> collectives,
-            @JsonProperty("min_bytes") long minBytes,
-            @JsonProperty("max_bytes") long maxBytes,
-            @JsonProperty("max_bytes_source") String maxBytesSource,
-            @JsonProperty("step_factor") long stepFactor,
-            @JsonProperty("step_bytes") long stepBytes,
-            @JsonProperty("iters") int iters,
-            @JsonProperty("warmup_iters") int warmupIters,
-            @JsonProperty("agg_iters") int aggIters,
-            @JsonProperty("repeat") int repeat,
-            @JsonProperty("check_iters") int checkIters,
-            @JsonProperty("op") String op,
-            @JsonProperty("type") String type,
-            @JsonProperty("root") int root,
-            @JsonProperty("average") int average,
-            @JsonProperty("blocking") int blocking,
-            @JsonProperty("timeout_seconds") int timeoutSeconds,
-            @JsonProperty("gpus_per_thread") int gpusPerThread,
-            @JsonProperty("threads") int threads,
-            @JsonProperty("cuda_graph") int cudaGraph,
-            @JsonProperty("backend") String backend,
-            @JsonProperty("local_ranks") int localRanks,
-            @JsonProperty("json_file") String jsonFile,
-            @JsonProperty("out_dir") String outDir,
-            @JsonProperty("sockets_per_peer") int socketsPerPeer,
-            @JsonProperty("socket_ifname") String socketIfname) {
-
-        static Spec from(RunSpec s) {
-            return new Spec(s.collectives(), s.minBytes(), s.maxBytes(), s.maxBytesSource(), s.stepFactor(),
-                    s.stepBytes(), s.iters(), s.warmupIters(), s.aggIters(), s.repeat(), s.checkIters(),
-                    s.op() == null ? null : s.op().label(), s.type() == null ? null : s.type().label(), s.root(),
-                    s.average(), s.blocking(), s.timeoutSeconds(), s.gpusPerThread(), s.threads(), s.cudaGraph(),
-                    s.backend(), s.localRanks(), s.jsonFile() == null ? null : s.jsonFile().toString(),
-                    s.outDir() == null ? null : s.outDir().toString(), s.socketsPerPeer(), s.socketIfname());
-        }
-
-        public RunSpec toRunSpec() {
-            return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                    warmupIters, aggIters, repeat, checkIters, op == null ? null : ReduceOp.parse(op),
-                    type == null ? null : DataType.parse(type), root, average, blocking, timeoutSeconds,
-                    gpusPerThread, threads, cudaGraph, backend, localRanks,
-                    jsonFile == null ? null : Path.of(jsonFile), outDir == null ? null : Path.of(outDir),
-                    socketsPerPeer, socketIfname);
-        }
     }
 
     @JsonPropertyOrder({"rank", "local_rank", "host", "pid", "device"})
@@ -148,7 +95,7 @@ public record ResultDocument(
     }
 
     /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
-    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "out_of_place", "in_place",
+    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "out_of_place", "in_place",
             "verdict"})
     public record Row(
             @JsonProperty("collective") String collective,
@@ -157,12 +104,13 @@ public record ResultDocument(
             @JsonProperty("type") String type,
             @JsonProperty("redop") String redop,
             @JsonProperty("root") int root,
+            @JsonProperty("cycle") int cycle,
             @JsonProperty("out_of_place") Placement outOfPlace,
             @JsonProperty("in_place") Placement inPlace,
             @JsonProperty("verdict") Verdict verdict) {
 
         static Row from(ResultRow r) {
-            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(),
+            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(),
                     Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
                     Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
         }
@@ -173,7 +121,7 @@ public record ResultDocument(
                     inPlace == null ? null : inPlace.toMeasurement(),
                     outOfPlace == null ? null : outOfPlace.toStats(),
                     inPlace == null ? null : inPlace.toStats(),
-                    verdict == null ? null : verdict.toPathVerdict());
+                    verdict == null ? null : verdict.toPathVerdict(), cycle);
         }
 
         /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
@@ -183,7 +131,7 @@ public record ResultDocument(
         }
 
         Row withVerdict(Verdict v) {
-            return new Row(collective, size, count, type, redop, root, outOfPlace, inPlace, v);
+            return new Row(collective, size, count, type, redop, root, cycle, outOfPlace, inPlace, v);
         }
     }
 

@@ -103,6 +103,7 @@ public final class ResultFiles {
     static void writeAtomically(Path file, ResultDocument doc) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        readableByOthers(tmp);
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ch.write(java.nio.ByteBuffer.wrap(Json.DOCUMENT.writeValueAsBytes(doc)));
@@ -119,6 +120,15 @@ public final class ResultFiles {
             Files.deleteIfExists(tmp);
         }
         forceDirectory(dir);
+    }
+
+    /** rw-r--r--: a result is read by the group's tools (a temporary file is created rw-------). */
+    static void readableByOthers(Path file) {
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException | IOException e) {
+            // not a POSIX file system: its defaults apply
+        }
     }
 
     /** Makes the rename itself durable. Not every platform can open a folder; then the rename is as durable as it gets. */

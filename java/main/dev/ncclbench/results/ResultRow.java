@@ -10,14 +10,23 @@ package dev.ncclbench.results;
  * @param root      -1 for collectives without a root
  * @param samplesOutOfPlace per-iteration statistics, or null when none were kept
  * @param verdict   the path verdict for this size, or null before diagnosis
+ * @param cycle     which repeat of the sweep (-N) measured it, from 0
  */
 public record ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
                         Measurement outOfPlace, Measurement inPlace,
                         SampleStats samplesOutOfPlace, SampleStats samplesInPlace,
-                        PathVerdict verdict) {
+                        PathVerdict verdict, int cycle) {
+
+    /** A row of the first (or only) cycle. */
+    public ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
+                     Measurement outOfPlace, Measurement inPlace, SampleStats samplesOutOfPlace,
+                     SampleStats samplesInPlace, PathVerdict verdict) {
+        this(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace, samplesOutOfPlace, samplesInPlace,
+                verdict, 0);
+    }
 
     public ResultRow withVerdict(PathVerdict v) {
         return new ResultRow(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace,
-                samplesOutOfPlace, samplesInPlace, v);
+                samplesOutOfPlace, samplesInPlace, v, cycle);
     }
 }

@@ -14,8 +14,23 @@ import java.util.Map;
  * @param environment     NCCL_*, CUDA_*, UCX_*, OMPI_*, SLURM_* variables; secrets redacted
  * @param ncclLogFiles    the run's NCCL_DEBUG_FILE outputs, relative to the JSON's folder
  * @param notes           lines the header prints after the options (e.g. why -e was capped)
+ * @param commandLine     the command as typed ("ncclbench", "sweep", ...), URL passwords redacted; empty when unknown
+ * @param backendAsked    --backend as given: auto, nccl or socket (backend is the one that ran)
  */
 public record RunInfo(String toolVersion, String startedAt, String backend, String backendReason, RunSpec spec,
                       int nranks, Map<String, String> versions, List<RankInfo> ranks,
-                      Map<String, String> environment, List<String> ncclLogFiles, List<String> notes) {
+                      Map<String, String> environment, List<String> ncclLogFiles, List<String> notes,
+                      List<String> commandLine, String backendAsked) {
+
+    public RunInfo {
+        commandLine = commandLine == null ? List.of() : List.copyOf(commandLine);
+    }
+
+    /** A run without a recorded command line (built in code, or read from an older file). */
+    public RunInfo(String toolVersion, String startedAt, String backend, String backendReason, RunSpec spec,
+                   int nranks, Map<String, String> versions, List<RankInfo> ranks,
+                   Map<String, String> environment, List<String> ncclLogFiles, List<String> notes) {
+        this(toolVersion, startedAt, backend, backendReason, spec, nranks, versions, ranks, environment, ncclLogFiles,
+                notes, List.of(), spec == null ? null : spec.backend());
+    }
 }

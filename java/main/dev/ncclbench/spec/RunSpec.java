@@ -1,5 +1,9 @@
 package dev.ncclbench.spec;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 
@@ -8,7 +12,9 @@ import java.util.List;
 
 /**
  * The resolved options of one sweep: what the command line asked for, with every default filled in.
- * It is written into every result so that a result explains itself.
+ * It is written into every result as it is (the "spec" object of docs/results-schema.md: these
+ * {@code @JsonProperty} names, op and type by their nccl-tests names, paths as strings), so that a result
+ * explains itself.
  *
  * @param collectives     nccl-tests names, in run order
  * @param minBytes        -b
@@ -37,33 +43,37 @@ import java.util.List;
  * @param socketsPerPeer  TCP connections per pair of ranks (socket backend)
  * @param socketIfname    NCCL_SOCKET_IFNAME-syntax list the socket backend binds with; null: NCCL's default order
  */
+@JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes", "iters",
+        "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking", "timeout_seconds",
+        "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks", "json_file", "out_dir", "sockets_per_peer",
+        "socket_ifname"})
 public record RunSpec(
-        List<String> collectives,
-        long minBytes,
-        long maxBytes,
-        String maxBytesSource,
-        long stepFactor,
-        long stepBytes,
-        int iters,
-        int warmupIters,
-        int aggIters,
-        int repeat,
-        int checkIters,
-        ReduceOp op,
-        DataType type,
-        int root,
-        int average,
-        int blocking,
-        int timeoutSeconds,
-        int gpusPerThread,
-        int threads,
-        int cudaGraph,
-        String backend,
-        int localRanks,
-        Path jsonFile,
-        Path outDir,
-        int socketsPerPeer,
-        String socketIfname) {
+        @JsonProperty("collectives") List<String> collectives,
+        @JsonProperty("min_bytes") long minBytes,
+        @JsonProperty("max_bytes") long maxBytes,
+        @JsonProperty("max_bytes_source") String maxBytesSource,
+        @JsonProperty("step_factor") long stepFactor,
+        @JsonProperty("step_bytes") long stepBytes,
+        @JsonProperty("iters") int iters,
+        @JsonProperty("warmup_iters") int warmupIters,
+        @JsonProperty("agg_iters") int aggIters,
+        @JsonProperty("repeat") int repeat,
+        @JsonProperty("check_iters") int checkIters,
+        @JsonProperty("op") ReduceOp op,
+        @JsonProperty("type") DataType type,
+        @JsonProperty("root") int root,
+        @JsonProperty("average") int average,
+        @JsonProperty("blocking") int blocking,
+        @JsonProperty("timeout_seconds") int timeoutSeconds,
+        @JsonProperty("gpus_per_thread") int gpusPerThread,
+        @JsonProperty("threads") int threads,
+        @JsonProperty("cuda_graph") int cudaGraph,
+        @JsonProperty("backend") String backend,
+        @JsonProperty("local_ranks") int localRanks,
+        @JsonProperty("json_file") @JsonSerialize(using = ToStringSerializer.class) Path jsonFile,
+        @JsonProperty("out_dir") @JsonSerialize(using = ToStringSerializer.class) Path outDir,
+        @JsonProperty("sockets_per_peer") int socketsPerPeer,
+        @JsonProperty("socket_ifname") String socketIfname) {
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
     public List<Long> sizes() {

@@ -64,20 +64,18 @@ final class Report {
         return new Report(null, null, null, null, null, null);
     }
 
-    static Report begin(RunSpec spec, LaunchInfo launch, BackendChoice choice, List<RankComm> comms,
+    static Report begin(RunSpec spec, String backendAsked, List<String> commandLine, LaunchInfo launch,
+                        BackendChoice choice, List<RankComm> comms,
                         List<ControlPlane> planes, List<String> notes, Map<String, String> env, PrintWriter out,
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
-        if (jsonFile.toAbsolutePath().getParent() != null) {
-            RunFolder.create(jsonFile.toAbsolutePath().getParent());
-        }
         ResultSink sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
                 choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(choice), ranks,
-                RecordedEnvironment.of(env), logs, notes));
+                RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         PathVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? PathClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
@@ -136,8 +134,11 @@ final class Report {
                     verdictMessage = "degraded path: " + d.diagnosis().get().reason();
                 }
             }
-            String status = failure == null ? "ok"
-                    : failure instanceof NcclbenchException ne && ne.exitCode() == ExitCode.TIMEOUT ? "timeout" : "failed";
+            if (failure == null && rows.isEmpty()) {
+                // a run that measured nothing is never "ok"
+                failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
+            }
+            String status = failure == null ? "ok" : status(failure);
             sink.finish(status, failure == null ? null : failure.getMessage());
             err.println("ncclbench: results in " + jsonFile);
         }
@@ -152,6 +153,16 @@ final class Report {
             throw new NcclbenchException(verdictCode, verdictMessage);
         }
         return ExitCode.OK;
+    }
+
+    private static String status(RuntimeException failure) {
+        ExitCode code = failure instanceof NcclbenchException ne ? ne.exitCode() : ExitCode.INTERNAL;
+        switch (code) {
+            case TIMEOUT: return "timeout";
+            case INTERRUPTED:
+            case TERMINATED: return "interrupted";
+            default: return "failed";
+        }
     }
 
     private static String distinctDevices(List<RankInfo> ranks) {

@@ -31,6 +31,11 @@ final class SpecForBackend {
             String why = "-e defaults to " + Sizes.human(cap) + " on the " + backend.name() + " backend (the smaller of "
                     + Sizes.human(Defaults.SOCKET_DEFAULT_MAX_BYTES) + " and what " + localRanks + " local ranks x 3 buffers leave of "
                     + Sizes.human(Runtime.getRuntime().maxMemory()) + " of JVM memory); pass -e to change it";
+            if (spec.minBytes() > cap) {
+                // never below -b: the sweep the user asked for starts there (and the memory check judges it)
+                cap = spec.minBytes();
+                why = "-e defaults to -b (" + Sizes.human(cap) + ") on the " + backend.name() + " backend; pass -e to change it";
+            }
             notes.add(why);
             spec = spec.withMaxBytes(cap, why);
         }

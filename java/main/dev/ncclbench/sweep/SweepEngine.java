@@ -53,16 +53,36 @@ final class SweepEngine {
         long rows = 0;
         for (String name : spec.collectives()) {
             Collective c = Collectives.byName(name);
-            rows += (long) spec.sizes().size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+            rows += (long) sizesOf(spec, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
         }
         return rows * spec.repeat();
     }
 
+    /**
+     * The requested sizes that make rows of their own: a size is rounded down to whole elements (and, for the
+     * collectives that split a buffer over ranks, to whole per-rank blocks), so several requested sizes can make the
+     * same row; each is measured once. A size that rounds to nothing is skipped unless 0 was asked for.
+     */
+    static List<Long> sizesOf(RunSpec spec, Collective coll, int nranks) {
+        List<Long> out = new ArrayList<>();
+        int elt = spec.type().bytes();
+        long last = -1;
+        for (long size : spec.sizes()) {
+            long effective = coll.counts(size / elt, elt, nranks).sizeBytes(spec.type());
+            if (effective == last || (effective == 0 && size > 0)) {
+                continue;
+            }
+            last = effective;
+            out.add(size);
+        }
+        return out;
+    }
+
     void run() {
-        List<Long> sizes = spec.sizes();
         for (int cycle = 0; cycle < spec.repeat(); cycle++) {
             for (String name : spec.collectives()) {
                 Collective coll = Collectives.byName(name);
+                List<Long> sizes = sizesOf(spec, coll, n);
                 if (listener != null) {
                     listener.beginCollective(coll.name());
                 }
@@ -86,7 +106,7 @@ final class SweepEngine {
                         if (listener != null) {
                             ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
                                     spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
-                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null);
+                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle);
                             listener.row(row, oop.wrongRanks, ip.wrongRanks);
                             progress.run();
                         }
@@ -171,7 +191,9 @@ final class SweepEngine {
             double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
             seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
             double[] device = op.batchSamplesUs();
-            if (device != null && device.length == iters) {
+            if (captured) {
+                samples = new double[0]; // replays of a graph have no per-iteration times: none rather than the capture's
+            } else if (device != null && device.length == iters) {
                 for (int i = 0; i < iters; i++) {
                     samples[i] = device[i] / agg;
                 }

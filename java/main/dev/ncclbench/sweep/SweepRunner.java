@@ -5,14 +5,16 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.RankComm;
-import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
 import dev.ncclbench.rendezvous.Rendezvous;
+import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.RunSpec;
 
@@ -35,6 +37,7 @@ public final class SweepRunner {
     private final PrintWriter err;
     private final Map<String, String> env;
     private final PathInputs path;
+    private List<String> commandLine = List.of();
 
     public SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err) {
         this(spec, launch, path, out, err, System.getenv());
@@ -50,10 +53,29 @@ public final class SweepRunner {
         this.env = env;
     }
 
+    /** The command as typed, recorded in the result (URL passwords redacted). */
+    public SweepRunner withCommandLine(List<String> argv) {
+        List<String> clean = new ArrayList<>();
+        argv.forEach(a -> clean.add(dev.ncclbench.Redactor.urls(a)));
+        this.commandLine = List.copyOf(clean);
+        return this;
+    }
+
     public ExitCode run() {
+        try (Signals signals = Signals.install(err)) {
+            // before the ranks exist there is nothing to keep: a signal ends the process as the JVM would
+            signals.onSignal(() -> System.exit(signals.exitCode().code));
+            return run(signals);
+        }
+    }
+
+    private ExitCode run(Signals signals) {
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
-        if (asked.backend().equals("nccl")) {
-            NcclBackend.validate(asked); // a bad request is exit 2 before an unready machine is exit 3
+        Backend askedFor = Backends.byName(asked.backend());
+        if (askedFor != null) {
+            // a bad request is exit 2 before an unready machine is exit 3
+            askedFor.refuse(asked);
+            BackendChecks.refuseIdleFlags(askedFor, asked);
         }
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
@@ -61,12 +83,23 @@ public final class SweepRunner {
             err.println("ncclbench: " + choice.reason());
         }
         Backend backend = choice.backend();
+        BackendChecks.refuseIdleFlags(backend, asked);
+        // the places this run writes, checked before anything runs; the run folder holds the JSON and NCCL's logs
+        boolean runFolder = asked.jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
+        if (launch.rank() == 0) {
+            OutputPaths.checkJsonFile(asked.jsonFile());
+        }
+        if (runFolder) {
+            OutputPaths.checkOutDir(asked.outDir());
+        }
         List<String> notes = new ArrayList<>();
         RunSpec spec = SpecForBackend.resolve(asked, backend, launch, notes);
         if (path.description() != null) {
             notes.add("path judged against: " + path.description());
         }
-        BackendChecks.validate(backend, spec, SpecForBackend.world(spec, backend, launch));
+        int world = SpecForBackend.world(spec, backend, launch);
+        BackendChecks.validate(backend, spec, world);
+        SizeNotes.add(spec, world, notes);
 
         try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis())) {
             List<ControlPlane> planes = rdv.planes();
@@ -74,13 +107,22 @@ public final class SweepRunner {
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
             spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8)));
-            RunFolder.create(spec.outDir());
+            if (runFolder) {
+                RunFolder.create(spec.outDir());
+            }
             List<RankComm> comms = backend.open(spec, planes, launch.localRank());
+            // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
+            signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
-                Report report = launch.rank() == 0 ? Report.begin(spec, launch, choice, comms, planes, notes, env, out, err)
+                Report report = launch.rank() == 0 ? Report.begin(spec, asked.backend(), commandLine, launch, choice, comms,
+                        planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
-                RuntimeException failure = sweepAll(spec, comms, planes, report);
-                return report.end(failure, comms, path);
+                RuntimeException failure = sweepAll(spec, comms, planes, report, signals);
+                try {
+                    return report.end(failure, comms, path);
+                } finally {
+                    Gathers.exitTogether(planes);
+                }
             } finally {
                 comms.forEach(RankComm::close);
             }
@@ -88,7 +130,8 @@ public final class SweepRunner {
     }
 
     /** Every local rank's sweep on its own thread; the first failure closes every local rank so the others fail fast. */
-    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report) {
+    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report,
+                                      Signals signals) {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -100,8 +143,17 @@ public final class SweepRunner {
             SweepEngine engine = new SweepEngine(spec, comm, plane, i == 0 ? report.listener() : null, progress::step);
             Thread t = new Thread(() -> {
                 try {
-                    engine.run();
-                } catch (RuntimeException e) {
+                    try {
+                        engine.run();
+                    } catch (OutOfMemoryError oom) {
+                        // this rank's own failure: say where, and what the JVM says it needed and had
+                        throw new OwnFailure(ExitCode.RUN_FAILED, "rank " + comm.rank() + " ran out of memory at '"
+                                + engine.step() + "': " + oom.getMessage() + "; lower -e or give the JVM more memory"
+                                + " (NCCLBENCH_JAVA_OPTS=-Xmx...)");
+                    }
+                } catch (RuntimeException thrown) {
+                    RuntimeException e = signals.received() == null ? thrown : new OwnFailure(signals.exitCode(),
+                            "rank " + comm.rank() + " stopped by " + signals.received() + " at '" + engine.step() + "'");
                     boolean first = failure.compareAndSet(null, e);
                     if (first) {
                         // the first failure is the cause; closing every local rank makes the others fail fast
@@ -135,7 +187,17 @@ public final class SweepRunner {
     /** Waiting too long for a peer, or losing one, is a peer's failure; anything else is this rank's own. */
     static boolean isOwnFailure(RuntimeException f) {
         return !(f instanceof NcclbenchException ne)
+                || ne instanceof OwnFailure
                 || (ne.exitCode() != ExitCode.TIMEOUT && ne.exitCode() != ExitCode.RUN_FAILED);
+    }
+
+    /** A failure of this rank itself (out of memory, a signal) whatever its exit code: the others stop at once. */
+    static final class OwnFailure extends NcclbenchException {
+        private static final long serialVersionUID = 1L;
+
+        OwnFailure(ExitCode code, String message) {
+            super(code, message);
+        }
     }
 
     /** The failure as the command's exit: ours as they are, anything else an internal error. */

@@ -46,8 +46,39 @@ class HelpTest {
         for (String c : cmds) {
             String h = help(c, "--help");
             assertTrue(h.contains(table), c + " --help lacks the exit-code table:\n" + h);
+            assertTrue(h.contains("Examples:\n  "), c + " --help has examples:\n" + h);
             assertEquals(1, h.split(java.util.regex.Pattern.quote(table), -1).length - 1, c + " --help prints the table once:\n" + h);
         }
+    }
+
+    @Test
+    void bareNcclbenchListsTheCommandsAndHelpTakesOne() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(2, Main.run(new String[0], new PrintWriter(out), new PrintWriter(err)));
+        for (String c : commands()) {
+            assertTrue(err.toString().contains("  " + c), "lists " + c + ":\n" + err);
+        }
+        assertTrue(help("help", "sweep").contains("--minbytes"), "ncclbench help sweep");
+    }
+
+    @Test
+    void readmeListsEveryFlagOfEveryCommand() throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("ncclbench.basedir", "."), "README.md"));
+        List<String> missing = new ArrayList<>();
+        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> {
+            if (cl.getCommandSpec().usageMessage().hidden() || name.equals("help")) {
+                return;
+            }
+            cl.getCommandSpec().options().forEach(o -> {
+                String longest = o.longestName();
+                if (!o.hidden() && !longest.equals("--help") && !longest.equals("--version") && !readme.contains("`" + longest + "`")
+                        && !readme.contains("`" + o.shortestName() + "`") && !readme.contains(longest + " ")) {
+                    missing.add(name + " " + longest);
+                }
+            });
+        });
+        assertEquals(List.of(), missing, "README.md documents every flag a user sees");
     }
 
     @Test

@@ -63,6 +63,12 @@ class SweepCommandErrorsTest {
             "--backend socket --ranks 2 -r 2 --collective broadcast -b 8 -e 8 | 2 | not a rank",
             "--backend socket --ranks 2 -d int8 -b 8 -e 8 | int8 | socket backend",
             "--backend socket --ranks 2 -e 4G | 4294967296 | socket backend",
+            "--backend socket --ranks 2 -g 2 -b 8 -e 8 | -g 2 | nccl backend",
+            "--backend socket --ranks 2 -t 2 -b 8 -e 8 | -t 2 | socket backend",
+            "--backend socket --ranks 2 -G 5 -b 8 -e 8 | -G 5 | nccl backend",
+            "--ranks 100000            | 100000 | processes",
+            "--backend socket --ranks 2 --rendezvous foo -b 8 -e 8 | foo | HOST:PORT",
+            "--backend socket --ranks 2 --rendezvous host:70000 -b 8 -e 8 | 70000 | port",
     })
     void exitTwoWithOneLineNamingTheValue(String line, String value, String word) {
         Result r = run(args(line));
@@ -94,5 +100,54 @@ class SweepCommandErrorsTest {
         assertTrue(lines.get(0).contains("--help"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(r.err().contains("at dev."), r.err());
+    }
+
+    /** Output paths are checked before anything runs, and nothing is written beside a path nobody named. */
+    @org.junit.jupiter.api.Test
+    void badOutputPathsAreRefusedBeforeAnythingRuns(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path aFile = java.nio.file.Files.writeString(dir.resolve("plain"), "x");
+        Path missing = dir.resolve("nonexistent").resolve("dir").resolve("x.json");
+        Object[][] cases = {
+                {"", "empty"},
+                {dir.toString(), "is a folder"},
+                {missing.toString(), "does not exist"},
+                {aFile.resolve("x.json").toString(), "does not exist"},
+        };
+        List<Object[]> all = new ArrayList<>(List.of(cases));
+        if (java.nio.file.Files.exists(Path.of("/dev/full"))) {
+            all.add(new Object[] {"/dev/full", "not a regular file"});
+        }
+        for (Object[] c : all) {
+            String json = (String) c[0];
+            List<String> a = new ArrayList<>(List.of("sweep", "--no-progress", "--backend", "socket", "--ranks", "2",
+                    "-b", "8", "-e", "8", "--out", dir.resolve("out").toString(), "--json", json));
+            Result r = run(a);
+            assertEquals(2, r.code(), "--json '" + json + "': " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains((String) c[1]), "--json '" + json + "': " + r.err());
+            assertFalse(r.out().contains("Collective test"), "nothing ran: " + r.out());
+        }
+        assertFalse(java.nio.file.Files.exists(dir.resolve("nonexistent")), "no parent created outside --out");
+        assertFalse(java.nio.file.Files.exists(Path.of(dir + ".partial")), "nothing beside the named folder");
+        assertFalse(java.nio.file.Files.exists(dir.resolve("out")), "no empty run folder when --json points elsewhere");
+        if (java.nio.file.Files.exists(Path.of("/dev/full"))) {
+            assertFalse(java.nio.file.Files.isRegularFile(Path.of("/dev/full")), "the device node is untouched");
+        }
+        Result bad = run(List.of("sweep", "--no-progress", "--backend", "socket", "--ranks", "2", "-b", "8", "-e", "8",
+                "--out", aFile.toString()));
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("is not a folder"), bad.err());
+    }
+
+    /** A run with --json elsewhere: the result is 0644 and no run folder is left under --out. */
+    @org.junit.jupiter.api.Test
+    void aResultIsReadableByTheGroupAndLeavesNoEmptyRunFolder(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        Result r = run(List.of("sweep", "--no-progress", "--backend", "socket", "--ranks", "2", "-b", "8", "-e", "8",
+                "-n", "1", "--out", dir.resolve("out").toString(), "--json", json.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(json)));
+        assertFalse(java.nio.file.Files.exists(dir.resolve("out")), "no empty run folder");
     }
 }

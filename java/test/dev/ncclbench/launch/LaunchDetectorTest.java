@@ -83,7 +83,8 @@ class LaunchDetectorTest {
 
     @Test
     void aLauncherNeedsBothRankAndSize() {
-        assertEquals("none", LaunchDetector.detect(Map.of("RANK", "1"), null, null).launcher());
+        // half of torchrun's pair is a mistake, not "no launcher"
+        assertTrue(usage(Map.of("RANK", "1"), null, null).getMessage().contains("WORLD_SIZE is not"));
         assertEquals("none", LaunchDetector.detect(Map.of("SLURM_PROCID", "1"), null, null).launcher());
     }
 
@@ -115,9 +116,9 @@ class LaunchDetectorTest {
         assertTrue(usage(Map.of("OMPI_COMM_WORLD_RANK", "4", "OMPI_COMM_WORLD_SIZE", "4"), null, null).getMessage()
                 .contains("rank 4"));
         assertTrue(usage(Map.of("RANK", "-1", "WORLD_SIZE", "4"), null, null).getMessage().contains("-1"));
-        assertTrue(usage(Map.of("PMI_RANK", "0", "PMI_SIZE", "0"), null, null).getMessage().contains("0 processes"));
+        assertTrue(usage(Map.of("PMI_RANK", "0", "PMI_SIZE", "0"), null, null).getMessage().contains("PMI_SIZE=0"));
         assertTrue(usage(Map.of(), 5, 2).getMessage().contains("rank 5"));
-        assertTrue(usage(Map.of(), 0, 0).getMessage().contains("0 processes"));
+        assertTrue(usage(Map.of(), 0, 0).getMessage().contains("--world-size must be 1 or more, got 0"));
         assertTrue(usage(Map.of(), 1, null).getMessage().contains("--world-size"));
         assertTrue(usage(Map.of(), null, 2).getMessage().contains("--rank"));
     }
@@ -128,5 +129,36 @@ class LaunchDetectorTest {
                 null, null);
         assertEquals(0, li.localRank());
         assertNull(li.masterAddr());
+    }
+
+    /** A launcher variable that is set must make sense: exit 2 naming it, never ignored or an exception. */
+    @Test
+    void badLauncherVariablesAreRefusedNamingTheVariable() {
+        java.util.List<Map<String, String>> bad = java.util.List.of(
+                Map.of("RANK", "0", "WORLD_SIZE", "2", "MASTER_PORT", "70000"),
+                Map.of("MASTER_PORT", "70000"),
+                Map.of("RANK", "0", "WORLD_SIZE", "0"),
+                Map.of("WORLD_SIZE", "0"),
+                Map.of("RANK", "-1"),
+                Map.of("RANK", "-1", "WORLD_SIZE", "4"),
+                Map.of("RANK", "4", "WORLD_SIZE", "4"),
+                Map.of("OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "-2"),
+                Map.of("SLURM_PROCID", "x", "SLURM_NTASKS", "2"));
+        java.util.List<String> names = java.util.List.of("MASTER_PORT", "MASTER_PORT", "WORLD_SIZE", "WORLD_SIZE", "RANK",
+                "RANK", "rank 4", "OMPI_COMM_WORLD_SIZE", "SLURM_PROCID");
+        for (int i = 0; i < bad.size(); i++) {
+            Map<String, String> env = bad.get(i);
+            NcclbenchException e = assertThrows(NcclbenchException.class, () -> LaunchDetector.detect(env, null, null),
+                    env.toString());
+            assertEquals(ExitCode.USAGE, e.exitCode(), env + ": " + e.getMessage());
+            assertTrue(e.getMessage().contains(names.get(i)), env + " names " + names.get(i) + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void torchrunOnLoopbackIsOneNode() {
+        LaunchInfo li = LaunchDetector.detect(Map.of("RANK", "1", "WORLD_SIZE", "3", "MASTER_ADDR", "127.0.0.1",
+                "MASTER_PORT", "29500"), null, null);
+        assertTrue(li.singleNode(), "a loopback rendezvous is reachable from this host only");
     }
 }

@@ -172,16 +172,74 @@ class MultiProcessTest {
 
     // ---- the tests ----
 
-    @Test
-    void openMpiRunsFourProcessesThatFindEachOther() throws Exception {
-        String mpirun = null;
+    static String mpirun() {
         for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
             if (Files.isExecutable(Path.of(d, "mpirun"))) {
-                mpirun = Path.of(d, "mpirun").toString();
-                break;
+                return Path.of(d, "mpirun").toString();
             }
         }
-        Assumptions.assumeTrue(mpirun != null, "mpirun is not installed (apt-get install openmpi-bin)");
+        Assumptions.assumeTrue(false, "mpirun is not installed (apt-get install openmpi-bin)");
+        return null;
+    }
+
+    private void awaitFirstRow(Path journal, List<Process> alive, String errName) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(journal) && Files.readAllLines(journal).stream().anyMatch(l -> l.contains("\"collective\"")))) {
+            for (Process p : alive) {
+                assertTrue(p.isAlive(), "ended before its first row: " + err(errName));
+            }
+            assertTrue(System.nanoTime() < deadline, "no row journalled within 60 s: " + err(errName));
+            Thread.sleep(50);
+        }
+    }
+
+    /** SIGTERM (scancel, a time limit) to mpirun mid-sweep: every rank stops, rank 0 keeps its rows, exit 143. */
+    @Test
+    void sigtermUnderMpirunEndsTheRunInterruptedWithItsRows() throws Exception {
+        String mpirun = mpirun();
+        Path json = dir.resolve("term.json");
+        List<String> cmd = new ArrayList<>(List.of(mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "3"));
+        cmd.addAll(sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20", "-T", "20",
+                "--json", json.toString()));
+        Process p = start("term", cmd, cleanEnv());
+        awaitFirstRow(ResultFiles.journalOf(json), List.of(p), "term");
+        assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start().waitFor());
+        int code = exit(p, 40, "mpirun after SIGTERM");
+        String err = err("term");
+        System.out.println("MultiProcessTest: mpirun exited " + code + " after SIGTERM; said: " + err.strip().replace("\n", " | "));
+        assertFalse(err.contains("\tat "), "no stack trace: " + err);
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("interrupted", doc.status(), "status; error: " + doc.error());
+        assertTrue(doc.rows().size() >= 1, "the rows measured are kept");
+        assertTrue(doc.error().contains("SIGTERM"), doc.error());
+        assertTrue(out("term").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("term"));
+    }
+
+    /** SIGTERM to one rank only: it stops by itself, and the others stop at once naming it, not after -T. */
+    @Test
+    void sigtermToOneRankStopsEveryRankNamingIt() throws Exception {
+        int port = freePortPair();
+        Path json = dir.resolve("one.json");
+        List<Process> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            // -T far beyond the test's own limit: only the store's verdict can stop the others in time
+            ranks.add(start("one" + r, sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20",
+                    "-T", "600", "--json", json.toString()), torchrun(r, 3, port)));
+        }
+        awaitFirstRow(ResultFiles.journalOf(json), ranks, "one0");
+        assertEquals(0, new ProcessBuilder("kill", "-TERM", Long.toString(ranks.get(1).pid())).start().waitFor());
+        for (int r = 0; r < 3; r++) {
+            assertEquals(143, exit(ranks.get(r), 60, "rank " + r + " after SIGTERM to rank 1"), "rank " + r + ": " + err("one" + r));
+            assertTrue(err("one" + r).contains("rank 1 stopped by SIGTERM"), "rank " + r + ": " + err("one" + r));
+        }
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("interrupted", doc.status());
+        assertTrue(doc.rows().size() >= 1);
+    }
+
+    @Test
+    void openMpiRunsFourProcessesThatFindEachOther() throws Exception {
+        String mpirun = mpirun();
         Path json = dir.resolve("mpi.json");
         List<String> cmd = new ArrayList<>(List.of(mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "4"));
         cmd.addAll(sweep("--backend", "socket", "-b", "1M", "-e", "16M", "-f", "2", "-n", "3", "--json", json.toString()));

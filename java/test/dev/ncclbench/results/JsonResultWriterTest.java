@@ -77,6 +77,15 @@ class JsonResultWriterTest {
         assertEquals("sum", root.at("/spec/op").asText());
         assertEquals("float", root.at("/spec/type").asText());
         assertEquals(134217728L, root.at("/spec/max_bytes").asLong());
+        // RunSpec is written as it is: exactly the documented spec fields, in the documented order
+        List<String> specFields = new ArrayList<>();
+        root.get("spec").fieldNames().forEachRemaining(specFields::add);
+        assertEquals(List.of("collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
+                "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking",
+                "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks", "json_file",
+                "out_dir", "sockets_per_peer", "socket_ifname"), specFields);
+        assertTrue(root.at("/spec/out_dir").isTextual() && !root.at("/spec/out_dir").asText().startsWith("file:"),
+                "paths as plain strings: " + root.at("/spec/out_dir"));
         JsonNode row0 = root.at("/rows/0");
         assertTrue(row0.at("/out_of_place/wrong").isNull(), "unchecked -> null");
         assertTrue(row0.at("/verdict").isNull());
@@ -88,6 +97,8 @@ class JsonResultWriterTest {
         for (String f : List.of("count", "min_us", "median_us", "p99_us", "max_us", "mean_us", "cv_percent")) {
             assertTrue(samples.has(f), "samples field " + f);
         }
+        JsonNode kept = new ObjectMapper().readTree(jsonOf(Fixtures.allReduceRows().get(0))).at("/out_of_place/samples_us");
+        assertTrue(kept.isArray() && kept.size() == 3, "the samples themselves: " + kept);
     }
 
     @Test

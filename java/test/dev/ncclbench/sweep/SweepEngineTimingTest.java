@@ -29,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SweepEngineTimingTest {
     private final List<String> log = new ArrayList<>();
+    private final List<ResultRow> rows = new ArrayList<>();
 
     private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max) {
         return new RunSpec(List.of("all_reduce"), min, max, "flag", 2, 1 << 20, iters, warmup, agg, 1, 1,
@@ -38,6 +39,7 @@ class SweepEngineTimingTest {
 
     private List<String> run(RunSpec spec) {
         log.clear();
+        rows.clear();
         RankComm comm = new Recorder();
         ControlPlane plane = new ControlPlane() {
             public int rank() { return 0; }
@@ -52,7 +54,7 @@ class SweepEngineTimingTest {
         };
         SweepListener quiet = new SweepListener() {
             public void beginCollective(String c) { }
-            public void row(ResultRow row, int a, int b) { }
+            public void row(ResultRow row, int a, int b) { rows.add(row); }
             public void endCollective(String c) { }
         };
         new SweepEngine(spec, comm, plane, quiet, () -> { }).run();
@@ -107,6 +109,7 @@ class SweepEngineTimingTest {
         assertTrue(c > p.indexOf("barrier"), p.toString());
         assertEquals(List.of("capture", "timed 2 paired=false", "start 0", "launch 0", "start 1", "launch 1", "start 2",
                 "end capture", "barrier", "replay", "replay", "drain"), p.subList(c, c + 12));
+        assertEquals(null, rows.get(0).samplesOutOfPlace(), "graph replays have no per-iteration samples");
     }
 
     private final class Recorder implements RankComm {

@@ -93,6 +93,11 @@ public final class NcclBackend implements Backend {
      * fp8 is refused rather than mapped: the data pattern's sums are not exact in 8-bit floats, so #wrong
      * would mean nothing.
      */
+    @Override
+    public void refuse(RunSpec asked) {
+        validate(asked);
+    }
+
     public static void validate(RunSpec spec) {
         if (KernelSignature.suffix(spec.type()).isEmpty()) {
             throw new BackendException(ExitCode.USAGE, refusal(spec.type()), null);

@@ -65,7 +65,7 @@ final class Watchdog {
             long at = armedAt;
             if (at != 0 && System.nanoTime() - at > limitNs && armedAt == at) {
                 err.println("ncclbench: hang: " + hang(rank, step, limitS) + "; the call is blocked inside NCCL, so this"
-                        + " process ends here (the rows measured so far are in the result file)");
+                        + " process ends here (the rows measured so far are in the result's .partial journal)");
                 err.flush();
                 Runtime.getRuntime().halt(ExitCode.TIMEOUT.code);
             }

@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.BackendException;
@@ -62,6 +63,27 @@ public final class SocketBackend implements Backend {
     @Override
     public long maxBytes() {
         return MAX_BYTES;
+    }
+
+    /** Send, receive and scratch buffers per local rank, in the JVM's direct memory. */
+    @Override
+    public MemoryBudget memory(RunSpec spec) {
+        return new MemoryBudget("JVM direct memory", 3, directMemoryLimit(),
+                "or fewer --ranks, or a larger heap (NCCLBENCH_JAVA_OPTS=-Xmx16g; direct memory may grow as large)");
+    }
+
+    /** -XX:MaxDirectMemorySize when given, else the JVM's default: as much as the heap may grow. */
+    static long directMemoryLimit() {
+        for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
+                try {
+                    return dev.ncclbench.spec.Sizes.parse(arg.substring(arg.indexOf('=') + 1));
+                } catch (IllegalArgumentException e) {
+                    break;
+                }
+            }
+        }
+        return Runtime.getRuntime().maxMemory();
     }
 
     @Override

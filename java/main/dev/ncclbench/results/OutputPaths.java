@@ -1,0 +1,68 @@
+package dev.ncclbench.results;
+
+import dev.ncclbench.NcclbenchException;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * The places a run will write, checked before anything runs: exit 2 with one sentence, so that a sweep never
+ * ends with "Is a directory", never replaces a device node, and never writes beside a path nobody named.
+ * Folders are created only under --out.
+ */
+public final class OutputPaths {
+    private OutputPaths() {
+    }
+
+    /** --json FILE: a regular file or nothing yet, in a folder that exists and can be written. */
+    public static void checkJsonFile(Path json) {
+        if (json == null) {
+            return;
+        }
+        if (json.toString().isBlank()) {
+            throw NcclbenchException.usage("--json needs a file name, got an empty one");
+        }
+        if (Files.isDirectory(json)) {
+            throw NcclbenchException.usage("--json " + json + " is a folder; name a file in it (e.g. --json "
+                    + json.resolve("result.json") + ") or use --out " + json);
+        }
+        if (Files.exists(json, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(json)) {
+            throw NcclbenchException.usage("--json " + json + " exists and is not a regular file (a device, a pipe or a"
+                    + " link to one); name a regular file");
+        }
+        Path parent = json.toAbsolutePath().normalize().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw NcclbenchException.usage("--json " + json + ": the folder " + parent + " does not exist; create it first"
+                    + " (ncclbench creates folders only under --out)");
+        }
+        if (!Files.isWritable(parent)) {
+            throw NcclbenchException.usage("--json " + json + ": cannot write in " + parent
+                    + " (the result and its journal go there)");
+        }
+        if (Files.exists(json) && !Files.isWritable(json)) {
+            throw NcclbenchException.usage("--json " + json + " exists and cannot be written");
+        }
+    }
+
+    /** --out DIR: a folder, or a path whose nearest existing ancestor is a folder that can be written. */
+    public static void checkOutDir(Path out) {
+        if (out == null || out.toString().isBlank()) {
+            throw NcclbenchException.usage("--out needs a folder name, got an empty one");
+        }
+        Path p = out.toAbsolutePath().normalize();
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+            throw NcclbenchException.usage("--out " + out + " exists and is not a folder");
+        }
+        Path existing = p;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw NcclbenchException.usage("--out " + out + ": " + existing + " is not a folder");
+        }
+        if (!Files.isWritable(existing)) {
+            throw NcclbenchException.usage("--out " + out + ": cannot create folders in " + existing);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.spec.RunSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Sizes as nccl-tests' are (defaults 32M, additive 1M steps once -b or -e is given), without duplicate rows. */
+class SweepSizesTest {
+    @TempDir
+    Path dir;
+
+    private static RunSpec resolve(String... args) {
+        SweepCommand cmd = new SweepCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd.resolve();
+    }
+
+    @Test
+    void defaultsAsNcclTestsHasThem() {
+        RunSpec e = resolve("-e", "16M");
+        assertEquals(16L << 20, e.minBytes(), "-e alone below 32M: one size, not '-b above -e'");
+        assertEquals(16L << 20, e.maxBytes());
+        RunSpec b = resolve("-b", "1M");
+        assertEquals(32L << 20, b.maxBytes(), "-b alone: -e is nccl-tests' 32M");
+        assertEquals(32, b.sizes().size(), "+1M steps from 1M to 32M");
+        RunSpec big = resolve("-b", "256M");
+        assertEquals(256L << 20, big.maxBytes(), "-b above 32M alone: a sweep of that one size");
+        RunSpec all = resolve();
+        assertEquals(8, all.minBytes());
+        assertEquals(8L << 30, all.maxBytes());
+        assertEquals(2, all.stepFactor());
+    }
+
+    private String sweep(String... args) {
+        List<String> a = new ArrayList<>(List.of("sweep", "--no-progress", "--backend", "socket", "--ranks", "2", "-n", "1",
+                "-w", "0", "--json", dir.resolve("r" + System.nanoTime() + ".json").toString()));
+        a.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, Main.run(a.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err)), err.toString());
+        return out.toString();
+    }
+
+    private static List<Long> rowSizes(String table) {
+        List<Long> sizes = new ArrayList<>();
+        table.lines().filter(l -> !l.startsWith("#") && !l.isBlank())
+                .forEach(l -> sizes.add(Long.parseLong(l.trim().split("\\s+")[0])));
+        return sizes;
+    }
+
+    @Test
+    void sizesThatRoundToTheSameRowAreMeasuredOnceAndSaidSo() {
+        String t = sweep("-b", "1000", "-e", "1003", "-i", "1");
+        assertEquals(List.of(1000L), rowSizes(t), t);
+        assertTrue(t.contains("4 sizes asked, rows: all_reduce 1"), t);
+    }
+
+    @Test
+    void aFractionalSizeBelowOneElementMakesNoZeroByteRow() {
+        String t = sweep("-b", "1.3", "-e", "8", "-i", "1");
+        assertEquals(List.of(4L, 8L), rowSizes(t), t);
+    }
+
+    @Test
+    void theResultRecordsTheCommandLineTheBackendsAndEachRowsCycle() throws Exception {
+        Path json = dir.resolve("n2.json");
+        String[] args = {"sweep", "--no-progress", "--backend", "socket", "--ranks", "2", "-n", "1", "-w", "0", "-b", "8",
+                "-e", "16", "-f", "2", "-N", "2", "--json", json.toString()};
+        StringWriter err = new StringWriter();
+        assertEquals(0, Main.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err)), err.toString());
+        dev.ncclbench.results.ResultDocument doc = dev.ncclbench.results.ResultFiles.read(json);
+        List<String> typed = new ArrayList<>(List.of("ncclbench"));
+        typed.addAll(List.of(args));
+        assertEquals(typed, doc.commandLine());
+        assertEquals("socket", doc.backendAsked());
+        assertEquals("socket", doc.backend());
+        assertEquals(List.of(0, 0, 1, 1), doc.rows().stream().map(dev.ncclbench.results.ResultDocument.Row::cycle).toList());
+    }
+}
