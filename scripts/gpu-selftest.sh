@@ -20,7 +20,7 @@
 #   sweep         ncclbench sweep --backend nccl -b 8 -e 8G -f 2 -g 1 -T 60
 #   nccl-tests-G  the same with -G 1 (CUDA graph replay)
 #   sweep-G       the same with -G 1
-#   check         sweep -b 1G -e 8G -f 8 -c 1: #wrong at 1 GB and 8 GB
+#   check         sweep -b 1G -e 8G -f 8 -c 1 -I 1: #wrong at 1 GB and 8 GB, per-iteration CUDA-event samples
 #   hang          sweep --rank 0 --world-size 2 -T 5 with rank 1 never started: must exit 5, result file kept
 #   jmh           NcclAllReduceBench (ncclAllReduce per call through JavaCPP)
 #   c-percall     allreduce_percall (the same calls from C)
@@ -141,7 +141,7 @@ else
   step nccl-tests-G 5 0 "$OUT/nccl-tests.txt" -- missing "no $peer" 3
 fi
 step sweep-G 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 1 --out "$work/runs/graph" --no-progress
-step check 90 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -T 60 \
+step check 90 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -I 1 -T 60 \
   --out "$work/runs/check" --no-progress
 # rank 1 is never started: rank 0 must give up after -T 5 with the hang code and leave its result file
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"

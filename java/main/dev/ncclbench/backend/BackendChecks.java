@@ -25,6 +25,7 @@ public final class BackendChecks {
         idle(backend, Capability.GPUS_PER_THREAD, asked.gpusPerThread() != Defaults.GPUS_PER_THREAD, "-g " + asked.gpusPerThread());
         idle(backend, Capability.THREADS, asked.threads() != Defaults.THREADS, "-t " + asked.threads());
         idle(backend, Capability.CUDA_GRAPH, asked.cudaGraph() != Defaults.CUDA_GRAPH, "-G " + asked.cudaGraph());
+        idle(backend, Capability.DEVICE_TIMING, asked.perIterTiming() != Defaults.PER_ITER_TIMING, "-I " + asked.perIterTiming());
         idle(backend, Capability.LOCAL_RANKS, asked.localRanks() > 0, "--ranks " + asked.localRanks());
         idle(backend, Capability.SOCKET_INTERFACE, asked.socketsPerPeer() != Defaults.SOCKETS_PER_PEER,
                 "--sockets-per-peer " + asked.socketsPerPeer());

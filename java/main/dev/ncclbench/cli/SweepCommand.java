@@ -86,6 +86,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = {"-G", "--cudagraph"}, paramLabel = "N", description = "Capture the timed loop in a CUDA graph and replay it (nccl backend, default: 0)")
     Integer graph;
 
+    @Option(names = {"-I", "--per_iter_timing"}, paramLabel = "0|1", description = "Per-iteration device timing with CUDA events: the samples of the JSON (nccl backend, default: 0, none)")
+    Integer perIter;
+
     @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter, or all")
     String collective = Defaults.COLLECTIVE;
 
@@ -210,6 +213,10 @@ public final class SweepCommand implements Callable<Integer> {
         int g = positive("-g", gpus, Defaults.GPUS_PER_THREAD);
         int th = positive("-t", threads, Defaults.THREADS);
         int gr = atLeast("-G", graph, Defaults.CUDA_GRAPH, 0);
+        int pi = perIter == null ? Defaults.PER_ITER_TIMING : perIter;
+        if (pi != 0 && pi != 1) {
+            throw NcclbenchException.usage("-I must be 0 or 1, got " + pi);
+        }
         int localRanks = ranks == null ? 0 : ranks;
         if (ranks != null && ranks < 1) {
             throw NcclbenchException.usage("--ranks must be 1 or more, got " + ranks);
@@ -223,7 +230,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (spp > Defaults.MAX_SOCKETS_PER_PEER) {
             throw NcclbenchException.usage("--sockets-per-peer must be " + Defaults.MAX_SOCKETS_PER_PEER + " or less, got " + spp);
         }
-        return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr,
+        return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr, pi,
                 backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"));
     }
 

@@ -41,6 +41,8 @@ public final class Defaults {
     public static final int GPUS_PER_THREAD = 1;
     public static final int THREADS = 1;
     public static final int CUDA_GRAPH = 0;
+    /** -I: no per-iteration events, as nccl-tests (recording one per iteration costs host time at small sizes). */
+    public static final int PER_ITER_TIMING = 0;
     /** --collective, --backend */
     public static final String COLLECTIVE = "all_reduce";
     public static final String BACKEND = "auto";

@@ -36,6 +36,7 @@ import java.util.List;
  * @param gpusPerThread   -g
  * @param threads         -t
  * @param cudaGraph       -G (0: off)
+ * @param perIterTiming   -I: per-iteration device timing (CUDA events) on the nccl backend; 0: none, as nccl-tests
  * @param backend         auto, nccl or socket as asked
  * @param localRanks      --ranks: ranks run as threads of this process (socket backend)
  * @param jsonFile        --json, or null for the default beside the run's output
@@ -45,7 +46,7 @@ import java.util.List;
  */
 @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes", "iters",
         "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking", "timeout_seconds",
-        "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks", "json_file", "out_dir", "sockets_per_peer",
+        "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file", "out_dir", "sockets_per_peer",
         "socket_ifname"})
 public record RunSpec(
         @JsonProperty("collectives") List<String> collectives,
@@ -68,6 +69,7 @@ public record RunSpec(
         @JsonProperty("gpus_per_thread") int gpusPerThread,
         @JsonProperty("threads") int threads,
         @JsonProperty("cuda_graph") int cudaGraph,
+        @JsonProperty("per_iter_timing") int perIterTiming,
         @JsonProperty("backend") String backend,
         @JsonProperty("local_ranks") int localRanks,
         @JsonProperty("json_file") @JsonSerialize(using = ToStringSerializer.class) Path jsonFile,
@@ -83,26 +85,26 @@ public record RunSpec(
     public RunSpec withMaxBytes(long newMax, String source) {
         return new RunSpec(collectives, Math.min(minBytes, newMax), newMax, source, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 
     public RunSpec withSocketIfname(String ifname) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
     }
 
     /** The run's own folder under --out: where the JSON and the NCCL logs go. */
     public RunSpec withOutDir(Path dir) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
     }
 
     public RunSpec withLocalRanks(int ranks) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 
     /** The watchdog: -T, or {@link Defaults#WATCHDOG_SECONDS} when -T is 0. */
@@ -113,6 +115,6 @@ public record RunSpec(
     public RunSpec withBackend(String resolvedBackend) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
     }
 }

@@ -2,6 +2,7 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.Collective;
@@ -143,7 +144,12 @@ final class SweepEngine {
             String tag = tag(coll, counts, root, inPlace);
             plane.barrier(tag + ": start");
             boolean captured = graph && op.beginCapture();
-            op.beginTimed(iters, z == 3);
+            // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
+            boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
+            boolean perIter = !deviceTimed || spec.perIterTiming() > 0;
+            if (deviceTimed && perIter) {
+                op.beginTimed(iters, z == 3);
+            }
             long t0 = System.nanoTime();
             long last = t0;
             double collOnly = 0;
@@ -191,8 +197,8 @@ final class SweepEngine {
             double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
             seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
             double[] device = op.batchSamplesUs();
-            if (captured) {
-                samples = new double[0]; // replays of a graph have no per-iteration times: none rather than the capture's
+            if (captured || !perIter) {
+                samples = new double[0]; // none rather than enqueue times (or, under -G, the capture loop's)
             } else if (device != null && device.length == iters) {
                 for (int i = 0; i < iters; i++) {
                     samples[i] = device[i] / agg;

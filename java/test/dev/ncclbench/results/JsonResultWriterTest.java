@@ -82,7 +82,7 @@ class JsonResultWriterTest {
         root.get("spec").fieldNames().forEachRemaining(specFields::add);
         assertEquals(List.of("collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
                 "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking",
-                "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "backend", "local_ranks", "json_file",
+                "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file",
                 "out_dir", "sockets_per_peer", "socket_ifname"), specFields);
         assertTrue(root.at("/spec/out_dir").isTextual() && !root.at("/spec/out_dir").asText().startsWith("file:"),
                 "paths as plain strings: " + root.at("/spec/out_dir"));

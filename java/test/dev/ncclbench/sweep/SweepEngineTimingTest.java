@@ -32,8 +32,12 @@ class SweepEngineTimingTest {
     private final List<ResultRow> rows = new ArrayList<>();
 
     private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max) {
+        return spec(iters, warmup, agg, blocking, graph, min, max, 1);
+    }
+
+    private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max, int perIter) {
         return new RunSpec(List.of("all_reduce"), min, max, "flag", 2, 1 << 20, iters, warmup, agg, 1, 1,
-                ReduceOp.SUM, DataType.FLOAT, 0, 1, blocking, 0, 1, 1, graph, "nccl", 1,
+                ReduceOp.SUM, DataType.FLOAT, 0, 1, blocking, 0, 1, 1, graph, perIter, "nccl", 1,
                 Path.of("r.json"), Path.of("."), 1, null);
     }
 
@@ -74,6 +78,13 @@ class SweepEngineTimingTest {
         assertEquals(List.of("prepare 32 in-place=false", "fill", "launch 0", "drain", "barrier", "timed 3 paired=false",
                 "start 0", "launch 0", "start 1", "launch 1", "start 2", "launch 2", "start 3", "drain",
                 "fill", "launch 0", "drain", "verify"), p);
+    }
+
+    @Test
+    void withoutMinusIAnAsynchronousBackendRecordsNoEventsAndReportsNoSamples() {
+        List<String> p = firstPlacement(run(spec(3, 0, 1, 0, 0, 32, 32, 0)));
+        assertTrue(p.stream().noneMatch(l -> l.startsWith("timed")), p.toString());
+        assertEquals(null, rows.get(0).samplesOutOfPlace(), "host times of asynchronous launches are not samples");
     }
 
     @Test
