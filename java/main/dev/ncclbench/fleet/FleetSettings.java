@@ -49,7 +49,8 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
         long min = sizes.stream().mapToLong(Long::longValue).min().orElse(max);
         return new RunSpec(collectives(), min, max, "flag", Defaults.STEP_FACTOR, Defaults.STEP_BYTES, iters, warmup,
                 Defaults.AGG_ITERS, Defaults.RUN_CYCLES, 0, ReduceOp.SUM, DataType.FLOAT, 0, 3, Defaults.BLOCKING,
-                roundSeconds, Defaults.GPUS_PER_THREAD, Defaults.THREADS, Defaults.CUDA_GRAPH, backend, 1, null, outDir,
+                roundSeconds, Defaults.GPUS_PER_THREAD, Defaults.THREADS, Defaults.CUDA_GRAPH, Defaults.PER_ITER_TIMING, backend, 1, null,
+                outDir,
                 socketsPerPeer, socketIfname);
     }
 }
