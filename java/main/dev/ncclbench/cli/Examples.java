@@ -28,6 +28,10 @@ final class Examples {
             "rules", List.of(
                     "ncclbench rules                              every rule: id, severity, what it looks for",
                     "ncclbench rules --json"),
+            "doctor", List.of(
+                    "ncclbench doctor                             this host: NCCL's interface, IB, memlock, /dev/shm, GDR",
+                    "ncclbench doctor --save node0.json           ... and keep the evidence for a ticket",
+                    "ncclbench doctor --compare node0.json node1.json"),
             "recover", List.of(
                     "ncclbench recover results/runs/20250102-030405-socket-1234/result.json.partial"),
             "fleet", List.of(

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.env.Interfaces;
+import dev.ncclbench.netif.InterfaceAdvice;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
@@ -69,7 +69,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (r.bootstrapFailed()) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "NCCL cannot bootstrap: \"" + r.ncclSentence() + "\" ("
-                    + r.result().cName + "); " + Interfaces.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
+                    + r.result().cName + "); " + InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
         }
         return 0;
     }

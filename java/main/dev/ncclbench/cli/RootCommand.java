@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
                 FleetCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
+                DoctorCommand.class,
                 RecoverCommand.class,
                 ProbeChildCommand.class,
                 HelpCommand.class,

@@ -3,6 +3,8 @@ package dev.ncclbench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
+import dev.ncclbench.doctor.compare.CompareRules;
+import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.finding.RuleBook;
 import picocli.CommandLine.Command;
@@ -24,7 +26,7 @@ import java.util.concurrent.Callable;
                 + " worst severity it reports, and what it looks for. The ids are what --ignore takes.")
 public final class RulesCommand implements Callable<Integer> {
     /** Every book, in the order listed. A command that judges evidence with rules adds its book here. */
-    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK);
+    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK, DoctorRules.book(), CompareRules.book());
 
     @Spec
     CommandSpec spec;

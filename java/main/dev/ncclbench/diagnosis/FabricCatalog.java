@@ -31,9 +31,23 @@ public final class FabricCatalog {
     private static final Set<String> PATHS = Set.of("socket", "rdma", "p2p", "nvls");
 
     private final Map<String, FabricEntry> entries;
+    private final List<Site> sites;
 
-    private FabricCatalog(Map<String, FabricEntry> entries) {
+    private FabricCatalog(Map<String, FabricEntry> entries, List<Site> sites) {
         this.entries = entries;
+        this.sites = List.copyOf(sites);
+    }
+
+    /**
+     * A site line, `site MATCH FABRIC`: interfaces named MATCH (or with an address in MATCH, a CIDR) run at FABRIC's
+     * line rate. How a site tells doctor the rates of links that report none (veth) or a wrong one.
+     */
+    public record Site(String match, FabricEntry fabric, String source) {
+    }
+
+    /** The site section, in file order. */
+    public List<Site> sites() {
+        return sites;
     }
 
     public List<FabricEntry> entries() {
@@ -69,6 +83,7 @@ public final class FabricCatalog {
 
     public static FabricCatalog parse(Reader reader, String source) throws IOException {
         Map<String, FabricEntry> out = new LinkedHashMap<>();
+        List<String[]> siteLines = new ArrayList<>();
         BufferedReader br = new BufferedReader(reader);
         String line;
         int no = 0;
@@ -80,6 +95,13 @@ public final class FabricCatalog {
             }
             String[] f = t.split("\\s+", 7);
             String where = source + ":" + no + ": ";
+            if (f[0].equals("site")) {
+                if (f.length < 3) {
+                    throw NcclbenchException.usage(where + "expected 'site MATCH FABRIC', got '" + t + "'");
+                }
+                siteLines.add(new String[] {f[1], f[2], source + ":" + no});
+                continue;
+            }
             if (f.length < 6) {
                 throw NcclbenchException.usage(where + "expected 'id kind line_GBps healthy_min healthy_max path"
                         + " [description]', got '" + t + "'");
@@ -101,7 +123,15 @@ public final class FabricCatalog {
             }
             out.put(f[0], new FabricEntry(f[0], f[1], rate, min, max, f[5], f.length > 6 ? f[6] : ""));
         }
-        return new FabricCatalog(out);
+        List<Site> sites = new ArrayList<>();
+        for (String[] l : siteLines) {
+            FabricEntry e = out.get(l[1]);
+            if (e == null) {
+                throw NcclbenchException.usage(l[2] + ": site " + l[0] + " names fabric '" + l[1] + "', which the catalog lacks");
+            }
+            sites.add(new Site(l[0], e, l[2]));
+        }
+        return new FabricCatalog(out, sites);
     }
 
     private static double number(String s, String where, String what) {

@@ -40,7 +40,7 @@ public final class Missing {
             out.add(noGpu());
         }
         if (probe != null && probe.bootstrapFailed()) {
-            out.add(bootstrap(probe, Interfaces.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME"))));
+            out.add(bootstrap(probe, dev.ncclbench.netif.InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME"))));
         }
         return List.copyOf(out);
     }

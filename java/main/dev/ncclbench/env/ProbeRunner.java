@@ -38,6 +38,14 @@ public final class ProbeRunner {
      * value of null removes the variable).
      */
     public static ProbeResult probe(Path library, Map<String, String> extraEnv) {
+        return probe(library, extraEnv, List.of());
+    }
+
+    /**
+     * The same, with the child started through {@code launcher} (e.g. `ip netns exec NS`): the test that proves
+     * doctor's prediction against the real NCCL inside network namespaces uses it.
+     */
+    public static ProbeResult probe(Path library, Map<String, String> extraEnv, List<String> launcher) {
         String lib = library == null ? null : library.toString();
         Path dir = null;
         try {
@@ -45,7 +53,7 @@ public final class ProbeRunner {
             Path log = dir.resolve("nccl-probe.log");
             Path out = dir.resolve("child.out");
             Path err = dir.resolve("child.err");
-            List<String> cmd = new ArrayList<>();
+            List<String> cmd = new ArrayList<>(launcher);
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-Xmx64m");
             cmd.add("-XX:TieredStopAtLevel=1");

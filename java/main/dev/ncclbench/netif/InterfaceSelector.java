@@ -82,6 +82,22 @@ public final class InterfaceSelector {
         return new Selection(List.of(), "default: no interface at all");
     }
 
+    /**
+     * What bootstrap binds (bootstrapNetInit): with NCCL_COMM_ID set, the first interface in that address's subnet,
+     * whatever NCCL_SOCKET_IFNAME says; otherwise the first interface {@link #select} finds.
+     */
+    public Selection bootstrap(List<NetInterface> candidates, String ifname, String family, String commId) {
+        if (commId != null && commId.length() > 1) {
+            NetInterface inSubnet = inSubnetOf(candidates, commId, 0);
+            return inSubnet == null
+                    ? new Selection(List.of(), "NCCL_COMM_ID=" + commId + ": no interface in its subnet")
+                    : new Selection(List.of(inSubnet), "NCCL_COMM_ID=" + commId + ": the interface in its subnet"
+                            + " (NCCL_SOCKET_IFNAME is not consulted for bootstrap)");
+        }
+        Selection all = select(candidates, ifname, family, commId);
+        return all.empty() ? all : new Selection(List.of(all.bootstrap()), all.rule());
+    }
+
     /** NCCL's findInterfaces for one NCCL_SOCKET_IFNAME-style list. */
     List<NetInterface> find(List<NetInterface> candidates, String spec, int family) {
         boolean exclude = spec.startsWith("^");
@@ -160,7 +176,7 @@ public final class InterfaceSelector {
         return null;
     }
 
-    static boolean sameSubnet(InetAddress a, InetAddress b, int prefix) {
+    public static boolean sameSubnet(InetAddress a, InetAddress b, int prefix) {
         byte[] x = a.getAddress();
         byte[] y = b.getAddress();
         if (x.length != y.length) {

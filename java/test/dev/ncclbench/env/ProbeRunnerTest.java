@@ -34,7 +34,7 @@ class ProbeRunnerTest {
         assertNotNull(r.bootstrapInterface(), "no Bootstrap line in NCCL's log");
         assertTrue(names.contains(r.bootstrapInterface()), r.bootstrapInterface() + " not in " + names);
         // NCCL's rule: ib* first, then anything but docker/lo/virbr; lo only when nothing else is up.
-        String expected = Interfaces.suggestion(Interfaces.up());
+        String expected = dev.ncclbench.netif.InterfaceAdvice.suggestion(dev.ncclbench.netif.InterfaceScan.local());
         assertEquals(expected, r.bootstrapInterface());
     }
 

@@ -1,9 +1,9 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.backend.Readiness;
-import dev.ncclbench.env.Interfaces;
 import dev.ncclbench.env.Missing;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.netif.InterfaceAdvice;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.NativeLibraries.Report;
@@ -60,7 +60,7 @@ final class NcclReadiness {
             return Readiness.notReady(found,
                     ncclText + " at " + nccl.path() + " cannot bootstrap: ncclGetUniqueId returned " + probe.result().cName
                             + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",
-                    Interfaces.bootstrapRemedy(ifname));
+                    InterfaceAdvice.bootstrapRemedy(ifname));
         }
         if (!libs.driver().present()) {
             return Readiness.notReady(found,

@@ -1,0 +1,162 @@
+package dev.ncclbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.doctor.Doctor;
+import dev.ncclbench.doctor.DoctorOptions;
+import dev.ncclbench.doctor.DoctorReport;
+import dev.ncclbench.doctor.DoctorText;
+import dev.ncclbench.doctor.compare.CompareRules;
+import dev.ncclbench.doctor.compare.Fleet;
+import dev.ncclbench.doctor.rules.DoctorRules;
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.SnapshotJson;
+import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.finding.FailOn;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** `ncclbench doctor`: pre-flight host checks and NCCL's interface choice, predicted and proven. */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = "Check this host (or a saved snapshot, or a captured tree) for what makes NCCL fail or fall back:"
+                + " the interface it will bind, IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.",
+        footer = "%nExit codes: 0 no finding at the --fail-on level, 2 bad input, 3 findings at that level.")
+public final class DoctorCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--json", description = "Print the report as JSON (findings, bootstrap, socket_interfaces, probe)")
+    boolean json;
+
+    @Option(names = "--save", paramLabel = "FILE", description = "Also write the host snapshot (the evidence) to FILE")
+    Path save;
+
+    @Option(names = "--snapshot", paramLabel = "FILE", description = "Judge a saved snapshot instead of this host")
+    Path snapshot;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "Judge a tree captured by scripts/capture-host.sh")
+    Path root;
+
+    @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved snapshots")
+    List<Path> compare;
+
+    @Option(names = "--probe-nccl", negatable = true, description = "Run the real libnccl.so.2's bootstrap in a child"
+            + " and compare (default: on when NCCL is found, live hosts only)")
+    Boolean probe;
+
+    @Option(names = "--catalog", paramLabel = "FILE", description = "Fabric catalog whose site section declares link rates"
+            + " (default: results/baselines/fabric-catalog.txt)")
+    Path catalog;
+
+    @Option(names = "--fail-on", paramLabel = "warn|error", description = "Lowest severity that exits 3 (default: error)")
+    String failOn = "error";
+
+    @Option(names = "--ignore", paramLabel = "ID", description = "Leave out this rule (repeatable; see ncclbench rules)")
+    List<String> ignore = new ArrayList<>();
+
+    /** The environment judged (and given to the probe child); tests replace it. */
+    Map<String, String> env = System.getenv();
+
+    @Override
+    public Integer call() throws Exception {
+        FailOn fail;
+        try {
+            fail = FailOn.parse(failOn);
+        } catch (IllegalArgumentException e) {
+            throw NcclbenchException.usage(e.getMessage());
+        }
+        for (String id : ignore) {
+            if (!DoctorRules.book().knows(id) && !CompareRules.book().knows(id)) {
+                throw NcclbenchException.usage("--ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
+            }
+        }
+        int sources = (snapshot != null ? 1 : 0) + (root != null ? 1 : 0) + (compare != null ? 1 : 0);
+        if (sources > 1) {
+            throw NcclbenchException.usage("--snapshot, --root and --compare each name what to judge: give one");
+        }
+        if (Boolean.TRUE.equals(probe) && (snapshot != null || root != null || compare != null)) {
+            throw NcclbenchException.usage("--probe-nccl runs the real NCCL on this host: it cannot judge a saved or captured one");
+        }
+        if (Boolean.TRUE.equals(probe) && !NativeLibraries.find().nccl().present()) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found (pip install nvidia-nccl-cu13,"
+                    + " set NCCL_HOME, or run scripts/fetch-nccl.sh)");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Set<String> ignored = new LinkedHashSet<>(ignore);
+        if (compare != null) {
+            return compare(out, ignored, fail);
+        }
+        DoctorOptions o = new DoctorOptions(env, root, snapshot, probe, catalog, ignored, fail);
+        HostSnapshot s = Doctor.snapshot(o);
+        if (save != null) {
+            SnapshotJson.save(s, save);
+        }
+        DoctorReport r = Doctor.judge(s, o);
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            out.flush();
+        } else {
+            DoctorText.print(r, out, colour());
+        }
+        return verdict(r.findings(), fail);
+    }
+
+    private int compare(PrintWriter out, Set<String> ignored, FailOn fail) throws Exception {
+        List<HostSnapshot> hosts = new ArrayList<>();
+        for (Path p : compare) {
+            hosts.add(SnapshotJson.load(p));
+        }
+        List<Finding> findings = CompareRules.book().run(new Fleet(hosts), ignored);
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("schema", "ncclbench.doctor-compare/1");
+            doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
+            doc.put("failed", fail.fails(findings));
+            doc.put("findings", findings);
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+        } else {
+            out.println("doctor --compare: " + String.join(", ", hosts.stream().map(HostSnapshot::hostname).toList()));
+            if (findings.isEmpty()) {
+                out.println("  the nodes agree on versions, interfaces and NCCL settings");
+            }
+            for (Finding f : findings) {
+                out.printf("  %-7s %-24s %s%n", f.severity() == Severity.WARNING ? "WARN" : f.severity().name(), f.ruleId(), f.title());
+            }
+        }
+        out.flush();
+        return verdict(findings, fail);
+    }
+
+    /** 0, or exit 3 with the worst finding in one line on stderr (the table on stdout has the rest). */
+    private static int verdict(List<Finding> findings, FailOn fail) {
+        if (!fail.fails(findings)) {
+            return ExitCode.OK.code;
+        }
+        Finding worst = findings.get(0);
+        long n = findings.stream().filter(f -> f.severity().compareTo(fail.threshold) >= 0).count();
+        throw new NcclbenchException(ExitCode.ENVIRONMENT, "doctor: " + n + " finding(s) at " + fail.name().toLowerCase()
+                + " level or worse; first: " + worst.ruleId() + ": " + worst.title()
+                + (worst.remedy().isEmpty() ? "" : "; fix: " + worst.remedy().get(0)));
+    }
+
+    /** Colour on a terminal only: never when piped, never with NO_COLOR. */
+    private static boolean colour() {
+        return System.console() != null && System.getenv("NO_COLOR") == null && !"dumb".equals(System.getenv("TERM"));
+    }
+}

@@ -1,0 +1,112 @@
+package dev.ncclbench.doctor;
+
+import dev.ncclbench.diagnosis.FabricCatalog;
+import dev.ncclbench.doctor.predict.InterfacePredictor;
+import dev.ncclbench.doctor.predict.Prediction;
+import dev.ncclbench.doctor.rules.DoctorRules;
+import dev.ncclbench.doctor.snapshot.HostCollector;
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.NcclProbe;
+import dev.ncclbench.doctor.snapshot.SiteLink;
+import dev.ncclbench.doctor.snapshot.SnapshotJson;
+import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.ProbeResult;
+import dev.ncclbench.env.ProbeRunner;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.RuleBook;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * `ncclbench doctor` as a library call: collect (or load) a host snapshot, ask the real NCCL when it is here,
+ * judge with the rule book. The preflight gate calls {@link #run}; bad input is an NcclbenchException (exit 2).
+ */
+public final class Doctor {
+    private Doctor() {
+    }
+
+    public static DoctorReport run(DoctorOptions o) {
+        return judge(snapshot(o), o);
+    }
+
+    /** The evidence only, as `--save` writes it. */
+    public static HostSnapshot snapshot(DoctorOptions o) {
+        HostSnapshot s;
+        if (o.snapshot() != null) {
+            s = SnapshotJson.load(o.snapshot());
+        } else if (o.root() != null) {
+            s = HostCollector.capture(o.root());
+        } else {
+            s = HostCollector.live(o.env());
+            s = probe(s, o);
+        }
+        if (o.catalog() != null || o.snapshot() == null) {
+            s = s.withSiteLinks(siteLinks(o.catalog()));
+        }
+        return s;
+    }
+
+    /** Judges a snapshot: the same rules whatever its origin. */
+    public static DoctorReport judge(HostSnapshot s, DoctorOptions o) {
+        RuleBook<HostSnapshot> book = DoctorRules.book();
+        List<Finding> findings = book.run(s, o.ignored());
+        Prediction p = InterfacePredictor.predict(s);
+        DoctorReport.Probe probe = null;
+        if (s.probe() != null) {
+            NcclProbe np = s.probe();
+            probe = new DoctorReport.Probe(np.library(), np.version(), np.bootstrapInterface(), np.bootstrapAddress(),
+                    np.ran() && Objects.equals(np.bootstrapInterface(), p.bootstrap().iface()), np.problem());
+        }
+        return new DoctorReport(DoctorReport.SCHEMA, s.hostname(), o.failOn().fails(findings), findings, p.bootstrap(),
+                p.socketInterfaces(), p.nccl(), probe, s);
+    }
+
+    private static HostSnapshot probe(HostSnapshot s, DoctorOptions o) {
+        if (Boolean.FALSE.equals(o.probe())) {
+            return s;
+        }
+        NativeLibraries.Found nccl = NativeLibraries.find().nccl();
+        if (!nccl.present()) {
+            return s; // NCCL-NOT-FOUND says so; --probe-nccl without NCCL is the command's usage error
+        }
+        ProbeResult r = ProbeRunner.probe(nccl.path(), childEnv(o.env()));
+        return s.withProbe(new NcclProbe(nccl.path().toString(), r.versionString(), r.problem() == null && r.loaded()
+                ? r.uniqueIdStatus() : -1, r.result() == null ? null : r.result().cName, r.bootstrapInterface(),
+                r.bootstrapAddress(), r.warnings(), r.problem() != null ? r.problem() : r.loaded() ? null : "cannot load: " + r.dlError()));
+    }
+
+    /** The child sees exactly the judged environment's NCCL_ variables: ours are removed, theirs added. */
+    static Map<String, String> childEnv(Map<String, String> env) {
+        Map<String, String> delta = new HashMap<>();
+        System.getenv().keySet().stream().filter(k -> k.startsWith("NCCL_")).forEach(k -> delta.put(k, null));
+        env.forEach((k, v) -> {
+            if (k.startsWith("NCCL_") || k.equals("HOME")) {
+                delta.put(k, v);
+            }
+        });
+        return delta;
+    }
+
+    /** The site section of the given catalog, else of the repository's (results/baselines), else the jar's. */
+    static List<SiteLink> siteLinks(Path catalog) {
+        FabricCatalog c;
+        if (catalog != null) {
+            c = FabricCatalog.load(catalog);
+        } else {
+            Path project = NativeLibraries.projectDir();
+            Path repo = project == null ? null : project.resolve(FabricCatalog.DEFAULT_PATH);
+            c = repo != null && Files.isRegularFile(repo) ? FabricCatalog.load(repo) : FabricCatalog.builtIn();
+        }
+        List<SiteLink> out = new ArrayList<>();
+        for (FabricCatalog.Site site : c.sites()) {
+            out.add(new SiteLink(site.match(), site.fabric().id(), site.fabric().lineGBps() * 8, site.source()));
+        }
+        return out;
+    }
+}

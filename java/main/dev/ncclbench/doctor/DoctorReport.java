@@ -1,0 +1,37 @@
+package dev.ncclbench.doctor;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.doctor.predict.Prediction;
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+
+import java.util.List;
+
+/**
+ * The verdict on one host: findings worst first, NCCL's predicted interfaces, and what the real NCCL chose.
+ *
+ * @param failed whether a finding reaches the --fail-on threshold (exit 3)
+ */
+@JsonPropertyOrder({"schema", "host", "failed", "findings", "bootstrap", "socket_interfaces", "nccl_rules", "probe"})
+public record DoctorReport(String schema, String host, boolean failed, List<Finding> findings, Prediction.Bootstrap bootstrap,
+                           @JsonProperty("socket_interfaces") List<Prediction.Endpoint> socketInterfaces,
+                           @JsonProperty("nccl_rules") String ncclRules, Probe probe, @JsonIgnore HostSnapshot snapshot) {
+    public static final String SCHEMA = "ncclbench.doctor/1";
+
+    /** What the real NCCL said, beside the prediction; null when it was not run. */
+    public record Probe(String library, String version, @JsonProperty("interface") String iface, String address,
+                        boolean agrees, String problem) {
+    }
+
+    public long count(Severity s) {
+        return findings.stream().filter(f -> f.severity() == s).count();
+    }
+
+    /** The finding of this rule id, if any. */
+    public java.util.Optional<Finding> finding(String id) {
+        return findings.stream().filter(f -> f.ruleId().equals(id)).findFirst();
+    }
+}

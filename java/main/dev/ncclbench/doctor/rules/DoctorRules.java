@@ -1,0 +1,44 @@
+package dev.ncclbench.doctor.rules;
+
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.finding.RuleBook;
+
+import java.util.List;
+
+/** Every host rule of `ncclbench doctor`, in the order a person works the runbook: bootstrap, transport, GPUDirect. */
+public final class DoctorRules {
+    private static final RuleBook<HostSnapshot> BOOK = new RuleBook<>("doctor", List.of(
+            new SocketIfnameNoMatch(),
+            new CommIdNoSubnet(),
+            new ProbeBootstrapFailed(),
+            new SocketLoopbackOnly(),
+            new SocketIfnameIgnored(),
+            new SocketDefaultSlowNic(),
+            new SocketIfnameSlow(),
+            new ProbeDisagrees(),
+            new RdmaNone(),
+            new IbDisabled(),
+            new NetForcedSocket(),
+            new IbHcaNoMatch(),
+            new RdmaNoDeviceAccess(),
+            new VerbsMissing(),
+            new IbPortDown(),
+            new MemlockLimited(),
+            new RoceNoGid(),
+            new AcsRedirect(),
+            new GdrNoPeerMemory(),
+            new GdrLevelTooStrict(),
+            new P2pDisabled(),
+            new ShmDisabled(),
+            new ShmSmall(),
+            new GpuWithoutGdr(),
+            new NcclNotFound(),
+            new EvidenceMissing()));
+
+    private DoctorRules() {
+    }
+
+    public static RuleBook<HostSnapshot> book() {
+        return BOOK;
+    }
+}

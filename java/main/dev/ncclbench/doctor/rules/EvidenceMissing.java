@@ -1,0 +1,41 @@
+package dev.ncclbench.doctor.rules;
+
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.Problem;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A collector that failed or lacked permission: its question stays open, said out loud rather than passed. */
+public final class EvidenceMissing implements Rule<HostSnapshot> {
+    @Override
+    public String id() {
+        return "EVIDENCE-MISSING";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "a collector could not read its evidence (permission, missing tool, incomplete capture): not a pass";
+    }
+
+    @Override
+    public List<Finding> check(HostSnapshot s) {
+        List<Finding> out = new ArrayList<>();
+        for (Problem p : s.problems()) {
+            out.add(finding(Severity.WARNING, p.collector() + " (" + p.what() + "): " + p.detail(),
+                    "The checks that need this evidence could not run; doctor does not count them as passed.",
+                    List.of(p.what() + ": " + p.detail()), List.of("run doctor as root, or re-capture with scripts/capture-host.sh"),
+                    References.NCCLBENCH));
+        }
+        return out;
+    }
+}

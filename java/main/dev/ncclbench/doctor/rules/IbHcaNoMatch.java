@@ -1,0 +1,101 @@
+package dev.ncclbench.doctor.rules;
+
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.IbDevice;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * NCCL_IB_HCA filters out every device: NCCL's syntax is `hca[:port],...`, prefix match by default (mlx5_1 also
+ * matches mlx5_10), a leading `^` excludes, then `=` means exact names.
+ */
+public final class IbHcaNoMatch implements Rule<HostSnapshot> {
+    @Override
+    public String id() {
+        return "IB-HCA-NO-MATCH";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.ERROR;
+    }
+
+    @Override
+    public boolean degradesPath() {
+        return true;
+    }
+
+    @Override
+    public String summary() {
+        return "NCCL_IB_HCA matches none of the RDMA devices here (prefix match; ^ excludes; = exact)";
+    }
+
+    @Override
+    public List<Finding> check(HostSnapshot s) {
+        if (!filtersEverything(s)) {
+            return List.of();
+        }
+        HostSnapshot.Setting v = s.setting("NCCL_IB_HCA").orElseThrow();
+        List<String> ports = ports(s);
+        return List.of(finding(Severity.ERROR, "NCCL_IB_HCA=" + v.value() + " matches none of " + ports + ": NCCL will use sockets",
+                "NCCL keeps only the devices the filter selects; with none left there is no IB transport (NET/IB : No device found).",
+                List.of(v.evidence(), "RDMA ports here: " + ports),
+                List.of("export NCCL_IB_HCA=" + (s.ibDevices().isEmpty() ? "<device>" : "=" + s.ibDevices().get(0).name()),
+                        "unset NCCL_IB_HCA   # let NCCL use every device", "ibv_devices   # the names the verbs layer sees"),
+                References.RUNBOOK));
+    }
+
+    /** Whether NCCL_IB_HCA is set and keeps none of the devices' ports. */
+    static boolean filtersEverything(HostSnapshot s) {
+        var v = s.setting("NCCL_IB_HCA");
+        if (v.isEmpty() || s.ibDevices().isEmpty()) {
+            return false;
+        }
+        String spec = v.get().value();
+        boolean not = spec.startsWith("^");
+        if (not) {
+            spec = spec.substring(1);
+        }
+        boolean exact = spec.startsWith("=");
+        if (exact) {
+            spec = spec.substring(1);
+        }
+        List<String[]> wants = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            int colon = part.indexOf(':');
+            wants.add(colon < 0 ? new String[] {part, null} : new String[] {part.substring(0, colon), part.substring(colon + 1)});
+        }
+        for (IbDevice d : s.ibDevices()) {
+            for (IbDevice.Port p : d.ports()) {
+                boolean match = wants.isEmpty();
+                for (String[] w : wants) {
+                    boolean name = exact ? d.name().equals(w[0]) : d.name().startsWith(w[0]);
+                    boolean port = w[1] == null || w[1].equals(String.valueOf(p.port()));
+                    match |= name && port;
+                }
+                if (match != not) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static List<String> ports(HostSnapshot s) {
+        List<String> out = new ArrayList<>();
+        for (IbDevice d : s.ibDevices()) {
+            for (IbDevice.Port p : d.ports()) {
+                out.add(d.name() + ":" + p.port());
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.ncclbench.doctor.rules;
+
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.IbDevice;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** An RDMA port that is not Active, or whose physical state is not LinkUp (cable, or no subnet manager converged). */
+public final class IbPortDown implements Rule<HostSnapshot> {
+    @Override
+    public String id() {
+        return "IB-PORT-NOT-ACTIVE";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.ERROR;
+    }
+
+    @Override
+    public String summary() {
+        return "an RDMA port is not Active or its physical state is not LinkUp (cabling, subnet manager)";
+    }
+
+    @Override
+    public List<Finding> check(HostSnapshot s) {
+        List<Finding> out = new ArrayList<>();
+        boolean anyActive = !HostFacts.activePorts(s).isEmpty();
+        for (IbDevice d : s.ibDevices()) {
+            for (IbDevice.Port p : d.ports()) {
+                if ("ACTIVE".equalsIgnoreCase(p.state()) && "LinkUp".equalsIgnoreCase(p.physState())) {
+                    continue;
+                }
+                String where = "/sys/class/infiniband/" + d.name() + "/ports/" + p.port();
+                // a spare port on a node whose other ports work is worth a look, not a stop
+                Severity sev = anyActive ? Severity.WARNING : Severity.ERROR;
+                out.add(finding(sev, d.name() + " port " + p.port() + " is " + p.state() + " / " + p.physState()
+                                + " (expected ACTIVE / LinkUp)",
+                        "Polling or Down physical state means no link or no subnet manager has converged on this port: a fabric"
+                                + " fault, not a configuration one. NCCL cannot use the port and falls back to another device or to sockets.",
+                        List.of(where + "/state: " + p.state(), where + "/phys_state: " + p.physState()),
+                        List.of("ibstat " + d.name() + " " + p.port() + "   # expect State: Active, Physical state: LinkUp",
+                                "check the cable and the subnet manager (sminfo); escalate to fabric bring-up"),
+                        References.RUNBOOK));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.ncclbench.doctor.rules;
+
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.Severity;
+
+import java.util.List;
+
+/** A one-character NCCL_SOCKET_IFNAME ("e", "^") is ignored by NCCL: the default order applies. */
+public final class SocketIfnameIgnored implements Rule<HostSnapshot> {
+    @Override
+    public String id() {
+        return "SOCKET-IFNAME-IGNORED";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "NCCL_SOCKET_IFNAME is one character long, which NCCL ignores";
+    }
+
+    @Override
+    public List<Finding> check(HostSnapshot s) {
+        return s.setting("NCCL_SOCKET_IFNAME").filter(v -> v.value().length() == 1)
+                .map(v -> List.of(finding(Severity.WARNING, "NCCL_SOCKET_IFNAME=" + v.value() + " is ignored (NCCL reads values longer than one character)",
+                        "NCCL treats it as unset and uses its default order, which is probably not what was meant.",
+                        List.of(v.evidence()), List.of("export NCCL_SOCKET_IFNAME=" + SocketAdvice.bestValue(s)), References.ENV_DOC)))
+                .orElse(List.of());
+    }
+}

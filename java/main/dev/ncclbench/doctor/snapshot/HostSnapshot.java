@@ -1,0 +1,109 @@
+package dev.ncclbench.doctor.snapshot;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything doctor knows about one host, collected once and never changed: rules judge this and nothing else,
+ * so a saved snapshot (a ticket attachment) is judged exactly as the live host was.
+ *
+ * @param source        "live" or "capture DIR" (where the evidence was read)
+ * @param interfaces    in kernel (getifaddrs) order
+ * @param devInfiniband the names under /dev/infiniband; null when the folder does not exist
+ * @param memlockBytes  RLIMIT_MEMLOCK soft limit; -1 unlimited; null unknown
+ * @param capIpcLock    whether CAP_IPC_LOCK is effective (verbs then ignore memlock); null unknown
+ * @param shmBytes      the size of /dev/shm; null unknown
+ * @param acs           PCI bridges with ACS redirect flags printed by lspci -vvv; null when lspci was not read
+ * @param env           the process's NCCL_ variables (and the few others doctor reads), as NCCL would see them
+ * @param confFiles     NCCL's configuration files that exist, in the order NCCL reads them
+ * @param probe         what the real libnccl.so.2 chose in a child process; null when it was not run
+ * @param siteLinks     link rates a site declared in its fabric catalog (veth and some NICs report none)
+ * @param problems      every collector that failed or lacked permission: each becomes a finding
+ */
+@JsonPropertyOrder(alphabetic = false)
+public record HostSnapshot(String schema, String hostname, String source, String kernel,
+                           List<NetLink> interfaces, List<IbDevice> ibDevices, List<String> devInfiniband,
+                           Long memlockBytes, Boolean capIpcLock, Long shmBytes, Nvidia nvidia, List<AcsBridge> acs,
+                           Container container, Map<String, String> env, List<ConfFile> confFiles, Versions versions,
+                           NcclProbe probe, List<SiteLink> siteLinks, List<Problem> problems) {
+    public static final String SCHEMA = "ncclbench.host/1";
+
+    public HostSnapshot {
+        interfaces = interfaces == null ? List.of() : List.copyOf(interfaces);
+        ibDevices = ibDevices == null ? List.of() : List.copyOf(ibDevices);
+        devInfiniband = devInfiniband == null ? null : List.copyOf(devInfiniband);
+        acs = acs == null ? null : List.copyOf(acs);
+        env = env == null ? Map.of() : Map.copyOf(env);
+        confFiles = confFiles == null ? List.of() : List.copyOf(confFiles);
+        siteLinks = siteLinks == null ? List.of() : List.copyOf(siteLinks);
+        problems = problems == null ? List.of() : List.copyOf(problems);
+        nvidia = nvidia == null ? Nvidia.NONE : nvidia;
+        container = container == null ? new Container(false, List.of()) : container;
+        versions = versions == null ? Versions.NONE : versions;
+    }
+
+    /** A copy with the real NCCL's answer (the probe runs after collection, in a child). */
+    public HostSnapshot withProbe(NcclProbe p) {
+        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, p, siteLinks, problems);
+    }
+
+    /** A copy with the site's declared link rates (from a fabric catalog), replacing any saved ones. */
+    public HostSnapshot withSiteLinks(List<SiteLink> links) {
+        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, links, problems);
+    }
+
+    /** A copy judged with another process environment (NCCL_ variables). */
+    public HostSnapshot withEnv(Map<String, String> e) {
+        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+                capIpcLock, shmBytes, nvidia, acs, container, e, confFiles, versions, probe, siteLinks, problems);
+    }
+
+    /** A copy with more collector problems. */
+    public HostSnapshot withProblem(Problem p) {
+        List<Problem> all = new java.util.ArrayList<>(problems);
+        all.add(p);
+        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, siteLinks, all);
+    }
+
+    /**
+     * What NCCL reads as its environment: the process's variables, then NCCL_CONF_FILE (or ~/.nccl.conf), then
+     * /etc/nccl.conf, each filling only what is still unset (NCCL's setEnvFile calls setenv without overwrite).
+     */
+    @JsonIgnore
+    public Map<String, Setting> ncclSettings() {
+        Map<String, Setting> out = new LinkedHashMap<>();
+        env.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> out.put(e.getKey(), new Setting(e.getKey(), e.getValue(), "environment")));
+        for (ConfFile f : confFiles) {
+            f.values().forEach((k, v) -> out.putIfAbsent(k, new Setting(k, v, f.path())));
+        }
+        return out;
+    }
+
+    /** One NCCL setting as NCCL will see it, or empty when unset (an empty value counts as unset, as in NCCL). */
+    public Optional<Setting> setting(String name) {
+        Setting s = ncclSettings().get(name);
+        return s == null || s.value().isEmpty() ? Optional.empty() : Optional.of(s);
+    }
+
+    /** The interface of this name, if any. */
+    public Optional<NetLink> link(String name) {
+        return interfaces.stream().filter(l -> l.name().equals(name)).findFirst();
+    }
+
+    /** A variable's value as NCCL sees it, and where it was set. */
+    public record Setting(String name, String value, String source) {
+        /** "NCCL_IB_DISABLE=1 (environment)". */
+        public String evidence() {
+            return name + "=" + value + " (" + source + ")";
+        }
+    }
+}

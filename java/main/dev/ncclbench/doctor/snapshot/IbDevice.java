@@ -1,0 +1,46 @@
+package dev.ncclbench.doctor.snapshot;
+
+import java.util.List;
+
+/**
+ * One RDMA device from /sys/class/infiniband.
+ *
+ * @param netdevs the network interfaces bound to it (IPoIB or the RoCE Ethernet port)
+ */
+public record IbDevice(String name, String pciPath, List<String> netdevs, List<Port> ports) {
+    public IbDevice {
+        netdevs = List.copyOf(netdevs);
+        ports = List.copyOf(ports);
+    }
+
+    /**
+     * One port.
+     *
+     * @param state     "ACTIVE", "DOWN", "INIT", "ARMED" (the text after "N: ")
+     * @param physState "LinkUp", "Polling", "Disabled"
+     * @param rate      "200 Gb/sec (4X HDR)"
+     * @param linkLayer "InfiniBand" or "Ethernet" (RoCE)
+     */
+    public record Port(int port, String state, String physState, String rate, String linkLayer, List<Gid> gids) {
+        public Port {
+            gids = List.copyOf(gids);
+        }
+
+        public boolean roce() {
+            return "Ethernet".equalsIgnoreCase(linkLayer);
+        }
+
+        /** The rate in Gb/s, or 0 when unreadable. */
+        public double rateGbps() {
+            if (rate == null) {
+                return 0;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9.]+)\\s*Gb").matcher(rate);
+            return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        }
+    }
+
+    /** One non-empty GID table entry: index, value, "RoCE v2" / "IB/RoCE v1", and its netdev. */
+    public record Gid(int index, String gid, String type, String netdev) {
+    }
+}

@@ -1,0 +1,71 @@
+package dev.ncclbench.doctor.snapshot;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.NcclbenchException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Saves and loads snapshots (`doctor --save`, `--snapshot`, `--compare`). A bad file is exit 2, one line. */
+public final class SnapshotJson {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private SnapshotJson() {
+    }
+
+    public static String write(HostSnapshot s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Written to a temporary file and moved into place, so a crash never leaves half a snapshot. */
+    public static void save(HostSnapshot s, Path file) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, ".snapshot", ".tmp");
+            Files.writeString(tmp, write(s) + "\n");
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot write the snapshot to " + file + ": " + e.getMessage());
+        }
+    }
+
+    public static HostSnapshot load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw NcclbenchException.usage("snapshot " + file + " does not exist");
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot read snapshot " + file + ": " + e.getMessage());
+        }
+        return parse(text, file.toString());
+    }
+
+    public static HostSnapshot parse(String text, String where) {
+        HostSnapshot s;
+        try {
+            s = JSON.readValue(text, HostSnapshot.class);
+        } catch (JsonProcessingException e) {
+            throw NcclbenchException.usage("corrupt snapshot " + where + ": " + NetCollector.firstLine(e.getOriginalMessage()));
+        }
+        if (s == null || !HostSnapshot.SCHEMA.equals(s.schema())) {
+            throw NcclbenchException.usage("corrupt snapshot " + where + ": schema is "
+                    + (s == null ? "missing" : "'" + s.schema() + "'") + ", not " + HostSnapshot.SCHEMA);
+        }
+        return s;
+    }
+}
