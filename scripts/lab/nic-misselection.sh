@@ -50,7 +50,7 @@ sweep() {  # sweep NAME IFNAME|"" : writes NAME.json
   wait "$r1" || rc1=$?
   if ((rc0 || rc1)); then
     echo "nic-misselection: the $name run failed (rank 0 exit $rc0, rank 1 exit $rc1):" >&2
-    tail -5 "$work/$name-0.out" "$work/$name-1.out" >&2
+    tail -n 5 "$work/$name-0.out" "$work/$name-1.out" >&2
     exit 1
   fi
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
                 SweepCommand.class,
                 ExplainCommand.class,
                 RulesCommand.class,
+                FleetCommand.class,
                 EnvCommand.class,
                 ProbeCommand.class,
                 DoctorCommand.class,

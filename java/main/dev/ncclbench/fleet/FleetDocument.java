@@ -1,0 +1,136 @@
+package dev.ncclbench.fleet;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The search as one document: what the JSON holds and what the HTML, JUnit and Prometheus files are drawn from. */
+public record FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
+                            String floorSource, SearchResult result) {
+    public static final String SCHEMA = "ncclbench-fleet/1";
+
+    public Verdicts verdicts() {
+        return result.verdicts();
+    }
+
+    public List<String> drain() {
+        return verdicts().badNodes().stream().map(v -> hosts.get(v.rank())).toList();
+    }
+
+    public int linksTotal() {
+        int n = hosts.size();
+        return n * (n - 1) / 2;
+    }
+
+    /**
+     * The pair matrix: per pair, the last usable result that ran alone, else the last usable one; null where a pair
+     * never ran. Symmetric.
+     */
+    public Double[][] matrix(boolean ratio) {
+        int n = hosts.size();
+        Double[][] m = new Double[n][n];
+        Evidence e = result.evidence();
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                List<Measurement> ms = e.link(a, b);
+                if (ms.isEmpty()) {
+                    continue;
+                }
+                List<Measurement> alone = ms.stream().filter(x -> x.load() == 1).toList();
+                Measurement pick = (alone.isEmpty() ? ms : alone).get((alone.isEmpty() ? ms : alone).size() - 1);
+                double v = ratio ? e.ratio(pick) : pick.failed() ? 0 : pick.busbw();
+                m[a][b] = v;
+                m[b][a] = v;
+            }
+        }
+        return m;
+    }
+
+    /** The JSON tree (docs/fleet.md describes every field). */
+    public Map<String, Object> json() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        Verdicts v = verdicts();
+        d.put("schema", SCHEMA);
+        d.put("verdict", v.anyBad() ? "bad" : v.undecided().isEmpty() ? "good" : "good-with-undecided");
+        d.put("backend", backend);
+        d.put("nodes", hosts.size());
+        d.put("survey", search.survey().label);
+        d.put("group_size", search.groupSize());
+        d.put("margin", search.margin());
+        d.put("floor_gbps", search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null);
+        d.put("floor_source", floorSource);
+        d.put("sizes_bytes", settings.sizes());
+        d.put("collectives", settings.collectives());
+        d.put("iters", settings.iters());
+        d.put("round_limit_s", settings.roundSeconds());
+        d.put("seed", search.seed());
+        d.put("rounds_used", result.rounds());
+        d.put("max_rounds", search.maxRounds());
+        d.put("stop_reason", result.stopReason());
+        d.put("drain", drain());
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (NodeVerdict n : v.nodes()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("rank", n.rank());
+            x.put("host", hosts.get(n.rank()));
+            x.put("verdict", n.status().label);
+            x.put("reason", n.reason());
+            nodes.add(x);
+        }
+        d.put("node_verdicts", nodes);
+        List<Map<String, Object>> links = new ArrayList<>();
+        for (LinkVerdict l : v.links()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("a", hosts.get(l.a()));
+            x.put("b", hosts.get(l.b()));
+            x.put("verdict", l.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            x.put("busbw_gbps", finite(l.busbw()));
+            x.put("ratio", finite(l.ratio()));
+            x.put("reason", l.reason());
+            links.add(x);
+        }
+        d.put("link_verdicts", links);
+        d.put("links_measured", links.size());
+        d.put("links_total", linksTotal());
+        d.put("undecided", v.undecided());
+        d.put("rounds", rounds());
+        Map<String, Object> matrix = new LinkedHashMap<>();
+        matrix.put("hosts", hosts);
+        matrix.put("busbw_gbps", matrix(false));
+        matrix.put("ratio", matrix(true));
+        d.put("matrix", matrix);
+        return d;
+    }
+
+    private List<Map<String, Object>> rounds() {
+        Evidence e = result.evidence();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (RoundPlan p : result.plans()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("round", p.round());
+            List<Map<String, Object>> groups = new ArrayList<>();
+            for (Measurement m : e.measurements()) {
+                if (m.round() != p.round()) {
+                    continue;
+                }
+                Map<String, Object> g = new LinkedHashMap<>();
+                g.put("members", m.group().members().stream().map(hosts::get).toList());
+                g.put("purpose", m.group().purpose().label);
+                g.put("load", m.load());
+                g.put("busbw_gbps", finite(m.busbw()));
+                g.put("ratio", e.usable(m) ? e.ratio(m) : null);
+                g.put("slow", e.usable(m) ? e.slow(m) : null);
+                g.put("error", m.error());
+                groups.add(g);
+            }
+            r.put("groups", groups);
+            out.add(r);
+        }
+        return out;
+    }
+
+    static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.ncclbench.fleet;
+
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.spec.RunSpec;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What every group measures, and how long a round may take.
+ *
+ * @param sizes          all_reduce sizes in bytes (a few large ones: the bandwidth, not the latency)
+ * @param sendrecv       also a sendrecv both ways (pairs) at the same sizes
+ * @param iters          timed iterations per size (fewer when the size's share of the round's time is spent)
+ * @param warmup         warm-up iterations per size
+ * @param roundSeconds   -T: the limit of one round; a node that has not answered by then is unreachable
+ * @param backend        auto, nccl or socket
+ * @param socketsPerPeer socket backend: TCP connections per pair
+ * @param socketIfname   NCCL_SOCKET_IFNAME, or null
+ */
+public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int warmup, int roundSeconds,
+                            String backend, int socketsPerPeer, String socketIfname) {
+    public static final int DEFAULT_ROUND_SECONDS = 60;
+    public static final List<Long> DEFAULT_SIZES = List.of(16L << 20, 64L << 20);
+    public static final int DEFAULT_ITERS = 5;
+
+    public FleetSettings {
+        sizes = List.copyOf(sizes);
+    }
+
+    public List<String> collectives() {
+        return sendrecv ? List.of("all_reduce", "sendrecv") : List.of("all_reduce");
+    }
+
+    public long roundMillis() {
+        return roundSeconds * 1000L;
+    }
+
+    /** Time each size may take within a round, so that a crawling link still answers before the limit. */
+    public long budgetMillis() {
+        return Math.max(500, roundMillis() / 2 / (sizes.size() * (long) collectives().size()));
+    }
+
+    /** The sweep's spec the backend opens a group with: only the fields a backend reads matter here. */
+    public RunSpec runSpec(Path outDir) {
+        long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1L << 20);
+        long min = sizes.stream().mapToLong(Long::longValue).min().orElse(max);
+        return new RunSpec(collectives(), min, max, "flag", Defaults.STEP_FACTOR, Defaults.STEP_BYTES, iters, warmup,
+                Defaults.AGG_ITERS, Defaults.RUN_CYCLES, 0, ReduceOp.SUM, DataType.FLOAT, 0, 3, Defaults.BLOCKING,
+                roundSeconds, Defaults.GPUS_PER_THREAD, Defaults.THREADS, Defaults.CUDA_GRAPH, Defaults.PER_ITER_TIMING, backend, 1, null,
+                outDir,
+                socketsPerPeer, socketIfname);
+    }
+}

@@ -1,0 +1,97 @@
+package dev.ncclbench.fleet;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** What rank 0 prints while it searches and when it is done. */
+final class FleetText {
+    private final PrintWriter out;
+    private final List<String> hosts;
+
+    FleetText(PrintWriter out, List<String> hosts) {
+        this.out = out;
+        this.hosts = hosts;
+    }
+
+    void header(String backend, SearchOptions s, FleetSettings f, Map<Integer, String> missing) {
+        out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s%n", hosts.size(),
+                backend, s.survey().label, s.groupSize() > 2 ? ", then groups of " + s.groupSize() : "",
+                String.join("+", f.collectives()), f.sizes().stream().map(FleetText::size).collect(Collectors.joining(",")),
+                f.roundSeconds());
+        missing.forEach((r, why) -> out.println("# " + hosts.get(r) + " (rank " + r + ") " + why));
+        out.flush();
+    }
+
+    /** A line as each round starts, so that a watcher (the lab) can act mid-search. */
+    void begin(RoundPlan p) {
+        out.printf(Locale.ROOT, "# round %d begins: %d group%s%n", p.round(), p.groups().size(), p.groups().size() == 1 ? "" : "s");
+        out.flush();
+    }
+
+    void round(Search.RoundReport r) {
+        long slow = r.results().stream().filter(m -> r.evidence().usable(m) && r.evidence().slow(m)).count();
+        long failed = r.results().stream().filter(m -> !r.evidence().usable(m)).count();
+        int load = r.results().stream().mapToInt(Measurement::load).max().orElse(1);
+        out.printf(Locale.ROOT, "round %d: %d group%s%s: %d fine, %d slow%s%n", r.plan().round(), r.results().size(),
+                r.results().size() == 1 ? "" : "s", load > 1 ? " at once (up to " + load + " per node)" : "",
+                r.results().size() - slow - failed, slow, failed > 0 ? ", " + failed + " lost with a node" : "");
+        for (Measurement m : r.results()) {
+            if (m.group().purpose() == Purpose.SURVEY && r.evidence().usable(m) && !r.evidence().slow(m)) {
+                continue;
+            }
+            String who = m.group().members().stream().map(hosts::get).collect(Collectors.joining(" - "));
+            String what = !r.evidence().usable(m) ? "not judged (" + m.error() + ")"
+                    : m.failed() ? "failed: " + m.error()
+                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s", m.busbw(),
+                    Judge.pct(r.evidence().ratio(m)), r.evidence().slow(m) ? ": slow" : "");
+            out.printf(Locale.ROOT, "  %-12s %s: %s%n", m.group().purpose().label, who, what);
+        }
+        r.lost().forEach((rank, why) -> out.println("  lost " + hosts.get(rank) + ": " + why));
+        out.flush();
+    }
+
+    void verdicts(SearchResult result) {
+        Verdicts v = result.verdicts();
+        out.printf("%nnodes:%n");
+        for (NodeVerdict n : v.nodes()) {
+            out.printf(Locale.ROOT, "  %-20s %-11s %s%n", hosts.get(n.rank()), n.status().label, n.reason());
+        }
+        if (!v.badLinks().isEmpty()) {
+            out.println("bad links:");
+            for (LinkVerdict l : v.badLinks()) {
+                out.printf(Locale.ROOT, "  %s - %s: %s%n", hosts.get(l.a()), hosts.get(l.b()), l.reason());
+            }
+        }
+        int n = hosts.size();
+        out.printf(Locale.ROOT, "links measured: %d of %d%n", v.links().size(), n * (n - 1) / 2);
+        if (!v.undecided().isEmpty()) {
+            out.println("could not decide:");
+            v.undecided().forEach(u -> out.println("  " + u));
+        }
+        out.printf(Locale.ROOT, "rounds: %d (%s)%n", result.rounds(), result.stopReason());
+        List<String> drain = v.badNodes().stream().map(x -> hosts.get(x.rank())).toList();
+        out.println(drain.isEmpty() ? "drain: none" : "drain: " + String.join(" ", drain));
+        out.flush();
+    }
+
+    void files(FleetOutputs.Paths p) {
+        out.println("# wrote " + p.json() + ", " + p.html() + ", " + p.drain() + ", " + p.junit() + ", " + p.prometheus());
+        out.flush();
+    }
+
+    static String size(long b) {
+        if (b % (1L << 30) == 0) {
+            return (b >> 30) + "G";
+        }
+        if (b % (1L << 20) == 0) {
+            return (b >> 20) + "M";
+        }
+        if (b % (1L << 10) == 0) {
+            return (b >> 10) + "K";
+        }
+        return b + "B";
+    }
+}

@@ -1,0 +1,111 @@
+package dev.ncclbench.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The files rank 0 writes, from a known search: the verdicts land where a tool looks for them. */
+class FleetOutputsTest {
+    @TempDir
+    Path dir;
+
+    private static FleetDocument document(List<String> hosts) {
+        SimulatedFabric f = new SimulatedFabric(hosts.size(), 0.2, 7).slowNode(3, 0.25).badLink(1, 6, 0.05);
+        SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
+        SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
+        FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2, null);
+        return new FleetDocument(hosts, o, s, "socket", null, r);
+    }
+
+    @Test
+    void everyFileSaysTheSameThing() throws Exception {
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
+        try {
+            List<String> hosts = SimulatedFabric.hosts(8);
+            FleetDocument doc = document(hosts);
+            FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir.resolve("run"));
+            FleetOutputs.write(p, doc);
+
+            JsonNode j = new ObjectMapper().readTree(p.json().toFile());
+            assertEquals(FleetDocument.SCHEMA, j.get("schema").asText());
+            assertEquals("bad", j.get("verdict").asText());
+            assertEquals(8, j.get("node_verdicts").size());
+            assertEquals("slow", j.get("node_verdicts").get(3).get("verdict").asText());
+            assertEquals(List.of("node3"), List.of(j.get("drain").get(0).asText()));
+            assertEquals(1, j.get("drain").size());
+            List<String> bad = new ArrayList<>();
+            j.get("link_verdicts").forEach(l -> {
+                if (l.get("verdict").asText().equals("bad")) {
+                    bad.add(l.get("a").asText() + "-" + l.get("b").asText());
+                }
+            });
+            assertEquals(List.of("node1-node6"), bad);
+            JsonNode m = j.get("matrix").get("ratio");
+            assertEquals(8, m.size());
+            for (int a = 0; a < 8; a++) {
+                assertTrue(m.get(a).get(a).isNull());
+                for (int b = 0; b < 8; b++) {
+                    assertEquals(m.get(a).get(b).toString(), m.get(b).get(a).toString());
+                }
+            }
+            assertTrue(j.get("rounds_used").asInt() <= 4);
+
+            assertEquals("node3\n", Files.readString(p.drain()));
+
+            String html = Files.readString(p.html());
+            assertTrue(html.contains("<svg"));
+            assertEquals(64, count(html, "<rect "));
+            assertTrue(html.contains("node1 - node6: "), "a tooltip per cell");
+
+            Document x = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(p.junit().toFile());
+            assertEquals("36", x.getDocumentElement().getAttribute("tests"));
+            assertEquals("2", x.getDocumentElement().getAttribute("failures"));
+
+            String prom = Files.readString(p.prometheus());
+            assertTrue(prom.contains("ncclbench_fleet_node_bad{host=\"node3\",verdict=\"slow\"} 1\n"), prom);
+            assertTrue(prom.contains("ncclbench_fleet_link_bad{a=\"node1\",b=\"node6\",verdict=\"bad\"} 1\n"), prom);
+            Matcher num = Pattern.compile("busbw_gbps\\{[^}]*} (\\S+)").matcher(prom);
+            assertTrue(num.find());
+            Double.parseDouble(num.group(1));
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
+
+    @Test
+    void namesAreEscapedEverywhere() throws Exception {
+        List<String> hosts = new ArrayList<>(SimulatedFabric.hosts(8));
+        hosts.set(3, "n<3>&\"q\"");
+        FleetDocument doc = document(hosts);
+        FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir);
+        FleetOutputs.write(p, doc);
+        assertTrue(!Files.readString(p.html()).contains("n<3>"));
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(p.junit().toFile());
+        assertTrue(Files.readString(p.prometheus()).contains("host=\"n<3>&\\\"q\\\"\""));
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
