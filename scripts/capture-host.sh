@@ -102,14 +102,14 @@ if command -v lspci >/dev/null; then lspci -vvv >"$x/lspci-vvv.txt" 2>/dev/null 
 env | grep -E '^(NCCL_[A-Z0-9_]*|HOME|KUBERNETES_SERVICE_HOST)=' >"$x/env" || true
 df -B1 --output=size /dev/shm 2>/dev/null | tail -1 | tr -d ' ' >"$x/dev-shm-bytes" || rm -f "$x/dev-shm-bytes"
 {
-  nccl="$(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 /{print $NF; exit}')"
+  nccl="$(ldconfig -p 2>/dev/null | awk '/libnccl\.so\.2 / && !f {print $NF; f = 1}')"
   [[ -z "$nccl" && -n "${NCCL_HOME:-}" && -f "$NCCL_HOME/lib/libnccl.so.2" ]] && nccl="$NCCL_HOME/lib/libnccl.so.2"
   if [[ -n "$nccl" ]]; then
     echo "nccl_library=$nccl"
     real="$(readlink -f "$nccl")"
     [[ "$real" =~ libnccl\.so\.([0-9]+\.[0-9]+\.[0-9]+)$ ]] && echo "nccl=${BASH_REMATCH[1]}"
   fi
-  verbs="$(ldconfig -p 2>/dev/null | awk '/libibverbs\.so\.1 /{print $NF; exit}')"
+  verbs="$(ldconfig -p 2>/dev/null | awk '/libibverbs\.so\.1 / && !f {print $NF; f = 1}')"
   echo "verbs=$verbs"
   command -v ofed_info >/dev/null && echo "ofed=$(ofed_info -s 2>/dev/null | tr -d ':')"
 } >"$x/versions"

@@ -75,7 +75,7 @@ for sub in cu13 cuda_runtime; do
   d="$(pylib "$sub" libcudart.so.13)"
   [[ -n "$d" ]] && { libcudart="$d/libcudart.so.13"; break; }
 done
-[[ -n "$libcudart" ]] || libcudart="$(ldconfig -p 2>/dev/null | awk '/libcudart.so.13 /{print $NF; exit}')"
+[[ -n "$libcudart" ]] || libcudart="$(ldconfig -p 2>/dev/null | awk '/libcudart.so.13 / && !f {print $NF; f = 1}')"
 # nccl-tests links libnccl.so.2 by soname: point the loader at the wheel's; GPU containers mount the
 # driver (libcuda.so.1, nvidia-smi) under /usr/local/nvidia, which the loader may not search
 export LD_LIBRARY_PATH="${NCCL_HOME:+$NCCL_HOME/lib:}${LD_LIBRARY_PATH:-}"
