@@ -4,10 +4,8 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.HangReport;
 import dev.ncclbench.backend.BackendException;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
@@ -30,7 +28,6 @@ final class Mesh implements AutoCloseable {
     static final int PIECE = 1 << 19;
     /** Below this a transfer uses one connection: splitting costs more than it gains. */
     static final long SPLIT_THRESHOLD = 64 << 10;
-    private static final int SOCKET_BUFFER = 4 << 20;
 
     private final int rank;
     private final int nranks;
@@ -126,98 +123,14 @@ final class Mesh implements AutoCloseable {
     }
 
     /**
-     * Builds the full mesh: rank r connects to every higher rank, accepts from every lower one.
+     * Builds the full mesh (see {@link MeshLinks}): rank r connects to every higher rank, accepts from every lower one.
      *
      * @param addresses every rank's listening address, by rank
      */
     static Mesh connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
                         List<InetSocketAddress> addresses, long timeoutMillis) {
-        SocketChannel[][] ch = new SocketChannel[nranks][perPeer];
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        try {
-            int expected = rank * perPeer;
-            Thread acceptor = null;
-            IOException[] acceptError = new IOException[1];
-            if (expected > 0) {
-                acceptor = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < expected; i++) {
-                            SocketChannel s = listener.accept();
-                            configure(s);
-                            DataInputStream in = new DataInputStream(s.socket().getInputStream());
-                            int peer = in.readInt();
-                            int index = in.readInt();
-                            if (peer < 0 || peer >= rank || index < 0 || index >= perPeer || ch[peer][index] != null) {
-                                s.close();
-                                throw new IOException("unexpected connection claiming rank " + peer + " link " + index);
-                            }
-                            ch[peer][index] = s;
-                        }
-                    } catch (IOException e) {
-                        acceptError[0] = e;
-                    }
-                }, "ncclbench-rank" + rank + "-accept");
-                acceptor.setDaemon(true);
-                acceptor.start();
-            }
-            for (int peer = rank + 1; peer < nranks; peer++) {
-                for (int i = 0; i < perPeer; i++) {
-                    ch[peer][i] = dial(addresses.get(peer), rank, i, peer, deadline);
-                }
-            }
-            if (acceptor != null) {
-                acceptor.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                if (acceptor.isAlive()) {
-                    listener.close();
-                    throw new BackendException(ExitCode.TIMEOUT, "rank " + rank + ": lower ranks did not connect within "
-                            + timeoutMillis / 1000 + " s", "check that every rank can reach the others on the chosen interface (NCCL_SOCKET_IFNAME)");
-                }
-                if (acceptError[0] != null) {
-                    throw acceptError[0];
-                }
-            }
-            return new Mesh(rank, nranks, perPeer, ch, timeoutMillis);
-        } catch (IOException e) {
-            closeAll(ch);
-            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": could not connect the socket mesh: "
-                    + e.getMessage(), "check firewalls and NCCL_SOCKET_IFNAME on every node", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            closeAll(ch);
-            throw new BackendException(ExitCode.RUN_FAILED, "interrupted while connecting", null, e);
-        }
-    }
-
-    private static SocketChannel dial(InetSocketAddress to, int rank, int index, int peer, long deadline) throws IOException {
-        IOException last = null;
-        while (System.nanoTime() < deadline) {
-            SocketChannel s = SocketChannel.open();
-            try {
-                configure(s);
-                s.connect(to);
-                ByteBuffer hello = ByteBuffer.allocate(8).putInt(rank).putInt(index).flip();
-                while (hello.hasRemaining()) {
-                    s.write(hello);
-                }
-                return s;
-            } catch (IOException e) {
-                s.close();
-                last = e;
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
-        throw new IOException("rank " + peer + " at " + to + " did not accept" + (last == null ? "" : ": " + last.getMessage()));
-    }
-
-    private static void configure(SocketChannel s) throws IOException {
-        s.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        s.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
-        s.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+        return new Mesh(rank, nranks, perPeer, MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis),
+                timeoutMillis);
     }
 
     int rank() {
@@ -413,16 +326,6 @@ final class Mesh implements AutoCloseable {
     }
 
     private static void closeAll(SocketChannel[][] ch) {
-        for (SocketChannel[] row : ch) {
-            for (SocketChannel s : row) {
-                if (s != null) {
-                    try {
-                        s.close();
-                    } catch (IOException e) {
-                        // closing
-                    }
-                }
-            }
-        }
+        MeshLinks.closeAll(ch);
     }
 }
