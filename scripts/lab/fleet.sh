@@ -131,6 +131,17 @@ for ((i = 0; i < nodes; i++)); do
   tc qdisc add dev "${prefix}-h$i" root handle 1: htb default 10
   tc class add dev "${prefix}-h$i" parent 1: classid 1:10 htb rate "${r}mbit" ceil "${r}mbit" quantum 60000
 done
+# NCCL >= 2.28 (and so ncclbench) skips interfaces that are not RUNNING, and a veth gets its carrier a moment
+# after "link set up": start no node before every link is running.
+for ((t = 0; t < 100; t++)); do
+  down=0
+  for ((i = 0; i < nodes; i++)); do
+    [[ "$(ip -n "${prefix}-$i" -o link show dev "${prefix}-n$i")" == *LOWER_UP* ]] || down=1
+  done
+  ((down)) || break
+  sleep 0.05
+done
+((down == 0)) || { echo "fleet.sh: the namespaces' links did not come up (no carrier) within 5 s" >&2; exit 3; }
 
 run_dir="${out:-$(mktemp -d /tmp/fleet-lab.XXXXXX)}"
 mkdir -p "$run_dir"

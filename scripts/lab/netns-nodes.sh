@@ -32,6 +32,19 @@ case "$cmd" in
       # burst 256kb: several 64 KB GSO segments pass unsplit; latency 20ms: TCP never starves the shaper
       tc -n "$ns" qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 20ms
     done
+    # A veth reports carrier (RUNNING) a moment after "link set up", and NCCL >= 2.28 skips interfaces that
+    # are not RUNNING: a rank started before that would bind lo. Return only once all four ends are running.
+    for ((i = 0; i < 100; i++)); do
+      down=0
+      for ns in "$ns0" "$ns1"; do
+        for dev in eth0 rdma0; do
+          [[ "$(ip -n "$ns" -o link show dev "$dev")" == *LOWER_UP* ]] || down=1
+        done
+      done
+      ((down)) || break
+      sleep 0.05
+    done
+    ((down == 0)) || { echo "netns-nodes: eth0/rdma0 did not come up (no carrier) within 5 s" >&2; exit 3; }
     ;;
   down)
     ip netns del "$ns0" 2>/dev/null || true

@@ -47,6 +47,27 @@ class GateVethTest {
             must("ip", "-n", e[0], "link", "set", e[1], "up");
         }
         shape("add", "800mbit");
+        for (String[] e : new String[][]{{NS_A, "gate-va"}, {NS_B, "gate-vb"}}) {
+            awaitCarrier(e[0], e[1]);
+        }
+    }
+
+    /**
+     * A veth reports carrier (RUNNING) a moment after "link set up", and the socket backend, like NCCL >= 2.28,
+     * skips interfaces that are not running: wait for the state itself (bounded), not for a fixed time.
+     */
+    static void awaitCarrier(String ns, String dev) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Process p = new ProcessBuilder("ip", "-n", ns, "-o", "link", "show", "dev", dev).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor();
+            if (out.contains("LOWER_UP")) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, dev + " in " + ns + " has no carrier after 10 s: " + out);
+            Thread.onSpinWait();
+        }
     }
 
     @AfterAll
