@@ -3,7 +3,10 @@ package dev.ncclbench.cli;
 import java.util.List;
 import java.util.Map;
 
-/** The examples every --help prints (Main adds them before the exit-code table), one list per command. */
+/**
+ * The examples every --help prints (Main adds them before the exit-code table), one list per command, keyed by
+ * the words after ncclbench ("baseline record" for a subcommand).
+ */
 final class Examples {
     private static final Map<String, List<String>> BY_COMMAND = Map.ofEntries(Map.entry(
             "ncclbench", List.of(
@@ -44,6 +47,16 @@ final class Examples {
                     "ncclbench baseline record run1.json run2.json run3.json --name h200-2node",
                     "ncclbench baseline list",
                     "ncclbench baseline show h200-2node")),
+            Map.entry("baseline record", List.of(
+                    "ncclbench baseline record run1.json run2.json run3.json --name h200-2node",
+                    "ncclbench sweep -N 5 --json r.json && ncclbench baseline record r.json   one run, 5 cycles",
+                    "ncclbench baseline record results/runs/<run>/ --dir /shared/baselines")),
+            Map.entry("baseline list", List.of(
+                    "ncclbench baseline list                      name, runs, sizes, fingerprint of each baseline",
+                    "ncclbench baseline list --dir /shared/baselines")),
+            Map.entry("baseline show", List.of(
+                    "ncclbench baseline show h200-2node           its fingerprint and per-size statistics",
+                    "ncclbench baseline show results/baselines/h200-2node.baseline.json")),
             Map.entry("gate", List.of(
                     "ncclbench gate results/runs/<run>/result.json  against the baseline of the same fingerprint",
                     "ncclbench gate --baseline h200-2node --junit gate.xml --markdown gate.md run.json",
@@ -54,7 +67,8 @@ final class Examples {
             Map.entry("preflight", List.of(
                     "ncclbench preflight                          short sweep, path verdict, gate: PASS/DEGRADED/FAIL",
                     "srun --ntasks-per-node=1 scripts/launch/slurm-prolog.sh",
-                    "ncclbench preflight --backend socket --baseline lab --junit preflight.xml")));
+                    "ncclbench preflight --backend socket --baseline lab --junit preflight.xml",
+                    "ncclbench preflight --catalog site-catalog.txt --doctor-ignore EVIDENCE-MISSING --json")));
 
     private Examples() {
     }

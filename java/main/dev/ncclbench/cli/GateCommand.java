@@ -105,6 +105,14 @@ public final class GateCommand implements Callable<Integer> {
             return new GateOptions(tol, GateOptions.overrides(toleranceAt), below, a);
         }
 
+        /**
+         * --fabric and --socket-floor for the curve check. Here --catalog without --fabric is no error (as it is for
+         * the sweep): the gate infers a socket run's fabric from it, and preflight's doctor reads its site section.
+         */
+        PathInputs path() {
+            return PathOptions.resolve(fabric, fabric == null ? null : catalog, socketFloor);
+        }
+
         /** Finds the baseline, runs the curve check and the gate; says on err when no baseline applies. */
         GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
             GateOptions opts = options();
@@ -130,7 +138,7 @@ public final class GateCommand implements Callable<Integer> {
                             + "); the curve check alone decides (record one: ncclbench baseline record " + runFile + ")");
                 }
             }
-            PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
+            PathInputs path = path();
             FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
                     : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
                     : FabricCatalog.builtIn();

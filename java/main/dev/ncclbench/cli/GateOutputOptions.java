@@ -7,6 +7,10 @@ import dev.ncclbench.gate.GateOutputs;
 import dev.ncclbench.gate.GatePrometheus;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.GateText;
+import dev.ncclbench.preflight.PreflightJson;
+import dev.ncclbench.preflight.PreflightJunit;
+import dev.ncclbench.preflight.PreflightMarkdown;
+import dev.ncclbench.preflight.PreflightReport;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -41,6 +45,26 @@ final class GateOutputOptions {
         }
         if (prometheus != null) {
             GateOutputs.write(prometheus, GatePrometheus.render(r));
+        }
+    }
+
+    /**
+     * preflight's outputs: its JSON (doctor, the sweep, the gate) instead of the gate's, JUnit and Markdown with
+     * doctor's findings beside the gate's, Prometheus from the gate when it ran. The gate's table went out already.
+     */
+    void write(PreflightReport r, PrintWriter out) {
+        if (json) {
+            out.print(PreflightJson.render(r));
+            out.flush();
+        }
+        if (junit != null) {
+            GateOutputs.write(junit, PreflightJunit.render(r));
+        }
+        if (markdown != null) {
+            GateOutputs.write(markdown, PreflightMarkdown.render(r));
+        }
+        if (prometheus != null && r.gate() != null) {
+            GateOutputs.write(prometheus, GatePrometheus.render(r.gate()));
         }
     }
 }

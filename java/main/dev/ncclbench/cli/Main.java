@@ -52,9 +52,16 @@ public final class Main {
     static void withExitCodes(CommandLine cl) {
         String[] footer = cl.getCommandSpec().usageMessage().footer();
         String[] withTable = java.util.Arrays.copyOf(footer, footer.length + 1);
-        withTable[footer.length] = Examples.footer(cl.getCommandName()) + "%n" + ExitCode.table();
+        withTable[footer.length] = Examples.footer(qualifiedName(cl)) + "%n" + ExitCode.table();
         cl.getCommandSpec().usageMessage().footer(withTable);
         cl.getSubcommands().values().forEach(Main::withExitCodes);
+    }
+
+    /** "sweep", "baseline record": the command's words after ncclbench ("ncclbench" for the root). */
+    static String qualifiedName(CommandLine cl) {
+        CommandLine parent = cl.getParent();
+        return parent == null || parent.getParent() == null ? cl.getCommandName()
+                : qualifiedName(parent) + " " + cl.getCommandName();
     }
 
     private static String commandPath(CommandLine cl) {

@@ -1,8 +1,20 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.doctor.Doctor;
+import dev.ncclbench.doctor.DoctorOptions;
+import dev.ncclbench.doctor.DoctorReport;
+import dev.ncclbench.doctor.rules.DoctorRules;
+import dev.ncclbench.finding.FailOn;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.GateText;
+import dev.ncclbench.launch.LaunchDetector;
+import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.preflight.Preflight;
+import dev.ncclbench.preflight.PreflightReport;
+import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.report.ReportData;
 import dev.ncclbench.sweep.PathInputs;
 import picocli.CommandLine.Command;
@@ -11,6 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -20,18 +33,25 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * `ncclbench preflight`: a short sweep with its log reading and path verdict, then the gate against the
- * matching baseline (or the curve check alone), and one verdict line: PASS, DEGRADED or FAIL with the reason.
+ * `ncclbench preflight`: doctor on this host, a short sweep with its log reading and path verdict, then the gate
+ * against the matching baseline (or the curve check alone), and one verdict line: PASS, DEGRADED or FAIL with the
+ * reason. The steps run here; {@link Preflight} decides.
  */
 @Command(name = "preflight", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Before a long job: a short sweep (about a minute), the path verdict from NCCL's log, the gate"
-                + " against the matching baseline; one line PASS / DEGRADED / FAIL with the reason.",
-        footer = "%nExit codes: 0 PASS, 6 DEGRADED (regression or degraded path), 3 environment not ready,"
-                + " 4 run failed, 5 timeout/hang (FAIL), 2 usage.")
+        description = "Before a long job: doctor's host checks, a short sweep (about a minute), the path verdict from"
+                + " NCCL's log, the gate against the matching baseline; one line PASS / DEGRADED / FAIL with the reason.",
+        footer = "%nVerdict: FAIL of any step over DEGRADED over PASS; the line names the worst reason and how many more."
+                + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
+                + " other doctor error is FAIL (exit 3); a single process then skips the sweep, a rank with peers still"
+                + " joins it so that they do not wait for it."
+                + "%nExit codes: 0 PASS, 6 DEGRADED (doctor, regression or degraded path), 3 environment not ready"
+                + " (doctor error), 4 run failed, 5 timeout/hang (FAIL), 2 usage.")
 public final class PreflightCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -81,6 +101,12 @@ public final class PreflightCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "also write the HTML report")
     Path html;
 
+    @Option(names = "--no-doctor", description = "skip doctor's host checks before the sweep")
+    boolean noDoctor;
+
+    @Option(names = "--doctor-ignore", paramLabel = "ID", description = "leave out this doctor rule (repeatable; see ncclbench rules)")
+    List<String> doctorIgnore = new ArrayList<>();
+
     @Mixin
     GateCommand.GateSettings settings;
 
@@ -91,37 +117,99 @@ public final class PreflightCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter e = spec.commandLine().getErr();
-        settings.options(); // a bad gate flag is exit 2 before a minute of sweeping
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        Path json = out.resolve("preflight-" + stamp + "-" + ProcessHandle.current().pid()).resolve("result.json");
-        StringWriter sweepErr = new StringWriter();
-        PrintWriter tee = new PrintWriter(new Tee(e, sweepErr), true);
-        int code = Main.run(sweepArgs(json).toArray(String[]::new), o, tee);
-        tee.flush();
-        Preflight.Sweep sweep = new Preflight.Sweep(code, lastLine(sweepErr.toString()));
-        if (!Files.isRegularFile(json)) {
-            // not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
-            Preflight.Verdict v = Preflight.decide(sweep, null);
-            if (v.exitCode() != ExitCode.OK || rank == null || rank.equals("0")) {
-                o.println(v.line());
-            }
-            return v.exitCode().code;
+        // --json: stdout holds the one JSON document; the findings, the sweep's table and the verdict go to stderr
+        PrintWriter human = outputs.json ? e : o;
+        settings.options(); // a bad flag is exit 2 before a minute of sweeping
+        Set<String> ignored = doctorIgnored();
+        LaunchInfo launch = LaunchDetector.detect(System.getenv(), number("--rank", rank), number("--world-size", worldSize));
+        List<Finding> doctor = null;
+        String host = null;
+        if (!noDoctor) {
+            DoctorReport d = Doctor.run(new DoctorOptions(System.getenv(), null, null, null, settings.catalog, ignored,
+                    FailOn.ERROR));
+            doctor = d.findings();
+            host = d.host();
+            PreflightReport.printDoctor(host, doctor, human);
         }
+        Preflight.Sweep sweep = null;
         GateReport gate = null;
-        if (code == ExitCode.OK.code || code == ExitCode.DEGRADED.code) {
-            gate = settings.judge(json.toString(), ResultInput.read(json), baseline, e);
-            outputs.write(gate, o);
-            if (html != null) {
-                PathInputs path = PathOptions.resolve(settings.fabric, settings.catalog, settings.socketFloor);
-                ReportCommand.write(ReportData.of(List.of(new ReportData.Run("preflight", json.toString(),
-                        ResultInput.read(json))), null, path.fabric(), path.socketFloor(),
-                        settings.options().latencyBelow(), gate, "ncclbench preflight"), html, null, null);
+        if (Preflight.skipSweep(doctor, launch.size())) {
+            human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
+        } else {
+            Path json = runFolder().resolve("result.json");
+            StringWriter sweepErr = new StringWriter();
+            PrintWriter tee = new PrintWriter(new Tee(e, sweepErr), true);
+            int code = Main.run(sweepArgs(json).toArray(String[]::new), human, tee);
+            tee.flush();
+            sweep = new Preflight.Sweep(code, lastLine(sweepErr.toString()));
+            // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
+            if (Files.isRegularFile(json) && (code == ExitCode.OK.code || code == ExitCode.DEGRADED.code)) {
+                gate = settings.judge(json.toString(), ResultInput.read(json), baseline, e);
+                if (!outputs.json) {
+                    GateText.write(gate, human);
+                }
+                html(json, gate);
+            }
+            removeIfEmpty(json.getParent());
+        }
+        PreflightReport r = PreflightReport.of(host, doctor, List.copyOf(ignored), sweep, gate);
+        outputs.write(r, o);
+        // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)
+        human.println(r.verdict().line());
+        human.flush();
+        return r.verdict().exitCode().code;
+    }
+
+    private Set<String> doctorIgnored() {
+        for (String id : doctorIgnore) {
+            if (!DoctorRules.book().knows(id)) {
+                throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
             }
         }
-        Preflight.Verdict v = Preflight.decide(sweep, gate);
-        o.println(v.line());
-        o.flush();
-        return v.exitCode().code;
+        return new LinkedHashSet<>(doctorIgnore);
+    }
+
+    private static Integer number(String flag, String v) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(v.trim());
+        } catch (NumberFormatException ex) {
+            throw NcclbenchException.usage(flag + " wants a whole number, got '" + v + "'");
+        }
+    }
+
+    /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */
+    private Path runFolder() {
+        OutputPaths.checkOutDir(out);
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        Path dir = out.resolve("preflight-" + stamp + "-" + ProcessHandle.current().pid());
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException ex) {
+            throw NcclbenchException.usage("--out " + out + ": cannot create " + dir + ": " + ex.getMessage());
+        }
+        return dir;
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException ex) {
+            // left in place: an empty folder is harmless
+        }
+    }
+
+    private void html(Path json, GateReport gate) {
+        if (html != null) {
+            PathInputs path = settings.path();
+            ReportCommand.write(ReportData.of(List.of(new ReportData.Run("preflight", json.toString(),
+                    ResultInput.read(json))), null, path.fabric(), path.socketFloor(),
+                    settings.options().latencyBelow(), gate, "ncclbench preflight"), html, null, null);
+        }
     }
 
     List<String> sweepArgs(Path json) {
@@ -135,7 +223,8 @@ public final class PreflightCommand implements Callable<Integer> {
         add(a, "--world-size", worldSize);
         add(a, "--rendezvous", rendezvous);
         add(a, "--fabric", settings.fabric);
-        add(a, "--catalog", settings.catalog == null ? null : settings.catalog.toString());
+        // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
+        add(a, "--catalog", settings.catalog == null || settings.fabric == null ? null : settings.catalog.toString());
         add(a, "--socket-floor", settings.socketFloor);
         a.addAll(sweepArgs);
         return a;

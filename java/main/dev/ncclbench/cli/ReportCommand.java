@@ -66,7 +66,7 @@ public final class ReportCommand implements Callable<Integer> {
         ReportData.Run last = docs.get(docs.size() - 1);
         GateReport gate = settings.judge(last.file(), last.doc(), baseline, err);
         Baseline b = gate.baselineFile() == null ? null : new BaselineStore(settings.dir).resolve(gate.baselineFile());
-        PathInputs path = PathOptions.resolve(settings.fabric, settings.catalog, settings.socketFloor);
+        PathInputs path = settings.path();
         ReportData data = ReportData.of(docs, b, path.fabric(), path.socketFloor(), settings.options().latencyBelow(),
                 gate, "ncclbench " + last.doc().backend() + " " + String.join(",", collectives(last.doc())));
         write(data, html, png, svg);

@@ -21,61 +21,14 @@ public final class GateJunit {
         StringWriter sw = new StringWriter();
         try {
             XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
-            List<Finding> errors = r.curve().stream().filter(f -> f.severity() == Severity.ERROR).toList();
-            List<SizeResult> cases = r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).toList();
-            long failures = cases.stream().filter(s -> s.status().fails()).count() + errors.size();
             x.writeStartDocument("UTF-8", "1.0");
             x.writeCharacters("\n");
             x.writeStartElement("testsuites");
             x.writeAttribute("name", "ncclbench gate");
-            x.writeAttribute("tests", String.valueOf(cases.size() + errors.size()));
-            x.writeAttribute("failures", String.valueOf(failures));
+            x.writeAttribute("tests", String.valueOf(tests(r)));
+            x.writeAttribute("failures", String.valueOf(failures(r)));
             x.writeCharacters("\n");
-            x.writeStartElement("testsuite");
-            x.writeAttribute("name", "ncclbench gate " + (r.baselineName() == null ? "(curve check)" : r.baselineName()));
-            x.writeAttribute("tests", String.valueOf(cases.size() + errors.size()));
-            x.writeAttribute("failures", String.valueOf(failures));
-            x.writeAttribute("errors", "0");
-            x.writeAttribute("skipped", "0");
-            x.writeAttribute("timestamp", Instant.ofEpochSecond(r.timestamp()).toString());
-            x.writeCharacters("\n");
-            String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
-            for (SizeResult s : cases) {
-                x.writeStartElement("testcase");
-                x.writeAttribute("classname", "ncclbench.gate." + s.key().collective());
-                x.writeAttribute("name", s.key().label());
-                x.writeAttribute("time", "0");
-                String detail = detail(s);
-                if (s.status().fails()) {
-                    x.writeStartElement("failure");
-                    x.writeAttribute("type", s.status().name().toLowerCase(Locale.ROOT));
-                    x.writeAttribute("message", s.key().label() + ": " + detail);
-                    x.writeCharacters(detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
-                            : "\nwhat changed since the baseline:\n" + changed));
-                    x.writeEndElement();
-                } else {
-                    x.writeStartElement("system-out");
-                    x.writeCharacters(detail);
-                    x.writeEndElement();
-                }
-                x.writeEndElement();
-                x.writeCharacters("\n");
-            }
-            for (Finding f : errors) {
-                x.writeStartElement("testcase");
-                x.writeAttribute("classname", "ncclbench.gate.curve");
-                x.writeAttribute("name", f.ruleId());
-                x.writeAttribute("time", "0");
-                x.writeStartElement("failure");
-                x.writeAttribute("type", "degraded");
-                x.writeAttribute("message", f.title());
-                x.writeCharacters(f.detail() + "\n" + String.join("\n", f.evidence()));
-                x.writeEndElement();
-                x.writeEndElement();
-                x.writeCharacters("\n");
-            }
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            suite(x, r);
             x.writeEndElement();
             x.writeCharacters("\n");
             x.writeEndDocument();
@@ -84,6 +37,74 @@ public final class GateJunit {
             throw new IllegalStateException("cannot write JUnit XML", e);
         }
         return sw.toString();
+    }
+
+    /** Test cases in the gate's suite: one per collective and size in the run, one per curve-check error. */
+    public static int tests(GateReport r) {
+        return cases(r).size() + curveErrors(r).size();
+    }
+
+    public static long failures(GateReport r) {
+        return cases(r).stream().filter(s -> s.status().fails()).count() + curveErrors(r).size();
+    }
+
+    /** The gate's testsuite element, for a document that holds other suites too (preflight's). */
+    public static void suite(XMLStreamWriter x, GateReport r) throws XMLStreamException {
+        List<Finding> errors = curveErrors(r);
+        List<SizeResult> cases = cases(r);
+        x.writeStartElement("testsuite");
+        x.writeAttribute("name", "ncclbench gate " + (r.baselineName() == null ? "(curve check)" : r.baselineName()));
+        x.writeAttribute("tests", String.valueOf(tests(r)));
+        x.writeAttribute("failures", String.valueOf(failures(r)));
+        x.writeAttribute("errors", "0");
+        x.writeAttribute("skipped", "0");
+        x.writeAttribute("timestamp", Instant.ofEpochSecond(r.timestamp()).toString());
+        x.writeCharacters("\n");
+        String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
+        for (SizeResult s : cases) {
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", "ncclbench.gate." + s.key().collective());
+            x.writeAttribute("name", s.key().label());
+            x.writeAttribute("time", "0");
+            String detail = detail(s);
+            if (s.status().fails()) {
+                x.writeStartElement("failure");
+                x.writeAttribute("type", s.status().name().toLowerCase(Locale.ROOT));
+                x.writeAttribute("message", s.key().label() + ": " + detail);
+                x.writeCharacters(detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
+                        : "\nwhat changed since the baseline:\n" + changed));
+                x.writeEndElement();
+            } else {
+                x.writeStartElement("system-out");
+                x.writeCharacters(detail);
+                x.writeEndElement();
+            }
+            x.writeEndElement();
+            x.writeCharacters("\n");
+        }
+        for (Finding f : errors) {
+            x.writeStartElement("testcase");
+            x.writeAttribute("classname", "ncclbench.gate.curve");
+            x.writeAttribute("name", f.ruleId());
+            x.writeAttribute("time", "0");
+            x.writeStartElement("failure");
+            x.writeAttribute("type", "degraded");
+            x.writeAttribute("message", f.title());
+            x.writeCharacters(f.detail() + "\n" + String.join("\n", f.evidence()));
+            x.writeEndElement();
+            x.writeEndElement();
+            x.writeCharacters("\n");
+        }
+        x.writeEndElement();
+        x.writeCharacters("\n");
+    }
+
+    private static List<Finding> curveErrors(GateReport r) {
+        return r.curve().stream().filter(f -> f.severity() == Severity.ERROR).toList();
+    }
+
+    private static List<SizeResult> cases(GateReport r) {
+        return r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).toList();
     }
 
     private static String detail(SizeResult s) {

@@ -52,6 +52,23 @@ class HelpTest {
     }
 
     @Test
+    void everySubcommandHasItsOwnExamples() {
+        List<String> subs = new ArrayList<>();
+        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> cl.getSubcommands().forEach((sub, x) -> {
+            if (!name.equals("help") && !x.getCommandSpec().usageMessage().hidden()) {
+                subs.add(name + " " + sub);
+            }
+        }));
+        assertTrue(subs.containsAll(List.of("baseline record", "baseline list", "baseline show")), subs.toString());
+        for (String s : subs) {
+            String h = help((s + " --help").split(" "));
+            int at = h.indexOf("Examples:\n  ");
+            assertTrue(at >= 0, s + " --help has examples:\n" + h);
+            assertTrue(h.substring(at).contains("ncclbench " + s + " "), s + "'s examples are its own:\n" + h);
+        }
+    }
+
+    @Test
     void bareNcclbenchListsTheCommandsAndHelpTakesOne() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -1,0 +1,150 @@
+package dev.ncclbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ncclbench.doctor.Doctor;
+import dev.ncclbench.doctor.DoctorOptions;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * `ncclbench preflight` end to end on loopback with the socket backend (two thread ranks, tiny sizes): doctor, the
+ * sweep, the gate, the verdict line and exit code; a baseline recorded from one run, then an identical rerun gated
+ * against it; a doctor failure that skips a single process's sweep (a real JVM, for its environment).
+ */
+class PreflightCommandTest {
+    @TempDir
+    static Path dir;
+    /** this host's doctor errors, left out so that the loopback runs judge the sweep and the gate, not the host */
+    static List<String> hostErrors;
+
+    record Result(int code, String out, String err) {
+        String lastLine() {
+            List<String> l = out.lines().toList();
+            return l.isEmpty() ? "" : l.get(l.size() - 1);
+        }
+    }
+
+    static Result cli(List<String> args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** Small sizes only: with a one-run baseline latency is not judged, so no load on this machine fails a rerun. */
+    static List<String> preflight(String... more) {
+        List<String> a = new ArrayList<>(List.of("preflight", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e",
+                "64K", "-f", "8", "-n", "5", "-w", "2", "--out", dir.resolve("runs").toString(), "--dir",
+                dir.resolve("baselines").toString()));
+        hostErrors.forEach(id -> a.addAll(List.of("--doctor-ignore", id)));
+        a.addAll(List.of(more));
+        return a;
+    }
+
+    @BeforeAll
+    static void judgeThisHost() {
+        hostErrors = Doctor.run(DoctorOptions.live()).findings().stream().filter(f -> f.severity() == Severity.ERROR)
+                .map(Finding::ruleId).distinct().toList();
+    }
+
+    @Test
+    void doctorThenTheSweepThenTheCurveCheckPass() {
+        Result r = cli(preflight());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().startsWith("# doctor: "), r.out());
+        assertTrue(r.out().contains("# gate: ") && r.out().contains("no baseline: the curve check alone"), r.out());
+        assertTrue(r.lastLine().startsWith("PASS: the curve check found nothing that degrades the path; doctor: "),
+                r.lastLine());
+    }
+
+    @Test
+    void anIdenticalRerunPassesAgainstABaselineOfOneRun() throws Exception {
+        Result first = cli(preflight("--no-doctor", "--json"));
+        assertEquals(0, first.code(), first.err());
+        JsonNode doc = new ObjectMapper().readTree(first.out());
+        assertTrue(doc.get("doctor").isNull(), "--no-doctor: " + first.out());
+        String run = doc.get("gate").get("run").asText();
+        Path baselines = dir.resolve("baselines");
+        Result rec = cli(List.of("baseline", "record", "--dir", baselines.toString(), "--name", "loopback", run));
+        assertEquals(0, rec.code(), rec.err());
+
+        Path junit = dir.resolve("preflight.xml");
+        Path md = dir.resolve("preflight.md");
+        Result again = cli(preflight("--json", "--junit", junit.toString(), "--markdown", md.toString()));
+        assertEquals(0, again.code(), again.out() + again.err());
+        JsonNode j = new ObjectMapper().readTree(again.out()); // --json: stdout is the one JSON document
+        assertEquals("ncclbench-preflight", j.get("kind").asText());
+        assertEquals("PASS", j.get("verdict").asText());
+        assertEquals(0, j.get("exit_code").asInt());
+        assertEquals("loopback", j.get("gate").get("baseline").asText());
+        assertTrue(j.get("doctor").get("findings").isArray(), again.out());
+        assertEquals(hostErrors.size(), j.get("doctor").get("ignored").size(), again.out());
+        String line = again.err().lines().reduce((a, b) -> b).orElse("");
+        assertTrue(line.startsWith("PASS: 3 sizes within noise and tolerance of baseline loopback; doctor: "), line);
+        assertEquals(line, j.get("line").asText());
+
+        Document x = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());
+        assertEquals("0", x.getDocumentElement().getAttribute("failures"));
+        assertEquals(2, x.getElementsByTagName("testsuite").getLength(), "doctor's suite and the gate's");
+        assertEquals("verdict", ((org.w3c.dom.Element) x.getElementsByTagName("testcase").item(0)).getAttribute("name"));
+        String mdText = Files.readString(md);
+        assertTrue(mdText.startsWith("## ncclbench preflight: PASS\n\n" + line.replace("|", "\\|")), mdText);
+        assertTrue(mdText.contains("### Doctor") && mdText.contains("## ncclbench gate: PASS"), mdText);
+    }
+
+    @Test
+    void anUnknownDoctorRuleIsOneUsageLine() {
+        Result r = cli(List.of("preflight", "--doctor-ignore", "NO-SUCH-RULE", "--out", dir.resolve("none").toString()));
+        assertEquals(2, r.code());
+        assertEquals("ncclbench: --doctor-ignore NO-SUCH-RULE: no doctor rule has that id (see ncclbench rules)",
+                r.err().strip());
+        assertEquals("", r.out());
+        assertFalse(Files.exists(dir.resolve("none")), "nothing ran");
+        Result rank = cli(List.of("preflight", "--rank", "one", "--world-size", "2"));
+        assertEquals(2, rank.code());
+        assertEquals("ncclbench: --rank wants a whole number, got 'one'", rank.err().strip());
+    }
+
+    @Test
+    void aDoctorFailureSkipsASingleProcessSweep() throws Exception {
+        Path out = dir.resolve("fail-runs");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.ncclbench.cli.Main",
+                "preflight", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "--out", out.toString());
+        pb.environment().put("NCCL_SOCKET_IFNAME", "zz-no-such-nic");
+        Path err = dir.resolve("fail.err");
+        pb.redirectError(err.toFile());
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String stdout = new String(p.getInputStream().readAllBytes());
+        assertEquals(3, p.waitFor(), stdout + Files.readString(err));
+        List<String> lines = stdout.lines().toList();
+        assertTrue(lines.stream().anyMatch(l -> l.matches("  ERROR +SOCKET-IFNAME-NO-MATCH +NCCL_SOCKET_IFNAME=zz-no-such-nic .*")),
+                stdout);
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.startsWith("FAIL: doctor SOCKET-IFNAME-NO-MATCH: NCCL_SOCKET_IFNAME=zz-no-such-nic")
+                && last.contains("; the sweep did not run"), last);
+        assertFalse(stdout.contains("# Collective test starting"), "the sweep was skipped: " + stdout);
+        try (Stream<Path> s = Files.exists(out) ? Files.list(out) : Stream.empty()) {
+            assertEquals(0, s.count(), "no run folder");
+        }
+    }
+}
