@@ -1,44 +1,85 @@
 package dev.ncclbench.sweep;
 
+import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
- * Before a timed loop, gives the JIT compiler a moment to finish what the previous size set off (the row's
- * statistics, its JSON, the next buffers' fill). Compiles run on their own threads: on a machine with as many
- * cores as ranks they take a rank's CPU for milliseconds, which is the p99 of a loop of microsecond calls.
+ * Whether the JIT compiler is still at work, and a short wait for it before a timed loop. Compiles run on their
+ * own threads: on a machine with as many cores as ranks one takes a rank's CPU for milliseconds (the scheduler
+ * then alternates them: an 8 B all_reduce of 8 us took 2 ms every fifth call for as long as a 250 ms compile ran),
+ * which is the p99 of a loop of microsecond calls.
+ *
+ * <p>On Linux the compiler threads' own CPU time is read from /proc/self/task/TID/schedstat (the threads are
+ * named "C1 CompilerThre", "C2 CompilerThre"): it grows while a compile is under way. Elsewhere the JVM's total
+ * compile time stands in, which only grows when a compile ends.
  */
 final class JitSettle {
-    /** The compiler counts as idle when its total compile time has not moved for this long. */
-    private static final long QUIET_NANOS = 8_000_000L;
-    /** Never wait longer than this: a JIT that keeps compiling is measured as it is. */
-    private static final long MAX_NANOS = 100_000_000L;
+    /** The compiler counts as idle when it has not run for this long. */
+    private static final long QUIET_NANOS = 10_000_000L;
+    /**
+     * Never wait longer than this before a timed loop, nor longer than {@link #PER_ITER_NANOS} per timed iteration
+     * (a 2-iteration check is not worth 300 ms per size): a JIT that keeps compiling is measured as it is.
+     */
+    private static final long MAX_NANOS = 300_000_000L;
+    private static final long PER_ITER_NANOS = 1_500_000L;
+    private static final Path TASKS = Path.of("/proc/self/task");
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     private JitSettle() {
     }
 
-    static void await() {
-        if (JIT == null || !JIT.isCompilationTimeMonitoringSupported()) {
-            return;
+    /** A counter that grows while the compiler works: its threads' CPU nanoseconds, else total compile ms. */
+    static long work() {
+        if (Files.isDirectory(TASKS)) {
+            long sum = 0;
+            boolean found = false;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+                for (Path t : tasks) {
+                    try {
+                        String name = Files.readString(t.resolve("comm")).trim();
+                        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                            String stat = Files.readString(t.resolve("schedstat")).trim();
+                            sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                            found = true;
+                        }
+                    } catch (IOException | RuntimeException gone) {
+                        // the thread ended between the listing and the read
+                    }
+                }
+            } catch (IOException e) {
+                found = false;
+            }
+            if (found) {
+                return sum;
+            }
         }
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() * 1_000_000L : 0;
+    }
+
+    /** Waits until the compiler has been idle for a moment, before a loop of {@code iters} timed iterations. */
+    static void await(int iters) {
+        long max = Math.min(MAX_NANOS, iters * PER_ITER_NANOS);
         long start = System.nanoTime();
-        long last = JIT.getTotalCompilationTime();
+        long last = work();
         long quietSince = start;
         while (true) {
             long now = System.nanoTime();
-            if (now - quietSince >= QUIET_NANOS || now - start >= MAX_NANOS) {
+            if (now - quietSince >= QUIET_NANOS || now - start >= max) {
                 return;
             }
             try {
-                Thread.sleep(1);
+                Thread.sleep(2);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            long t = JIT.getTotalCompilationTime();
-            if (t != last) {
-                last = t;
+            long w = work();
+            if (w != last) {
+                last = w;
                 quietSince = System.nanoTime();
             }
         }

@@ -40,6 +40,9 @@ final class SpecForBackend {
             spec = spec.withMaxBytes(cap, why);
         }
         notes.addAll(backend.notes(spec));
+        if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
+            notes.add(CodeWarmup.note());
+        }
         return spec;
     }
 

@@ -97,6 +97,12 @@ final class SweepEngine {
                 }
                 for (int root : roots) {
                     warmUp(coll, root);
+                    if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+                        int elt = spec.type().bytes();
+                        String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
+                        CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
+                                measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check));
+                    }
                 }
                 for (long size : sizes) {
                     int elt = spec.type().bytes();
@@ -130,7 +136,15 @@ final class SweepEngine {
      * loop is captured into a graph and only its replays are timed.
      */
     private Placement measure(Collective coll, Counts counts, int root, boolean inPlace) {
-        int iters = spec.iters();
+        return measure(coll, counts, root, inPlace, spec.iters(), false, true);
+    }
+
+    /**
+     * @param warm  a code warm-up call ({@link CodeWarmup}): no wait for the compiler
+     * @param check whether to check the results (-c) after the loop
+     */
+    private Placement measure(Collective coll, Counts counts, int root, boolean inPlace, int iters, boolean warm,
+                              boolean check) {
         int agg = spec.aggIters();
         int z = spec.blocking();
         boolean graph = spec.cudaGraph() > 0;
@@ -144,7 +158,13 @@ final class SweepEngine {
             op.launch(0);
             op.drain();
             String tag = tag(coll, counts, root, inPlace);
-            JitSettle.await();
+            if (warm) {
+                // a hang here says so: "#7 code warm-up, all_reduce 8 B out-of-place"
+                tag = tag.replaceFirst(" ", " code warm-up, ");
+                step = tag;
+            } else {
+                JitSettle.await(spec.iters());
+            }
             plane.barrier(tag + ": start");
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
@@ -207,7 +227,7 @@ final class SweepEngine {
                     samples[i] = device[i] / agg;
                 }
             }
-            if (spec.checkIters() > 0) {
+            if (spec.checkIters() > 0 && check) {
                 wrong = 0;
                 for (int c = 0; c < spec.checkIters() && wrong >= 0; c++) {
                     op.fill();

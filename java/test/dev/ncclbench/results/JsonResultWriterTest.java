@@ -83,10 +83,11 @@ class JsonResultWriterTest {
         assertEquals(List.of("collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
                 "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking",
                 "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file",
-                "out_dir", "sockets_per_peer", "socket_ifname"), specFields);
+                "out_dir", "sockets_per_peer", "socket_ifname", "socket_algo", "socket_chunk"), specFields);
         assertTrue(root.at("/spec/out_dir").isTextual() && !root.at("/spec/out_dir").asText().startsWith("file:"),
                 "paths as plain strings: " + root.at("/spec/out_dir"));
         JsonNode row0 = root.at("/rows/0");
+        assertTrue(row0.has("algorithm") && row0.get("algorithm").isNull(), "a backend that cannot say: null");
         assertTrue(row0.at("/out_of_place/wrong").isNull(), "unchecked -> null");
         assertTrue(row0.at("/verdict").isNull());
         JsonNode row3 = root.at("/rows/3");

@@ -10,20 +10,22 @@ import java.util.List;
 /**
  * Small and middle exchanges on the calling thread, with non-blocking sockets: every send and receive moves
  * as far as the kernel lets it, in turn, until all are done. No thread hand-off and no blocking wake-up per
- * step: a short spin catches the peer's answer (loopback and a fast fabric answer in microseconds), then a
- * selector parks the thread.
+ * step: while nothing can move the thread polls, yielding the CPU between passes, for up to
+ * {@link #SPIN_NANOS} (loopback and a fast fabric answer in microseconds), then a selector parks it.
  *
- * <p>Why spin, and why only briefly: a blocking read costs a kernel wake-up of an idle CPU per step, which
- * was most of an 8 B all_reduce (docs/benchmarks.md). But a spin holds the CPU the peer may need: when an idle
- * pass took much longer than a pass takes (the thread was descheduled: more runnable threads than cores), it
- * parks at once.
+ * <p>Why poll, and why yield: a blocking read costs a kernel wake-up of an idle CPU per step, which was most of
+ * an 8 B all_reduce (docs/benchmarks.md). A plain spin (Thread.onSpinWait) measured the same when each rank had
+ * a CPU of its own, but when the scheduler put both ranks on one CPU the spinner held it for its whole budget
+ * while the peer that would answer waited (8 B calls of 125 us). Yielding hands the CPU over at once, as Open
+ * MPI's progress loop does when oversubscribed. When a yield comes back late, other threads wanted the CPU
+ * (a loaded machine): the thread parks at once instead of making them wait.
  *
  * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
  * path that moves large exchanges on several threads (which measured faster there than any selector loop).
  */
 final class Poller {
-    /** How long an idle exchange spins before it parks. */
-    static final long SPIN_NANOS = Long.getLong("ncclbench.spin", 100) * 1000;
+    /** How long an idle exchange polls (yielding) before it parks. */
+    static final long SPIN_NANOS = 100_000;
     /** A yield this long means another thread needed this CPU: parking then lets it run. */
     private static final long PREEMPTED_NANOS = 40_000;
     /** The longest park between checks of the abort flag (an abort also wakes the selector). */
@@ -98,18 +100,14 @@ final class Poller {
             long now = System.nanoTime();
             if (idleSince == 0) {
                 idleSince = now;
-            } else if (late && MODE.indexOf('L') >= 0) {
+            } else if (late) {
+                // the yield came back late: others wanted this CPU, and spinning would only keep them waiting
                 park();
                 idleSince = 0;
                 late = false;
                 continue;
             }
-            long idle = now - idleSince;
-            if (idle < SPIN_FIRST) {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (idle < SPIN_NANOS) {
+            if (now - idleSince < SPIN_NANOS) {
                 Thread.yield();
                 late = System.nanoTime() - now > PREEMPTED_NANOS;
                 continue;
@@ -118,9 +116,6 @@ final class Poller {
             idleSince = 0;
         }
     }
-
-    static final String MODE = System.getProperty("ncclbench.poll", "L");
-    static final long SPIN_FIRST = Long.getLong("ncclbench.spinfirst", 0) * 1000;
 
     private void add(Xfer x, byte k, Mesh mesh) {
         mesh.slices(x);

@@ -88,7 +88,7 @@ public final class SocketBackend implements Backend {
 
     @Override
     public List<String> notes(RunSpec spec) {
-        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe(), Warmup.NOTE);
+        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe());
     }
 
     @Override
@@ -168,14 +168,7 @@ public final class SocketBackend implements Backend {
             Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis(),
                     tuning);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
-            SocketRankComm comm = new SocketRankComm(mesh, info, tuning);
-            try {
-                Warmup.run(comm);
-            } catch (RuntimeException e) {
-                comm.close();
-                throw e;
-            }
-            return comm;
+            return new SocketRankComm(mesh, info, tuning);
         }
     }
 

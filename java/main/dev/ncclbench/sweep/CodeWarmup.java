@@ -1,0 +1,169 @@
+package dev.ncclbench.sweep;
+
+import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.spec.Sizes;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Before a collective's first timed size, on a backend whose time is the host's (the socket backend), its code
+ * runs until the JIT has compiled it, whatever -w says. A JVM runs new code in the interpreter and compiles it
+ * after thousands of calls: -w 1 is one call, so the first sizes were timed half interpreted (526 us for an 8 B
+ * all_reduce that takes 10 warm, docs/benchmarks.md), and the compiler then took a CPU from the ranks in the
+ * middle of later timed loops. The calls are the sweep's own (its collective, type, op and root, in and out of
+ * place, at its first size and at every 16x step up to 64 MiB), so that what is compiled is what is timed: code
+ * compiled for another op or placement is thrown away and compiled again when the sweep reaches it.
+ *
+ * <p>Between chunks of calls (up to {@value #CHUNK}, about 20 ms) the ranks vote (any "more" goes on, the
+ * smallest chunk asked for is made), so every rank makes the same calls. A
+ * rank wants more until it has made its calls per placement and its compiler has been idle for {@link #QUIET_NANOS},
+ * within a budget that grows with -n (a two-iteration check needs no two seconds of warm-up); a JVM that has
+ * already warmed the same collective, type,
+ * op and rank count (tests, fleet, -N) wants only the quiet compiler.
+ */
+final class CodeWarmup {
+    /** Calls per placement at the first size: {@value #CALLS_PER_ITER} per timed iteration, at most this many. */
+    static final int MIN_CALLS = 10_000;
+    static final int CALLS_PER_ITER = 50;
+    static final int CHUNK = 100;
+    private static final long CHUNK_NANOS = 20_000_000L;
+    /** Larger sizes: at least this many calls and this long at every 16x step up to {@link #LARGEST_BYTES}. */
+    static final int FEW_CALLS = 3;
+    static final long FEW_NANOS = 30_000_000L;
+    static final long LARGEST_BYTES = 64L << 20;
+    /** Steps up to this size run between the first size's chunks; larger ones after, a few calls each. */
+    static final long MIXED_BYTES = 4L << 20;
+    /** The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this. */
+    static final long BUDGET_NANOS = 2_000_000_000L;
+    static final long BUDGET_PER_ITER_NANOS = 50_000_000L;
+    static final long QUIET_NANOS = 50_000_000L;
+    /** What this JVM has warmed: collective, type, op and rank count. */
+    private static final java.util.Set<String> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final ControlPlane plane;
+    private final Timed timed;
+    private final long budget;
+    private int round;
+    private long jitWork = -1;
+    private long jitChanged;
+
+    /** The sweep's own timed loop at a size and placement, with this many iterations, checked or not (results dropped). */
+    interface Timed {
+        void run(long size, boolean inPlace, int iters, boolean check);
+    }
+
+    private CodeWarmup(ControlPlane plane, Timed timed, long budget) {
+        this.plane = plane;
+        this.timed = timed;
+        this.budget = budget;
+    }
+
+    /** For the result's header. */
+    static String note() {
+        return "the code paths are warmed (JIT) before each collective's first timed size, whatever -w: "
+                + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") in and out of place at the first size,"
+                + " one at every 16x step up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS
+                + " or more up to " + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle; at most "
+                + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms";
+    }
+
+    /**
+     * @param sizes the sweep's sizes for this collective, in order
+     * @param tag   names the collective and root in the votes' tags
+     * @param key   what this JVM warms: a second sweep of the same collective, type, op and rank count needs less
+     */
+    static void run(ControlPlane plane, List<Long> sizes, int iters, String tag, String key, Timed timed) {
+        if (sizes.isEmpty()) {
+            return;
+        }
+        CodeWarmup w = new CodeWarmup(plane, timed, Math.min(BUDGET_NANOS, Math.max(50_000_000L, iters * BUDGET_PER_ITER_NANOS)));
+        int min = WARMED.contains(key) ? 0 : (int) Math.min(MIN_CALLS, (long) iters * CALLS_PER_ITER);
+        long t0 = System.nanoTime();
+        long first = sizes.get(0);
+        // the sizes at every 16x step: other algorithms, partial reads, other threads
+        List<Long> steps = new ArrayList<>();
+        long last = first;
+        for (long size : sizes) {
+            if (size >= last * 16 && size <= LARGEST_BYTES) {
+                steps.add(size);
+                last = size;
+            }
+        }
+        // The small steps run between the chunks of the first size: the compiler then sees every branch of the
+        // code before it compiles it. Code compiled before a branch was ever taken is thrown away when it is,
+        // and compiled again (250 ms for the socket backend's transfer loop) in the middle of a timed loop.
+        List<Long> mixed = steps.stream().filter(x -> x <= MIXED_BYTES).toList();
+        w.loop(first, min, false, t0, tag, mixed);
+        for (long size : steps) {
+            if (size > MIXED_BYTES) {
+                for (boolean inPlace : new boolean[] {false, true}) {
+                    w.few(size, inPlace, min > 0, t0, tag);
+                }
+            }
+        }
+        w.loop(first, 0, true, t0, tag, List.of());
+        WARMED.add(key);
+    }
+    /** At least {@value #FEW_CALLS} calls and {@link #FEW_NANOS}, a vote before each (another JVM may be cold). */
+    private void few(long size, boolean inPlace, boolean cold, long t0, String tag) {
+        long start = System.nanoTime();
+        for (int calls = 0; ; calls++) {
+            long now = System.nanoTime();
+            boolean more = cold && now - t0 < budget && (calls < FEW_CALLS || now - start < FEW_NANOS);
+            if (vote(tag, more ? 1 : 0) == 0) {
+                break;
+            }
+            timed.run(size, inPlace, 1, false);
+        }
+    }
+
+    /** Chunks of calls in and out of place, and one call at each mixed size, each after a vote, until no rank wants more. */
+    private void loop(long size, int minCalls, boolean untilQuiet, long t0, String tag, List<Long> mixed) {
+        long perCall = 0;
+        for (int calls = 0; ; ) {
+            long now = System.nanoTime();
+            boolean more = now - t0 < budget && (calls < minCalls || untilQuiet && jitBusy(now));
+            // a chunk of about CHUNK_NANOS: the budget is checked between chunks, whatever the size
+            int want = perCall <= 0 ? 1 : (int) Math.max(1, Math.min(CHUNK, CHUNK_NANOS / perCall));
+            int chunk = vote(tag, more ? want : 0);
+            if (chunk == 0) {
+                break;
+            }
+            long c0 = System.nanoTime();
+            // checked too: the check's code is what runs right after each timed loop, compiled or not
+            timed.run(size, false, chunk, true);
+            timed.run(size, true, chunk, true);
+            perCall = (System.nanoTime() - c0) / (2L * chunk);
+            calls += chunk;
+            for (long m : mixed) {
+                timed.run(m, false, 1, true);
+                timed.run(m, true, 1, true);
+            }
+        }
+    }
+
+    /** One vote: 0 when no rank wants more, else the smallest chunk any rank asked for (every rank makes it). */
+    private int vote(String tag, int want) {
+        byte[][] all = plane.allGather(tag + ": code warm-up " + round++, ByteBuffer.allocate(4).putInt(want).array());
+        int chunk = 0;
+        for (byte[] b : all) {
+            int w = b.length == 4 ? ByteBuffer.wrap(b).getInt() : 0;
+            if (w > 0) {
+                chunk = chunk == 0 ? w : Math.min(chunk, w);
+            }
+        }
+        return chunk;
+    }
+
+    /** Whether the compiler worked within the last {@link #QUIET_NANOS} (see {@link JitSettle#work}). */
+    private boolean jitBusy(long now) {
+        long w = JitSettle.work();
+        if (w != jitWork) {
+            jitWork = w;
+            jitChanged = now;
+        }
+        return now - jitChanged < QUIET_NANOS;
+    }
+}
