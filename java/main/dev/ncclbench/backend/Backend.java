@@ -38,6 +38,11 @@ public interface Backend {
         return null;
     }
 
+    /** Lines for the result's header: how this backend will run the spec, so that a number can be reproduced. */
+    default List<String> notes(RunSpec spec) {
+        return List.of();
+    }
+
     /**
      * Refuses, with a usage {@link BackendException}, what this backend can never do whatever the machine (e.g. a type
      * its check data cannot be exact in): asked before readiness, so a bad request is exit 2 before exit 3.

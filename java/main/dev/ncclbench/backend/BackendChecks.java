@@ -29,6 +29,10 @@ public final class BackendChecks {
         idle(backend, Capability.LOCAL_RANKS, asked.localRanks() > 0, "--ranks " + asked.localRanks());
         idle(backend, Capability.SOCKET_INTERFACE, asked.socketsPerPeer() != Defaults.SOCKETS_PER_PEER,
                 "--sockets-per-peer " + asked.socketsPerPeer());
+        idle(backend, Capability.SOCKET_INTERFACE, !Defaults.SOCKET_ALGO.equals(asked.socketAlgo()),
+                "--socket-algo " + asked.socketAlgo());
+        idle(backend, Capability.SOCKET_INTERFACE, asked.socketChunk() != Defaults.SOCKET_CHUNK,
+                "--socket-chunk " + asked.socketChunk());
     }
 
     private static void idle(Backend backend, Capability needed, boolean given, String flag) {

@@ -12,6 +12,11 @@ public interface Operation extends AutoCloseable {
     /** Starts one call. May return before it completes ({@link Capability#ASYNC_LAUNCH}). */
     void launch();
 
+    /** The algorithm the backend runs for this call ("ring", "rd", ...), for the result row; null when it cannot say. */
+    default String algorithm() {
+        return null;
+    }
+
     /**
      * Starts call number {@code call} of this size and placement: nccl-tests' iteration index, which picks
      * the buffer offset of the call (a backend without one ignores it). Call 0 is where {@link #fill} wrote.

@@ -105,6 +105,13 @@ public record Fingerprint(
             m.put("cuda_graph", String.valueOf(s.cudaGraph()));
             if ("socket".equals(doc.backend())) {
                 m.put("sockets_per_peer", String.valueOf(s.socketsPerPeer()));
+                // only when set: a baseline recorded before these flags existed ran the defaults
+                if (s.socketAlgo() != null && !"auto".equals(s.socketAlgo())) {
+                    m.put("socket_algo", s.socketAlgo());
+                }
+                if (s.socketChunk() != 0) {
+                    m.put("socket_chunk", String.valueOf(s.socketChunk()));
+                }
             }
         }
         return new Fingerprint(doc.backend(), hosts.size(), doc.nranks(), String.join(", ", models), gpus.size(),

@@ -101,6 +101,15 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--sockets-per-peer", paramLabel = "N", description = "TCP connections per ring neighbour (socket backend, default: 2)")
     Integer socketsPerPeer;
 
+    @Option(names = "--socket-algo", paramLabel = "auto|ring|rd", description = "all_reduce algorithm of the socket backend:"
+            + " rd (recursive doubling, fewest steps), ring (least bytes per rank), auto (rd for small sizes, the crossover"
+            + " in the header; default)")
+    String socketAlgo;
+
+    @Option(names = "--socket-chunk", paramLabel = "SIZE", description = "the socket backend's reduction piece: received bytes"
+            + " are reduced in pieces of this size while the rest arrive (4K to 64M, default: 512K)")
+    String socketChunk;
+
     @Option(names = "--json", paramLabel = "FILE", description = "JSON result file (default: <out>/<run>/result.json)")
     Path json;
 
@@ -242,8 +251,16 @@ public final class SweepCommand implements Callable<Integer> {
         if (spp > Defaults.MAX_SOCKETS_PER_PEER) {
             throw NcclbenchException.usage("--sockets-per-peer must be " + Defaults.MAX_SOCKETS_PER_PEER + " or less, got " + spp);
         }
+        String algo = socketAlgo == null ? Defaults.SOCKET_ALGO : socketAlgo.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!List.of("auto", "ring", "rd").contains(algo)) {
+            throw NcclbenchException.usage("--socket-algo must be auto, ring or rd, got '" + socketAlgo + "'");
+        }
+        long chunk = socketChunk == null ? Defaults.SOCKET_CHUNK : size("--socket-chunk", socketChunk);
+        if (socketChunk != null && (chunk < (4 << 10) || chunk > (64 << 20) || chunk % 8 != 0)) {
+            throw NcclbenchException.usage("--socket-chunk must be a multiple of 8 from 4K to 64M, got " + socketChunk);
+        }
         return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr, pi,
-                backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"));
+                backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"), algo, chunk);
     }
 
     private static long size(String flag, String text) {

@@ -51,6 +51,6 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
                 Defaults.AGG_ITERS, Defaults.RUN_CYCLES, 0, ReduceOp.SUM, DataType.FLOAT, 0, 3, Defaults.BLOCKING,
                 roundSeconds, Defaults.GPUS_PER_THREAD, Defaults.THREADS, Defaults.CUDA_GRAPH, Defaults.PER_ITER_TIMING, backend, 1, null,
                 outDir,
-                socketsPerPeer, socketIfname);
+                socketsPerPeer, socketIfname, Defaults.SOCKET_ALGO, Defaults.SOCKET_CHUNK);
     }
 }

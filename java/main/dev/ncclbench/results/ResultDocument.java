@@ -95,8 +95,8 @@ public record ResultDocument(
     }
 
     /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
-    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "out_of_place", "in_place",
-            "verdict"})
+    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "algorithm", "out_of_place",
+            "in_place", "verdict"})
     public record Row(
             @JsonProperty("collective") String collective,
             @JsonProperty("size") long size,
@@ -105,12 +105,13 @@ public record ResultDocument(
             @JsonProperty("redop") String redop,
             @JsonProperty("root") int root,
             @JsonProperty("cycle") int cycle,
+            @JsonProperty("algorithm") String algorithm,
             @JsonProperty("out_of_place") Placement outOfPlace,
             @JsonProperty("in_place") Placement inPlace,
             @JsonProperty("verdict") Verdict verdict) {
 
         static Row from(ResultRow r) {
-            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(),
+            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(), r.algorithm(),
                     Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
                     Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
         }
@@ -121,7 +122,7 @@ public record ResultDocument(
                     inPlace == null ? null : inPlace.toMeasurement(),
                     outOfPlace == null ? null : outOfPlace.toStats(),
                     inPlace == null ? null : inPlace.toStats(),
-                    verdict == null ? null : verdict.toPathVerdict(), cycle);
+                    verdict == null ? null : verdict.toPathVerdict(), cycle, algorithm);
         }
 
         /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
@@ -131,7 +132,7 @@ public record ResultDocument(
         }
 
         Row withVerdict(Verdict v) {
-            return new Row(collective, size, count, type, redop, root, cycle, outOfPlace, inPlace, v);
+            return new Row(collective, size, count, type, redop, root, cycle, algorithm, outOfPlace, inPlace, v);
         }
     }
 

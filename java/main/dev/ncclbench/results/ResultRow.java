@@ -11,11 +11,19 @@ package dev.ncclbench.results;
  * @param samplesOutOfPlace per-iteration statistics, or null when none were kept
  * @param verdict   the path verdict for this size, or null before diagnosis
  * @param cycle     which repeat of the sweep (-N) measured it, from 0
+ * @param algorithm what the backend ran, as NCCL names its algo ("ring", "rd", ...); null when it cannot say
  */
 public record ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
                         Measurement outOfPlace, Measurement inPlace,
                         SampleStats samplesOutOfPlace, SampleStats samplesInPlace,
-                        PathVerdict verdict, int cycle) {
+                        PathVerdict verdict, int cycle, String algorithm) {
+
+    public ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
+                     Measurement outOfPlace, Measurement inPlace, SampleStats samplesOutOfPlace,
+                     SampleStats samplesInPlace, PathVerdict verdict, int cycle) {
+        this(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace, samplesOutOfPlace, samplesInPlace,
+                verdict, cycle, null);
+    }
 
     /** A row of the first (or only) cycle. */
     public ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
@@ -27,6 +35,6 @@ public record ResultRow(String collective, long sizeBytes, long count, String ty
 
     public ResultRow withVerdict(PathVerdict v) {
         return new ResultRow(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace,
-                samplesOutOfPlace, samplesInPlace, v, cycle);
+                samplesOutOfPlace, samplesInPlace, v, cycle, algorithm);
     }
 }

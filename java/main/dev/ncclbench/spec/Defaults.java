@@ -53,6 +53,10 @@ public final class Defaults {
     /** --sockets-per-peer, and its upper bound. */
     public static final int SOCKETS_PER_PEER = 2;
     public static final int MAX_SOCKETS_PER_PEER = 16;
+    /** --socket-algo: the socket backend picks by size (its crossover is in the result's header). */
+    public static final String SOCKET_ALGO = "auto";
+    /** --socket-chunk: 0 is the socket backend's own choice. */
+    public static final long SOCKET_CHUNK = 0;
     /** The socket backend's -e when none is given: large enough to reach the bandwidth plateau on a 100G NIC. */
     public static final long SOCKET_DEFAULT_MAX_BYTES = 128L << 20;
     /** --out */

@@ -43,11 +43,13 @@ import java.util.List;
  * @param outDir          --out
  * @param socketsPerPeer  TCP connections per pair of ranks (socket backend)
  * @param socketIfname    NCCL_SOCKET_IFNAME-syntax list the socket backend binds with; null: NCCL's default order
+ * @param socketAlgo      --socket-algo: the socket backend's all_reduce algorithm, auto, ring or rd
+ * @param socketChunk     --socket-chunk: the socket backend's reduction piece in bytes; 0: its default
  */
 @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes", "iters",
         "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking", "timeout_seconds",
         "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file", "out_dir", "sockets_per_peer",
-        "socket_ifname"})
+        "socket_ifname", "socket_algo", "socket_chunk"})
 public record RunSpec(
         @JsonProperty("collectives") List<String> collectives,
         @JsonProperty("min_bytes") long minBytes,
@@ -75,7 +77,9 @@ public record RunSpec(
         @JsonProperty("json_file") @JsonSerialize(using = ToStringSerializer.class) Path jsonFile,
         @JsonProperty("out_dir") @JsonSerialize(using = ToStringSerializer.class) Path outDir,
         @JsonProperty("sockets_per_peer") int socketsPerPeer,
-        @JsonProperty("socket_ifname") String socketIfname) {
+        @JsonProperty("socket_ifname") String socketIfname,
+        @JsonProperty("socket_algo") String socketAlgo,
+        @JsonProperty("socket_chunk") long socketChunk) {
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
     public List<Long> sizes() {
@@ -85,26 +89,26 @@ public record RunSpec(
     public RunSpec withMaxBytes(long newMax, String source) {
         return new RunSpec(collectives, Math.min(minBytes, newMax), newMax, source, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
     }
 
     public RunSpec withSocketIfname(String ifname) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname, socketAlgo, socketChunk);
     }
 
     /** The run's own folder under --out: where the JSON and the NCCL logs go. */
     public RunSpec withOutDir(Path dir) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
     }
 
     public RunSpec withLocalRanks(int ranks) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
     }
 
     /** The watchdog: -T, or {@link Defaults#WATCHDOG_SECONDS} when -T is 0. */
@@ -115,6 +119,6 @@ public record RunSpec(
     public RunSpec withBackend(String resolvedBackend) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname);
+                gpusPerThread, threads, cudaGraph, perIterTiming, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
     }
 }

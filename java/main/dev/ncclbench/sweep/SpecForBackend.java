@@ -39,6 +39,7 @@ final class SpecForBackend {
             notes.add(why);
             spec = spec.withMaxBytes(cap, why);
         }
+        notes.addAll(backend.notes(spec));
         return spec;
     }
 

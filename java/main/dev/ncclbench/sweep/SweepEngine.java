@@ -107,7 +107,7 @@ final class SweepEngine {
                         if (listener != null) {
                             ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
                                     spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
-                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle);
+                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle, oop.algorithm);
                             listener.row(row, oop.wrongRanks, ip.wrongRanks);
                             progress.run();
                         }
@@ -120,7 +120,7 @@ final class SweepEngine {
         }
     }
 
-    private record Placement(Measurement measurement, SampleStats stats, int wrongRanks) {
+    private record Placement(Measurement measurement, SampleStats stats, int wrongRanks, String algorithm) {
     }
 
     /**
@@ -137,11 +137,14 @@ final class SweepEngine {
         double seconds;
         double[] samples = new double[iters];
         long wrong = -1;
+        String algorithm;
         try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, inPlace)) {
+            algorithm = op.algorithm();
             op.fill();
             op.launch(0);
             op.drain();
             String tag = tag(coll, counts, root, inPlace);
+            JitSettle.await();
             plane.barrier(tag + ": start");
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
@@ -215,7 +218,7 @@ final class SweepEngine {
                 }
             }
         }
-        return combine(coll, counts, root, inPlace, seconds, wrong, samples);
+        return combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
     }
 
     /**
@@ -255,7 +258,7 @@ final class SweepEngine {
 
     /** Shares [seconds, wrong, samples...] with every rank and combines them by -a. */
     private Placement combine(Collective coll, Counts counts, int root, boolean inPlace, double seconds, long wrong,
-                              double[] samples) {
+                              double[] samples, String algorithm) {
         ByteBuffer mine = ByteBuffer.allocate(8 * (2 + samples.length));
         mine.putDouble(seconds).putDouble(wrong);
         for (double s : samples) {
@@ -296,6 +299,6 @@ final class SweepEngine {
         int elt = spec.type().bytes();
         Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
                 wrong < 0 ? -1 : wrongSum, wrong < 0 ? 0 : wrongRanks);
-        return new Placement(m, SampleMath.stats(combined), wrongRanks);
+        return new Placement(m, SampleMath.stats(combined), wrongRanks, algorithm);
     }
 }

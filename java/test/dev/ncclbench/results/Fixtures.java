@@ -18,7 +18,7 @@ final class Fixtures {
     static RunSpec spec(List<String> collectives, int checkIters) {
         return new RunSpec(collectives, 8, 134217728, "flag", 2, 1048576, 20, 1, 1, 1, checkIters,
                 ReduceOp.SUM, DataType.FLOAT, 0, 1, 0, 0, 1, 1, 0, 0, "socket", 2,
-                Path.of("results/runs/r1.json"), Path.of("results/runs"), 1, null);
+                Path.of("results/runs/r1.json"), Path.of("results/runs"), 1, null, "auto", 0);
     }
 
     static RunInfo run(List<String> collectives, int checkIters) {

@@ -38,7 +38,7 @@ class SweepEngineTimingTest {
     private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max, int perIter) {
         return new RunSpec(List.of("all_reduce"), min, max, "flag", 2, 1 << 20, iters, warmup, agg, 1, 1,
                 ReduceOp.SUM, DataType.FLOAT, 0, 1, blocking, 0, 1, 1, graph, perIter, "nccl", 1,
-                Path.of("r.json"), Path.of("."), 1, null);
+                Path.of("r.json"), Path.of("."), 1, null, "auto", 0);
     }
 
     private List<String> run(RunSpec spec) {

@@ -24,8 +24,6 @@ import java.util.concurrent.Future;
  * pair's connections, receives optionally reducing piece by piece as the bytes arrive.
  */
 final class Mesh implements AutoCloseable {
-    /** Receives reduce in pieces of this size so that reduction overlaps the transfer. */
-    static final int PIECE = 1 << 19;
     /** Below this a transfer uses one connection: splitting costs more than it gains. */
     static final long SPLIT_THRESHOLD = 64 << 10;
 
@@ -36,6 +34,11 @@ final class Mesh implements AutoCloseable {
     private final ExecutorService pool;
     private final long timeoutMillis;
     private final ByteBuffer[] pieces;
+    /** Receives reduce in pieces of this size, so that reduction overlaps the transfer (--socket-chunk). */
+    private final int pieceBytes;
+    /** Exchanges up to this many bytes in all run on the calling thread (see {@link Poller}); larger ones on threads. */
+    private final long pollLimit;
+    private final Poller poller;
     private volatile boolean aborted;
     private volatile boolean timedOut;
     /** When the exchange in progress started (System.nanoTime), 0 when idle: what the watchdog looks at. */
@@ -43,72 +46,7 @@ final class Mesh implements AutoCloseable {
     /** The peer the rank is waiting on, for the message when it fails. */
     private volatile int waitingOn = -1;
 
-    /** Transfers up to this many bytes in all run inline, without a thread hand-off: small-message latency. */
-    static final long INLINE_LIMIT = 256 << 10;
-    private static final Watchdog WATCHDOG = new Watchdog();
-
-    /**
-     * One daemon thread for every mesh of the process: it aborts a mesh whose exchange has run past the
-     * timeout. Aborting closes the sockets, which wakes the blocked reads and writes with an exception.
-     */
-    private static final class Watchdog {
-        private final java.util.Set<Mesh> meshes = java.util.Collections.newSetFromMap(new java.util.concurrent.ConcurrentHashMap<>());
-        private volatile boolean started;
-
-        void watch(Mesh m) {
-            if (meshes.add(m) && !started) {
-                synchronized (this) {
-                    if (!started) {
-                        Thread t = new Thread(this::loop, "ncclbench-socket-watchdog");
-                        t.setDaemon(true);
-                        t.start();
-                        started = true;
-                    }
-                }
-            }
-        }
-
-        private void loop() {
-            while (true) {
-                try {
-                    Thread.sleep(250);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long now = System.nanoTime();
-                for (Mesh m : meshes) {
-                    if (m.aborted) {
-                        meshes.remove(m);
-                        continue;
-                    }
-                    long since = m.busySince;
-                    if (since != 0 && now - since > m.timeoutMillis * 1_000_000L) {
-                        m.timedOut = true;
-                        m.abort();
-                        meshes.remove(m);
-                    }
-                }
-            }
-        }
-    }
-
-    /** A send or a receive: a peer and a region ({@code position..limit}); for a reducing receive, dst = a op incoming. */
-    record Xfer(int peer, ByteBuffer region, ByteBuffer reduceA, long reduceAOffset, Reducer reducer) {
-        static Xfer send(int peer, ByteBuffer region) {
-            return new Xfer(peer, region, null, 0, null);
-        }
-
-        static Xfer recv(int peer, ByteBuffer region) {
-            return new Xfer(peer, region, null, 0, null);
-        }
-
-        /** Receive into region, storing {@code a[aOffset + i] op incoming[i]}. */
-        static Xfer recvReduce(int peer, ByteBuffer region, ByteBuffer a, long aOffset, Reducer reducer) {
-            return new Xfer(peer, region, a, aOffset, reducer);
-        }
-    }
-
-    private Mesh(int rank, int nranks, int perPeer, SocketChannel[][] channels, long timeoutMillis) {
+    private Mesh(int rank, int nranks, int perPeer, SocketChannel[][] channels, long timeoutMillis, SocketTuning tuning) {
         this.rank = rank;
         this.nranks = nranks;
         this.perPeer = perPeer;
@@ -120,6 +58,10 @@ final class Mesh implements AutoCloseable {
             return t;
         });
         this.pieces = new ByteBuffer[nranks * perPeer];
+        this.pieceBytes = tuning.chunkBytes();
+        this.pollLimit = tuning.pollLimit();
+        this.poller = new Poller(channels, perPeer);
+        Watchdog.INSTANCE.watch(this);
     }
 
     /**
@@ -128,9 +70,9 @@ final class Mesh implements AutoCloseable {
      * @param addresses every rank's listening address, by rank
      */
     static Mesh connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
-                        List<InetSocketAddress> addresses, long timeoutMillis) {
+                        List<InetSocketAddress> addresses, long timeoutMillis, SocketTuning tuning) {
         return new Mesh(rank, nranks, perPeer, MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis),
-                timeoutMillis);
+                timeoutMillis, tuning);
     }
 
     int rank() {
@@ -141,11 +83,27 @@ final class Mesh implements AutoCloseable {
         return nranks;
     }
 
+    boolean aborted() {
+        return aborted;
+    }
+
+    /** Whether the exchange in progress has run past the timeout at {@code now} (System.nanoTime). */
+    boolean overdue(long now) {
+        long since = busySince;
+        return since != 0 && now - since > timeoutMillis * 1_000_000L;
+    }
+
+    /** The watchdog's verdict: the exchange in progress fails as a timeout. */
+    void timeOut() {
+        timedOut = true;
+        abort();
+    }
+
     /**
-     * Runs every transfer and waits for all. Small transfers run inline, sends first (they fit the kernel's
-     * socket buffers, so they cannot block on the peer); large ones run concurrently, each split over the
-     * pair's connections. A peer that closes or resets aborts the whole mesh, so that the other ranks fail
-     * fast too; a peer silent for the timeout trips the watchdog, which aborts it the same way.
+     * Runs every transfer and waits for all. Up to {@link SocketTuning#pollLimit()} bytes in all, on the calling
+     * thread with non-blocking sockets ({@link Poller}); larger exchanges concurrently on blocking sockets, each
+     * transfer split over the pair's connections. A peer that closes or resets aborts the whole mesh, so that
+     * the other ranks fail fast too; a peer silent for the timeout trips the watchdog, which aborts it the same way.
      *
      * @param what for messages, e.g. "all_reduce 64 MiB"
      */
@@ -154,35 +112,21 @@ final class Mesh implements AutoCloseable {
             throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
         }
         long total = 0;
-        for (Xfer x : sends) {
-            total += x.region().remaining();
+        for (int i = 0; i < sends.size(); i++) {
+            total += sends.get(i).bytes();
         }
-        for (Xfer x : recvs) {
-            total += x.region().remaining();
+        for (int i = 0; i < recvs.size(); i++) {
+            total += recvs.get(i).bytes();
         }
         busySince = System.nanoTime();
-        WATCHDOG.watch(this);
         try {
-            if (total <= INLINE_LIMIT) {
-                // Same slices on the same connections as the concurrent path: the two ends of a transfer may
-                // choose differently between inline and concurrent (a gather's root receives from every rank,
-                // each sender sends one block), so the wire layout must depend on the transfer alone.
-                for (Xfer x : sends) {
-                    waitingOn = x.peer();
-                    ByteBuffer[] slices = slices(x.region());
-                    for (int i = 0; i < slices.length; i++) {
-                        writeFully(channels[x.peer()][i], slices[i]);
-                    }
-                }
-                for (Xfer x : recvs) {
-                    waitingOn = x.peer();
-                    ByteBuffer[] slices = slices(x.region());
-                    int start = x.region().position();
-                    for (int i = 0; i < slices.length; i++) {
-                        run(x, false, slices[i].position() - start, i, slices[i]);
-                    }
-                }
+            // The two ends of a transfer may choose differently between the two paths (a gather's root receives
+            // from every rank, each sender sends one block): the wire layout depends on the transfer alone.
+            if (total <= pollLimit) {
+                waitingOn = recvs.isEmpty() ? sends.isEmpty() ? -1 : sends.get(0).peer() : recvs.get(0).peer();
+                poller.run(sends, recvs, this);
             } else {
+                poller.toBlocking();
                 concurrent(sends, recvs);
             }
         } catch (IOException | RuntimeException e) {
@@ -226,10 +170,15 @@ final class Mesh implements AutoCloseable {
     }
 
     /**
-     * A transfer's slices, slice i for connection i: a function of the region's length only, so that sender
-     * and receiver agree on which bytes travel on which connection whatever else each of them is doing.
+     * A transfer's slices, slice i for connection i, kept in the transfer: a function of the region's length
+     * only, so that sender and receiver agree on which bytes travel on which connection whatever else each of
+     * them is doing.
      */
-    private ByteBuffer[] slices(ByteBuffer region) {
+    void slices(Xfer x) {
+        if (x.slices != null) {
+            return;
+        }
+        ByteBuffer region = x.region();
         int start = region.position();
         int bytes = region.remaining();
         int ways = bytes < SPLIT_THRESHOLD ? 1 : perPeer;
@@ -237,24 +186,26 @@ final class Mesh implements AutoCloseable {
         // element-aligned for every type (8 is a multiple of every element size)
         base -= base % 8;
         ByteBuffer[] out = new ByteBuffer[ways];
-        int from = start;
+        int[] from = new int[ways];
+        int[] to = new int[ways];
+        int at = start;
         for (int i = 0; i < ways; i++) {
-            int to = i == ways - 1 ? start + bytes : from + base;
-            ByteBuffer slice = region.duplicate().order(ByteOrder.nativeOrder());
-            slice.limit(to).position(from);
-            out[i] = slice;
-            from = to;
+            from[i] = at;
+            to[i] = i == ways - 1 ? start + bytes : at + base;
+            out[i] = region.duplicate().order(ByteOrder.nativeOrder());
+            at = to[i];
         }
-        return out;
+        x.sliceStart = from;
+        x.sliceEnd = to;
+        x.slices = out;
     }
 
     private void submitSplit(Xfer x, boolean send, List<Future<?>> futures, List<Integer> peers) {
-        ByteBuffer[] slices = slices(x.region());
-        int start = x.region().position();
-        for (int i = 0; i < slices.length; i++) {
-            ByteBuffer slice = slices[i];
+        slices(x);
+        for (int i = 0; i < x.slices.length; i++) {
+            ByteBuffer slice = x.slice(i);
             int index = i;
-            long skip = slice.position() - start;
+            long skip = x.sliceStart[i] - x.start();
             Callable<Void> task = () -> {
                 run(x, send, skip, index, slice);
                 return null;
@@ -264,7 +215,7 @@ final class Mesh implements AutoCloseable {
         }
     }
 
-    /** One transfer (or one slice of it) on connection {@code index}; {@code skip}: the slice's offset in the region. */
+    /** One slice of a transfer on connection {@code index}; {@code skip}: the slice's offset in the region. */
     private void run(Xfer x, boolean send, long skip, int index, ByteBuffer slice) throws IOException {
         SocketChannel ch = channels[x.peer()][index];
         if (send) {
@@ -276,10 +227,11 @@ final class Mesh implements AutoCloseable {
         }
     }
 
-    private synchronized ByteBuffer piece(int peer, int index) {
+    /** The buffer reducing receives from {@code peer} on connection {@code index} read into. */
+    synchronized ByteBuffer piece(int peer, int index) {
         int k = peer * perPeer + index;
         if (pieces[k] == null) {
-            pieces[k] = ByteBuffer.allocateDirect(PIECE).order(ByteOrder.nativeOrder());
+            pieces[k] = ByteBuffer.allocateDirect(pieceBytes).order(ByteOrder.nativeOrder());
         }
         return pieces[k];
     }
@@ -303,7 +255,7 @@ final class Mesh implements AutoCloseable {
         int pos = dst.position();
         int end = dst.limit();
         while (pos < end) {
-            int n = Math.min(PIECE, end - pos);
+            int n = Math.min(piece.capacity(), end - pos);
             piece.clear().limit(n);
             readFully(ch, piece);
             reducer.reduce(dst, pos, a, aOffset + (pos - dst.position()), piece, 0, n);
@@ -315,6 +267,7 @@ final class Mesh implements AutoCloseable {
     void abort() {
         aborted = true;
         closeAll(channels);
+        poller.wakeup();
         pool.shutdownNow();
     }
 
@@ -322,6 +275,7 @@ final class Mesh implements AutoCloseable {
     public void close() {
         aborted = true;
         closeAll(channels);
+        poller.close();
         pool.shutdownNow();
     }
 

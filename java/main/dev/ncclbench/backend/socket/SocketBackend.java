@@ -87,6 +87,11 @@ public final class SocketBackend implements Backend {
     }
 
     @Override
+    public List<String> notes(RunSpec spec) {
+        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe(), Warmup.NOTE);
+    }
+
+    @Override
     public Readiness readiness(RunSpec spec) {
         InterfaceSelector.Selection sel = select(spec);
         if (sel.empty()) {
@@ -159,9 +164,18 @@ public final class SocketBackend implements Backend {
                 String[] parts = new String(b, StandardCharsets.UTF_8).split("\\|");
                 addrs.add(new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
             }
-            Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis());
+            SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
+            Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis(),
+                    tuning);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
-            return new SocketRankComm(mesh, info);
+            SocketRankComm comm = new SocketRankComm(mesh, info, tuning);
+            try {
+                Warmup.run(comm);
+            } catch (RuntimeException e) {
+                comm.close();
+                throw e;
+            }
+            return comm;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.ncclbench.backend.socket;
 
 import dev.ncclbench.backend.Operation;
-import dev.ncclbench.backend.socket.Mesh.Xfer;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataPattern;
@@ -15,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One collective at one size on the socket backend. Rings for all_reduce (reduce-scatter then all-gather),
- * reduce_scatter and all_gather; pipelined chains for broadcast and reduce; direct exchanges for alltoall,
+ * One collective at one size on the socket backend. all_reduce as a planned ring or recursive doubling
+ * ({@link AllReducePlan}); rings for reduce_scatter and all_gather; pipelined chains for broadcast and reduce; direct exchanges for alltoall,
  * gather, scatter and sendrecv. Every call is synchronous: {@link #launch} returns when this rank is done.
  */
 final class SocketOperation implements Operation {
@@ -44,6 +43,8 @@ final class SocketOperation implements Operation {
     private final int sendBytes;
     private final int recvBytes;
     private final String what;
+    /** all_reduce's replayed steps; null for the other collectives, which build their transfers per call. */
+    private final AllReducePlan allReduce;
 
     SocketOperation(SocketRankComm comm, Collective coll, Counts counts, DataType type, ReduceOp op, int root,
                     boolean inPlace, ByteBuffer main, ByteBuffer send, ByteBuffer scratch) {
@@ -67,6 +68,21 @@ final class SocketOperation implements Operation {
         this.sendBytes = (int) (counts.sendCount() * elt);
         this.recvBytes = (int) (counts.recvCount() * elt);
         this.what = coll.name() + " " + Sizes.human(counts.sizeBytes(type));
+        this.allReduce = coll.name().equals("all_reduce")
+                ? new AllReducePlan(mesh, comm.tuning().allReduce(counts.paramCount() * elt, n), sBuf, sOff, main, rOff,
+                        scratch, counts.paramCount(), elt, reducer, what)
+                : null;
+    }
+
+    /** The algorithm this call runs, for the result row (as NCCL reports its algo). */
+    @Override
+    public String algorithm() {
+        return switch (coll.name()) {
+            case "all_reduce" -> allReduce.algorithm();
+            case "reduce_scatter", "all_gather" -> n == 1 ? "local" : SocketTuning.RING;
+            case "broadcast", "reduce" -> n == 1 ? "local" : "chain";
+            default -> "direct";
+        };
     }
 
     @Override
@@ -154,31 +170,7 @@ final class SocketOperation implements Operation {
     }
 
     private void allReduce() {
-        long c = counts.paramCount();
-        int bytes = (int) (c * elt);
-        if (n == 1) {
-            copy(sBuf, sOff, main, rOff, bytes);
-            return;
-        }
-        for (int s = 0; s < n - 1; s++) {
-            int sc = mod(rank - s);
-            int rc = mod(rank - s - 1);
-            ByteBuffer from = s == 0 ? sBuf : main;
-            int fromOff = s == 0 ? sOff : rOff;
-            int sLen = chunk(c, sc + 1) - chunk(c, sc);
-            int rLen = chunk(c, rc + 1) - chunk(c, rc);
-            exchange(List.of(Xfer.send(mod(rank + 1), region(from, fromOff + chunk(c, sc), sLen))),
-                    List.of(Xfer.recvReduce(mod(rank - 1), region(main, rOff + chunk(c, rc), rLen),
-                            sBuf, sOff + chunk(c, rc), reducer)));
-        }
-        int owned = mod(rank + 1);
-        reducer.finishAverage(main, rOff + chunk(c, owned), chunk(c, owned + 1) - chunk(c, owned), n);
-        for (int s = 0; s < n - 1; s++) {
-            int sc = mod(rank + 1 - s);
-            int rc = mod(rank - s);
-            exchange(List.of(Xfer.send(mod(rank + 1), region(main, rOff + chunk(c, sc), chunk(c, sc + 1) - chunk(c, sc)))),
-                    List.of(Xfer.recv(mod(rank - 1), region(main, rOff + chunk(c, rc), chunk(c, rc + 1) - chunk(c, rc)))));
-        }
+        allReduce.run();
     }
 
     private void reduceScatter() {

@@ -19,13 +19,19 @@ import java.util.Set;
 final class SocketRankComm implements RankComm {
     private final Mesh mesh;
     private final RankInfo info;
+    private final SocketTuning tuning;
     private ByteBuffer main;
     private ByteBuffer send;
     private ByteBuffer scratch;
 
-    SocketRankComm(Mesh mesh, RankInfo info) {
+    SocketRankComm(Mesh mesh, RankInfo info, SocketTuning tuning) {
         this.mesh = mesh;
         this.info = info;
+        this.tuning = tuning;
+    }
+
+    SocketTuning tuning() {
+        return tuning;
     }
 
     @Override

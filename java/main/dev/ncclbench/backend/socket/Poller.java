@@ -1,0 +1,295 @@
+package dev.ncclbench.backend.socket;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+
+/**
+ * Small and middle exchanges on the calling thread, with non-blocking sockets: every send and receive moves
+ * as far as the kernel lets it, in turn, until all are done. No thread hand-off and no blocking wake-up per
+ * step: a short spin catches the peer's answer (loopback and a fast fabric answer in microseconds), then a
+ * selector parks the thread.
+ *
+ * <p>Why spin, and why only briefly: a blocking read costs a kernel wake-up of an idle CPU per step, which
+ * was most of an 8 B all_reduce (docs/benchmarks.md). But a spin holds the CPU the peer may need: when an idle
+ * pass took much longer than a pass takes (the thread was descheduled: more runnable threads than cores), it
+ * parks at once.
+ *
+ * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
+ * path that moves large exchanges on several threads (which measured faster there than any selector loop).
+ */
+final class Poller {
+    /** How long an idle exchange spins before it parks. */
+    static final long SPIN_NANOS = Long.getLong("ncclbench.spin", 100) * 1000;
+    /** A yield this long means another thread needed this CPU: parking then lets it run. */
+    private static final long PREEMPTED_NANOS = 40_000;
+    /** The longest park between checks of the abort flag (an abort also wakes the selector). */
+    private static final long PARK_MILLIS = 100;
+
+    private final SocketChannel[][] channels;
+    private final int perPeer;
+    private Selector selector;
+    private SelectionKey[][] keys;
+    private boolean nonBlocking;
+
+    // one exchange's transfers, flattened: a send, a receive or a reducing receive of one slice each
+    private int count;
+    private SocketChannel[] ch = new SocketChannel[8];
+    private ByteBuffer[] buf = new ByteBuffer[8];
+    private Xfer[] owner = new Xfer[8];
+    private int[] conn = new int[8];
+    private byte[] kind = new byte[8];
+    /** A reducing receive: the next byte of the slice to reduce into, the slice's end, the piece in flight. */
+    private int[] pos = new int[8];
+    private int[] end = new int[8];
+    private ByteBuffer[] piece = new ByteBuffer[8];
+    private boolean[] done = new boolean[8];
+
+    private static final byte SEND = 0;
+    private static final byte RECV = 1;
+    private static final byte REDUCE = 2;
+
+    Poller(SocketChannel[][] channels, int perPeer) {
+        this.channels = channels;
+        this.perPeer = perPeer;
+    }
+
+    /**
+     * Runs every transfer to its end.
+     *
+     * @param mesh gives the slices of a transfer, the pieces reducing receives read into, and the abort flag
+     */
+    void run(List<Xfer> sends, List<Xfer> recvs, Mesh mesh) throws IOException {
+        toNonBlocking();
+        count = 0;
+        for (int i = 0; i < sends.size(); i++) {
+            add(sends.get(i), SEND, mesh);
+        }
+        for (int i = 0; i < recvs.size(); i++) {
+            Xfer x = recvs.get(i);
+            add(x, x.reducer() == null ? RECV : REDUCE, mesh);
+        }
+        int left = count;
+        long idleSince = 0;
+        boolean late = false;
+        while (left > 0) {
+            boolean moved = false;
+            for (int t = 0; t < count; t++) {
+                if (done[t]) {
+                    continue;
+                }
+                if (step(t)) {
+                    moved = true;
+                }
+                if (done[t]) {
+                    left--;
+                }
+            }
+            if (moved || left == 0) {
+                idleSince = 0;
+                continue;
+            }
+            if (mesh.aborted()) {
+                throw new IOException("the socket mesh was aborted");
+            }
+            long now = System.nanoTime();
+            if (idleSince == 0) {
+                idleSince = now;
+            } else if (late && MODE.indexOf('L') >= 0) {
+                park();
+                idleSince = 0;
+                late = false;
+                continue;
+            }
+            long idle = now - idleSince;
+            if (idle < SPIN_FIRST) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (idle < SPIN_NANOS) {
+                Thread.yield();
+                late = System.nanoTime() - now > PREEMPTED_NANOS;
+                continue;
+            }
+            park();
+            idleSince = 0;
+        }
+    }
+
+    static final String MODE = System.getProperty("ncclbench.poll", "L");
+    static final long SPIN_FIRST = Long.getLong("ncclbench.spinfirst", 0) * 1000;
+
+    private void add(Xfer x, byte k, Mesh mesh) {
+        mesh.slices(x);
+        for (int i = 0; i < x.slices.length; i++) {
+            if (x.sliceEnd[i] == x.sliceStart[i]) {
+                continue;
+            }
+            grow();
+            int t = count++;
+            ch[t] = channels[x.peer()][i];
+            buf[t] = x.slice(i);
+            owner[t] = x;
+            conn[t] = x.peer() * perPeer + i;
+            kind[t] = k;
+            pos[t] = x.sliceStart[i];
+            end[t] = x.sliceEnd[i];
+            piece[t] = k == REDUCE ? mesh.piece(x.peer(), i) : null;
+            if (k == REDUCE) {
+                piece[t].clear().limit(0);
+            }
+            done[t] = false;
+        }
+    }
+
+    /** Moves transfer t as far as the socket allows; true when bytes moved. */
+    private boolean step(int t) throws IOException {
+        switch (kind[t]) {
+            case SEND: {
+                int w = ch[t].write(buf[t]);
+                done[t] = !buf[t].hasRemaining();
+                return w > 0;
+            }
+            case RECV: {
+                int r = ch[t].read(buf[t]);
+                if (r < 0) {
+                    throw new IOException("connection closed by the peer");
+                }
+                done[t] = !buf[t].hasRemaining();
+                return r > 0;
+            }
+            default: {
+                ByteBuffer p = piece[t];
+                if (!p.hasRemaining()) {
+                    p.clear().limit(Math.min(p.capacity(), end[t] - pos[t]));
+                }
+                int r = ch[t].read(p);
+                if (r < 0) {
+                    throw new IOException("connection closed by the peer");
+                }
+                if (!p.hasRemaining()) {
+                    Xfer x = owner[t];
+                    int n = p.limit();
+                    x.reducer().reduce(buf[t], pos[t], x.reduceA(), x.reduceAOffset() + (pos[t] - x.start()), p, 0, n);
+                    pos[t] += n;
+                    p.limit(0);
+                    done[t] = pos[t] == end[t];
+                }
+                return r > 0;
+            }
+        }
+    }
+
+    /** Waits in the selector until one of the unfinished transfers can move (or the park times out). */
+    private void park() throws IOException {
+        if (selector == null) {
+            selector = Selector.open();
+            keys = new SelectionKey[channels.length][perPeer];
+        }
+        for (SelectionKey[] row : keys) {
+            for (SelectionKey k : row) {
+                if (k != null && k.isValid()) {
+                    k.interestOps(0);
+                }
+            }
+        }
+        for (int t = 0; t < count; t++) {
+            if (done[t]) {
+                continue;
+            }
+            int peer = conn[t] / perPeer;
+            int i = conn[t] % perPeer;
+            SelectionKey k = keys[peer][i];
+            int ops = kind[t] == SEND ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+            if (k == null || !k.isValid()) {
+                keys[peer][i] = ch[t].register(selector, ops);
+            } else {
+                k.interestOps(k.interestOps() | ops);
+            }
+        }
+        selector.select(PARK_MILLIS);
+        selector.selectedKeys().clear();
+    }
+
+    private void toNonBlocking() throws IOException {
+        if (nonBlocking) {
+            return;
+        }
+        for (SocketChannel[] row : channels) {
+            if (row != null) {
+                for (SocketChannel c : row) {
+                    if (c != null) {
+                        c.configureBlocking(false);
+                    }
+                }
+            }
+        }
+        nonBlocking = true;
+    }
+
+    /** Back to blocking sockets for the threaded path: a channel must leave the selector first. */
+    void toBlocking() throws IOException {
+        if (!nonBlocking) {
+            return;
+        }
+        if (selector != null) {
+            for (SelectionKey[] row : keys) {
+                for (int i = 0; i < row.length; i++) {
+                    if (row[i] != null) {
+                        row[i].cancel();
+                        row[i] = null;
+                    }
+                }
+            }
+            selector.selectNow();
+        }
+        for (SocketChannel[] row : channels) {
+            if (row != null) {
+                for (SocketChannel c : row) {
+                    if (c != null) {
+                        c.configureBlocking(true);
+                    }
+                }
+            }
+        }
+        nonBlocking = false;
+    }
+
+    /** Wakes a parked exchange (the mesh is being aborted). */
+    void wakeup() {
+        Selector s = selector;
+        if (s != null) {
+            s.wakeup();
+        }
+    }
+
+    void close() {
+        Selector s = selector;
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing: nothing left to tell
+            }
+        }
+    }
+
+    private void grow() {
+        if (count < ch.length) {
+            return;
+        }
+        int n = ch.length * 2;
+        ch = java.util.Arrays.copyOf(ch, n);
+        buf = java.util.Arrays.copyOf(buf, n);
+        owner = java.util.Arrays.copyOf(owner, n);
+        conn = java.util.Arrays.copyOf(conn, n);
+        kind = java.util.Arrays.copyOf(kind, n);
+        pos = java.util.Arrays.copyOf(pos, n);
+        end = java.util.Arrays.copyOf(end, n);
+        piece = java.util.Arrays.copyOf(piece, n);
+        done = java.util.Arrays.copyOf(done, n);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ncclbench.backend.socket;
+
+import dev.ncclbench.results.ResultDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Both all_reduce algorithms give the right answer at every size, in and out of place, on powers of two and
+ * not (recursive doubling folds the extra ranks in first), and every row says which one ran.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AllReduceAlgorithmsTest {
+    /** 8 B to 8 MiB by 16: tiny sizes, a piece and more, and past 4 MiB, where exchanges move to blocking threads. */
+    private static final String SIZES = "-b 8 -e 8M -f 16 -n 2 -w 1";
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "--socket-algo {0} --ranks {1} -d {2} -o {3}")
+    @CsvSource({
+            "rd,   2, float,  sum",
+            "rd,   3, int32,  max",
+            "rd,   5, double, avg",
+            "rd,   6, int64,  prod",
+            "ring, 3, float,  avg",
+            "ring, 4, int32,  sum",
+    })
+    void verifiesAtEverySizeAndSaysWhichRan(String algo, int n, String type, String op) throws IOException {
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("r.json"), "--backend socket --ranks " + n
+                + " --socket-algo " + algo + " -d " + type + " -o " + op + " " + SIZES);
+        assertEquals(0, r.code(), r.err() + r.out());
+        assertEquals(6, r.doc().rows().size(), r.out());
+        for (ResultDocument.Row row : r.doc().rows()) {
+            assertEquals(algo, row.algorithm(), "row " + row.size());
+            assertEquals(0L, row.outOfPlace().wrong(), "out of place, " + row.size() + " B");
+            assertEquals(0L, row.inPlace().wrong(), "in place, " + row.size() + " B");
+        }
+        assertEquals(algo, r.doc().spec().socketAlgo());
+    }
+
+    @Test
+    void autoTakesRecursiveDoublingForSmallSizesAndTheRingForLargeOnesAndTheHeaderSaysWhere() throws IOException {
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("a.json"),
+                "--backend socket --ranks 2 --socket-chunk 64K -b 64K -e 128K -f 2 -n 2 -w 1");
+        assertEquals(0, r.code(), r.err() + r.out());
+        assertEquals("rd", r.doc().rows().get(0).algorithm());
+        assertEquals("ring", r.doc().rows().get(1).algorithm());
+        assertEquals(65536, r.doc().spec().socketChunk());
+        assertTrue(r.out().contains("# socket all_reduce: recursive doubling up to 64 KiB, the ring above"), r.out());
+        assertTrue(r.out().contains("reduction in pieces of 64 KiB"), r.out());
+    }
+}
