@@ -65,7 +65,7 @@ final class Examples {
                     "ncclbench report run.json --html report.html --png busbw.png --svg busbw.svg",
                     "ncclbench report old.json new.json --baseline h200-2node --fabric ib-ndr --html r.html")),
             Map.entry("preflight", List.of(
-                    "ncclbench preflight                          short sweep, path verdict, gate: PASS/DEGRADED/FAIL",
+                    "ncclbench preflight                          doctor, short sweep, path verdict, gate: PASS/DEGRADED/FAIL",
                     "srun --ntasks-per-node=1 scripts/launch/slurm-prolog.sh",
                     "ncclbench preflight --backend socket --baseline lab --junit preflight.xml",
                     "ncclbench preflight --catalog site-catalog.txt --doctor-ignore EVIDENCE-MISSING --json")));

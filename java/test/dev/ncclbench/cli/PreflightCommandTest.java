@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -123,19 +124,84 @@ class PreflightCommandTest {
         assertEquals("ncclbench: --rank wants a whole number, got 'one'", rank.err().strip());
     }
 
+    /** A real JVM running ncclbench with NCCL_SOCKET_IFNAME set (doctor judges the process's own environment). */
+    static ProcessBuilder jvm(String ifname, Path err, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.ncclbench.cli.Main"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("NCCL_") || k.startsWith("OMPI_") || k.startsWith("PMI")
+                || k.startsWith("SLURM_") || List.of("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT").contains(k));
+        pb.environment().put("NCCL_SOCKET_IFNAME", ifname);
+        return pb;
+    }
+
+    static String stdout(Process p, Path err) throws Exception {
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes());
+        // a guard, not a timing: a rank that never ends fails here instead of hanging the suite
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "did not exit: " + out + Files.readString(err));
+        return out;
+    }
+
+    static String last(String out) {
+        List<String> lines = out.lines().toList();
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    /**
+     * Two processes with NCCL_SOCKET_IFNAME=lo: doctor's SOCKET-LOOPBACK-ONLY is an error that does not degrade the
+     * path, so each rank fails, but with a peer it still joins the sweep (which runs fine on loopback) rather than
+     * leaving the other at the rendezvous.
+     */
+    @Test
+    void aDoctorFailureWithPeersStillJoinsTheSweep() throws Exception {
+        int port = freePort();
+        Process[] p = new Process[2];
+        Path[] err = new Path[2];
+        for (int rank = 1; rank >= 0; rank--) {
+            err[rank] = dir.resolve("join-" + rank + ".err");
+            p[rank] = jvm("lo", err[rank], "preflight", "--backend", "socket", "--world-size", "2", "--rank",
+                    String.valueOf(rank), "--rendezvous", "127.0.0.1:" + port, "-b", "1K", "-e", "4K", "-n", "3", "-w",
+                    "1", "--out", dir.resolve("join-runs").toString(), "--dir", dir.resolve("none").toString()).start();
+        }
+        for (int rank = 0; rank < 2; rank++) {
+            String out = stdout(p[rank], err[rank]);
+            assertEquals(3, p[rank].exitValue(), "rank " + rank + ": " + out + Files.readString(err[rank]));
+            assertTrue(last(out).startsWith("FAIL: doctor SOCKET-LOOPBACK-ONLY: NCCL_SOCKET_IFNAME=lo makes NCCL"
+                    + " bootstrap on loopback"), "rank " + rank + ": " + out);
+            assertFalse(out.contains("the sweep did not run"), out);
+            if (rank == 0) {
+                assertTrue(out.contains("# Collective test starting") && out.contains("# gate: "), "the sweep ran: " + out);
+            }
+        }
+    }
+
+    /** A free port on 127.0.0.1 below the ephemeral range (one there may be taken by any outgoing connection). */
+    static int freePort() throws java.io.IOException {
+        java.net.InetAddress lo = java.net.InetAddress.getByName("127.0.0.1");
+        int[] eph = dev.ncclbench.rendezvous.Ports.ephemeralRange();
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 10000 + random.nextInt(eph[0] - 10000 - 1);
+            try (java.net.ServerSocket a = new java.net.ServerSocket(port, 1, lo);
+                 java.net.ServerSocket b = new java.net.ServerSocket(port + 1, 1, lo)) {
+                return port;
+            } catch (java.io.IOException busy) {
+                // try another
+            }
+        }
+        throw new java.io.IOException("no two consecutive free ports on 127.0.0.1 below " + eph[0]);
+    }
+
     @Test
     void aDoctorFailureSkipsASingleProcessSweep() throws Exception {
         Path out = dir.resolve("fail-runs");
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "dev.ncclbench.cli.Main",
-                "preflight", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "--out", out.toString());
-        pb.environment().put("NCCL_SOCKET_IFNAME", "zz-no-such-nic");
         Path err = dir.resolve("fail.err");
-        pb.redirectError(err.toFile());
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String stdout = new String(p.getInputStream().readAllBytes());
-        assertEquals(3, p.waitFor(), stdout + Files.readString(err));
+        Process p = jvm("zz-no-such-nic", err, "preflight", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e",
+                "1K", "--out", out.toString()).start();
+        String stdout = stdout(p, err);
+        assertEquals(3, p.exitValue(), stdout + Files.readString(err));
         List<String> lines = stdout.lines().toList();
         assertTrue(lines.stream().anyMatch(l -> l.matches("  ERROR +SOCKET-IFNAME-NO-MATCH +NCCL_SOCKET_IFNAME=zz-no-such-nic .*")),
                 stdout);
