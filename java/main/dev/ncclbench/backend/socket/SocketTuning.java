@@ -27,7 +27,7 @@ record SocketTuning(String algo, int chunkBytes, long rdMax, long pollLimit) {
      * as fast as the blocking threads or faster up to 32 MiB (8 MiB: 3.9-4.5 ms against 4.8-10 ms); above it
      * the blocking threads, one per connection and direction, keep a NIC's several streams busy at once.
      */
-    static final long POLL_LIMIT = 64L << 20;
+    static final long POLL_LIMIT = 32L << 20;
 
     static SocketTuning of(String algo, long chunk) {
         return new SocketTuning(algo == null ? AUTO : algo, chunk <= 0 ? DEFAULT_CHUNK : (int) chunk, RD_MAX, POLL_LIMIT);

@@ -58,5 +58,6 @@ class AllReduceAlgorithmsTest {
         assertEquals(65536, r.doc().spec().socketChunk());
         assertTrue(r.out().contains("# socket all_reduce: recursive doubling up to 64 KiB, the ring above"), r.out());
         assertTrue(r.out().contains("reduction in pieces of 64 KiB"), r.out());
+        assertTrue(r.out().contains("# the code paths are warmed (JIT) before each collective's first timed size, whatever -w"), r.out());
     }
 }

@@ -1,0 +1,51 @@
+package dev.ncclbench.backend.socket;
+
+import dev.ncclbench.results.ResultDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Exchanges up to {@link SocketTuning#POLL_LIMIT} bytes run on the rank's thread, larger ones on blocking
+ * threads: both paths carry the right bytes, also when the two ends of one transfer take different paths (the
+ * wire layout depends on the transfer alone).
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class TransferPathsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void recursiveDoublingAt64MiBMovesBothDirectionsOnBlockingThreads() throws IOException {
+        // 2 ranks, rd: one exchange of 64 MiB each way, 128 MiB in all: past the limit on both ends
+        assertTrue(2L * (64 << 20) > SocketTuning.POLL_LIMIT);
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("rd.json"),
+                "--backend socket --ranks 2 --socket-algo rd -b 64M -e 64M -n 1 -w 0");
+        assertEquals(0, r.code(), r.err() + r.out());
+        ResultDocument.Row row = r.doc().rows().get(0);
+        assertEquals("rd", row.algorithm());
+        assertEquals(0L, row.outOfPlace().wrong());
+        assertEquals(0L, row.inPlace().wrong());
+    }
+
+    @Test
+    void aGatherWhoseRootBlocksWhileItsSendersPollArrivesWhole() throws IOException {
+        // 5 ranks, 85 MiB gathered: each sender sends 17 MiB (its own thread), the root receives 68 MiB (threads)
+        long block = (85L << 20) / 5;
+        assertTrue(block <= SocketTuning.POLL_LIMIT && 4 * block > SocketTuning.POLL_LIMIT);
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("g.json"),
+                "--backend socket --ranks 5 --collective gather -r 0 -b 85M -e 85M -n 1 -w 0");
+        assertEquals(0, r.code(), r.err() + r.out());
+        ResultDocument.Row row = r.doc().rows().get(0);
+        assertEquals("direct", row.algorithm());
+        assertEquals(0L, row.outOfPlace().wrong());
+        assertEquals(0L, row.inPlace().wrong());
+    }
+}
