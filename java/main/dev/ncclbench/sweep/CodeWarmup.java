@@ -137,6 +137,10 @@ final class CodeWarmup {
             timed.run(size, true, chunk, true);
             perCall = (System.nanoTime() - c0) / (2L * chunk);
             calls += chunk;
+            // the compiler check that runs before every timed loop: compiled now, not while the first loop runs
+            for (int i = 0; i < 10; i++) {
+                JitSettle.work();
+            }
             for (long m : mixed) {
                 timed.run(m, false, 1, true);
                 timed.run(m, true, 1, true);

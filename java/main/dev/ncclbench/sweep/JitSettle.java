@@ -6,6 +6,8 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Whether the JIT compiler is still at work, and a short wait for it before a timed loop. Compiles run on their
@@ -33,32 +35,72 @@ final class JitSettle {
     private JitSettle() {
     }
 
+    /** The compiler threads' schedstat files, listed again when one is gone or every {@link #RELIST_NANOS}. */
+    private static volatile List<Path> compilerStats;
+    private static volatile long listedAt;
+    private static final long RELIST_NANOS = 1_000_000_000L;
+
     /** A counter that grows while the compiler works: its threads' CPU nanoseconds, else total compile ms. */
     static long work() {
-        if (Files.isDirectory(TASKS)) {
+        List<Path> stats = compilerStats;
+        long now = System.nanoTime();
+        if (stats == null || now - listedAt > RELIST_NANOS) {
+            stats = list();
+            compilerStats = stats;
+            listedAt = now;
+        }
+        if (!stats.isEmpty()) {
             long sum = 0;
-            boolean found = false;
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-                for (Path t : tasks) {
-                    try {
-                        String name = Files.readString(t.resolve("comm")).trim();
-                        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                            String stat = Files.readString(t.resolve("schedstat")).trim();
-                            sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-                            found = true;
-                        }
-                    } catch (IOException | RuntimeException gone) {
-                        // the thread ended between the listing and the read
-                    }
+            for (Path p : stats) {
+                long v = runNanos(p);
+                if (v < 0) {
+                    compilerStats = null; // a compiler thread ended (they come and go): list them again
+                    continue;
                 }
-            } catch (IOException e) {
-                found = false;
+                sum += v;
             }
-            if (found) {
-                return sum;
-            }
+            return sum;
         }
         return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() * 1_000_000L : 0;
+    }
+
+    /** The first number of a schedstat file (time on a CPU, ns), or -1. Kept small: it runs between timed loops. */
+    private static long runNanos(Path p) {
+        try {
+            byte[] b = Files.readAllBytes(p);
+            long v = 0;
+            for (byte c : b) {
+                if (c < '0' || c > '9') {
+                    break;
+                }
+                v = v * 10 + (c - '0');
+            }
+            return v;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static List<Path> list() {
+        List<Path> out = new ArrayList<>();
+        if (!Files.isDirectory(TASKS)) {
+            return out;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path t : tasks) {
+                try {
+                    String name = Files.readString(t.resolve("comm"));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        out.add(t.resolve("schedstat"));
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException e) {
+            return new ArrayList<>();
+        }
+        return out;
     }
 
     /** Waits until the compiler has been idle for a moment, before a loop of {@code iters} timed iterations. */
