@@ -4,7 +4,9 @@
 # Per round (3 by default), interleaved: ncclbench (socket backend, one process per rank), Open MPI
 # MPI_Allreduce with ob1 + the tcp btl (scripts/bench/mpi_allreduce.c), PyTorch Gloo all_reduce on CPU
 # tensors (scripts/bench/gloo_allreduce.py). float sum, 8 B to 256 MiB by 4 (and 256 MiB itself), -n 200 below
-# 1 MiB, 20 up to 32 MiB, 5 above; 1 warm-up call per size for each tool. Time = mean per call of the timed
+# 1 MiB, 20 up to 32 MiB, 5 above; 1 warm-up call per size for each tool (ncclbench also warms its code paths
+# before the first size, as every sweep does; its header says how). Each band of sizes is a fresh process of
+# each tool, as a user's run would be. Time = mean per call of the timed
 # loop, averaged over ranks (out of place for ncclbench and MPI; Gloo's all_reduce is in place). Each figure
 # is the median over the rounds; ratio = the faster peer's time / ncclbench's time (>= 1.0: ncclbench is
 # at least as fast). Also the p99/median of ncclbench's per-iteration samples at 8 B (target <= 5).
