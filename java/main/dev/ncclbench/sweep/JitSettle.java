@@ -64,6 +64,11 @@ final class JitSettle {
         return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() * 1_000_000L : 0;
     }
 
+    /** Whether the compiler threads were found (else {@link #work} is the JVM's compile-time counter). */
+    static boolean readsThreads() {
+        return !list().isEmpty();
+    }
+
     /** The first number of a schedstat file (time on a CPU, ns), or -1. Kept small: it runs between timed loops. */
     private static long runNanos(Path p) {
         try {

@@ -162,7 +162,8 @@ final class SweepEngine {
                 // a hang here says so: "#7 code warm-up, all_reduce 8 B out-of-place"
                 tag = tag.replaceFirst(" ", " code warm-up, ");
                 step = tag;
-            } else {
+            } else if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+                // host-timed only: a GPU's events do not see the host's compiler
                 JitSettle.await(spec.iters());
             }
             plane.barrier(tag + ": start");
