@@ -23,18 +23,8 @@ nb="${NCCLBENCH_CMD:-$root/scripts/ncclbench}"
 prefix="${LAB_PREFIX:-doctor-lab-$$-}"
 ns0="${prefix}0"
 ns1="${prefix}1"
-work="$(mktemp -d /tmp/ncclbench-lab.XXXXXX)"
-cleanup() {
-  bash "$root/scripts/lab/netns-nodes.sh" down "$prefix"
-  if [[ -n "$keep" ]]; then mkdir -p "$keep" && cp -r "$work"/. "$keep"/; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-if [[ -z "${NCCLBENCH_CMD:-}" ]]; then
-  (cd "$root" && mvn -q -B -o package -DskipTests >"$work/build.log" 2>&1) || { cat "$work/build.log" >&2; exit 1; }
-fi
-bash "$root/scripts/lab/netns-nodes.sh" up "$prefix"
+source "$root/scripts/lab/lab-nodes.sh"
+lab_nodes_up lab
 catalog="$root/scripts/lab/fabric-catalog.txt"
 
 # One 2-rank all_reduce, rank 0 in ns0, rank 1 in ns1; the rendezvous store listens on ns0's eth0.

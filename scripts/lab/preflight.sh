@@ -24,18 +24,8 @@ prefix="${LAB_PREFIX:-preflight-lab-$$-}"
 ns0="${prefix}0"
 ns1="${prefix}1"
 read -r -a sizes <<<"${LAB_SIZES:--b 1M -e 4M -f 2 -n 5 -w 3}"
-work="$(mktemp -d /tmp/ncclbench-preflight-lab.XXXXXX)"
-cleanup() {
-  bash "$root/scripts/lab/netns-nodes.sh" down "$prefix"
-  if [[ -n "$keep" ]]; then mkdir -p "$keep" && cp -r "$work"/. "$keep"/; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-if [[ -z "${NCCLBENCH_CMD:-}" ]]; then
-  (cd "$root" && mvn -q -B -o package -DskipTests >"$work/build.log" 2>&1) || { cat "$work/build.log" >&2; exit 1; }
-fi
-bash "$root/scripts/lab/netns-nodes.sh" up "$prefix"
+source "$root/scripts/lab/lab-nodes.sh"
+lab_nodes_up preflight-lab
 catalog="$root/scripts/lab/fabric-catalog.txt"
 
 # One 2-rank preflight, rank 0 in ns0, rank 1 in ns1; the rendezvous store listens on ns0's eth0 (a fresh

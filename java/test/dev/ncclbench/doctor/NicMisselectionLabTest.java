@@ -1,11 +1,10 @@
 package dev.ncclbench.doctor;
 
+import dev.ncclbench.labs.LabScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,28 +17,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * higher. The script itself asserts the numbers (exit 1 when the story does not hold). Root only.
  */
 class NicMisselectionLabTest {
-    private static final Path BASE = Path.of(System.getProperty("ncclbench.basedir", ".")).toAbsolutePath();
 
     @Test
     void theSeedStoryHoldsOnOneMachine(@TempDir Path dir) throws Exception {
         Netns.assumeAvailable();
         assumeTrue(Netns.run(List.of("tc", "-V")).ok(), "tc (iproute2) is not installed");
         assumeTrue(Netns.run(List.of("python3", "-V")).ok(), "python3 is not installed");
-        // the jar is not built yet while tests run: the lab runs this JVM's class path
-        Path launcher = dir.resolve("ncclbench");
-        Files.writeString(launcher, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -XX:TieredStopAtLevel=1 -cp '" + System.getProperty("java.class.path") + "' dev.ncclbench.cli.Main \"$@\"\n");
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
-        ProcessBuilder pb = new ProcessBuilder("bash", BASE.resolve("scripts/lab/nic-misselection.sh").toString(),
-                "--keep", dir.resolve("kept").toString()).redirectErrorStream(true);
-        pb.environment().put("NCCLBENCH_CMD", launcher.toString());
-        pb.environment().put("LAB_PREFIX", "doctor-labt-" + ProcessHandle.current().pid() % 100000 + "-");
-        pb.environment().remove("NCCL_SOCKET_IFNAME");
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes());
-        int code = p.waitFor();
-        System.out.println(out);
+        LabScript.Result r = LabScript.run(dir, "nic-misselection.sh", "doctor-labt-" + ProcessHandle.current().pid() % 100000 + "-");
+        String out = r.output();
+        int code = r.code();
         assertEquals(0, code, out);
         List<String> story = out.lines().filter(l -> l.matches("^[1-5]\\. .*")).toList();
         assertEquals(5, story.size(), out);

@@ -1,11 +1,10 @@
 package dev.ncclbench.preflight;
 
+import dev.ncclbench.labs.LabScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,28 +18,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * from the lines it prints. Root only.
  */
 class PreflightLabTest {
-    private static final Path BASE = Path.of(System.getProperty("ncclbench.basedir", ".")).toAbsolutePath();
 
     @Test
     void degradedNamingEth0WhenUnsetAndPassOnRdma0(@TempDir Path dir) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root (CI runs as root)");
-        assumeTrue(ok("ip", "-V"), "iproute2 (ip) is not installed");
-        assumeTrue(ok("tc", "-V"), "tc (iproute2) is not installed");
-        // the jar is not built yet while tests run: the lab runs this JVM's class path
-        Path launcher = dir.resolve("ncclbench");
-        Files.writeString(launcher, "#!/bin/sh\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-                + "' -XX:TieredStopAtLevel=1 -cp '" + System.getProperty("java.class.path") + "' dev.ncclbench.cli.Main \"$@\"\n");
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
-        ProcessBuilder pb = new ProcessBuilder("bash", BASE.resolve("scripts/lab/preflight.sh").toString(),
-                "--keep", dir.resolve("kept").toString()).redirectErrorStream(true);
-        pb.environment().put("NCCLBENCH_CMD", launcher.toString());
-        pb.environment().put("LAB_PREFIX", "preflight-t" + ProcessHandle.current().pid() % 100000 + "-");
-        pb.environment().remove("NCCL_SOCKET_IFNAME");
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes());
-        int code = p.waitFor();
-        System.out.println(out);
+        assumeTrue(LabScript.available("ip", "-V"), "iproute2 (ip) is not installed");
+        assumeTrue(LabScript.available("tc", "-V"), "tc (iproute2) is not installed");
+        LabScript.Result r = LabScript.run(dir, "preflight.sh", "preflight-t" + ProcessHandle.current().pid() % 100000 + "-");
+        String out = r.output();
+        int code = r.code();
         assertEquals(0, code, out);
         List<String> lines = out.lines().filter(l -> l.matches("^[1-4]\\. .*")).toList();
         assertEquals(4, lines.size(), out);
@@ -50,15 +36,5 @@ class PreflightLabTest {
         }
         assertTrue(lines.get(2).contains("rank 0: exit 0: PASS: "), out);
         assertTrue(lines.get(3).contains("rank 1: exit 0: PASS: "), out);
-    }
-
-    private static boolean ok(String... cmd) {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor() == 0;
-        } catch (java.io.IOException | InterruptedException e) {
-            return false;
-        }
     }
 }

@@ -33,10 +33,6 @@ record SocketTuning(String algo, int chunkBytes, long rdMax, long pollLimit) {
         return new SocketTuning(algo == null ? AUTO : algo, chunk <= 0 ? DEFAULT_CHUNK : (int) chunk, RD_MAX, POLL_LIMIT);
     }
 
-    static SocketTuning defaults() {
-        return of(AUTO, 0);
-    }
-
     /** The all_reduce algorithm for this many bytes on this many ranks. */
     String allReduce(long bytes, int nranks) {
         if (nranks == 1) {
