@@ -1,13 +1,11 @@
 package dev.ncclbench.results;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +22,12 @@ final class JsonResultWriter implements ResultSink {
     private final Path file;
     private final Path journalFile;
     private final Clock clock;
-    private FileChannel journal;
+    /**
+     * A stream, not a FileChannel: a channel's writes go through the same JDK code as the socket backend's
+     * (sun.nio.ch.IOUtil), and the first row's write, from a heap buffer to a file, threw away what the JIT had
+     * compiled for sockets: it was compiled again inside the next size's timed loop.
+     */
+    private FileOutputStream journal;
     private ResultDocument header;
     private final List<ResultDocument.Row> rows = new ArrayList<>();
     private boolean finished;
@@ -42,8 +45,7 @@ final class JsonResultWriter implements ResultSink {
         }
         header = ResultDocument.begin(run);
         try {
-            journal = FileChannel.open(journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+            journal = new FileOutputStream(journalFile.toFile());
             ResultFiles.readableByOthers(journalFile);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
@@ -115,12 +117,9 @@ final class JsonResultWriter implements ResultSink {
 
     /** One line, then force: after this returns the line survives a crash of the process or the host. */
     private void append(String line) {
-        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
         try {
-            while (bytes.hasRemaining()) {
-                journal.write(bytes);
-            }
-            journal.force(false);
+            journal.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            journal.getFD().sync();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to the result journal " + journalFile + ": "
                     + e.getMessage(), e);
