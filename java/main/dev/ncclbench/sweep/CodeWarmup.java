@@ -16,18 +16,18 @@ import java.util.List;
  * place, at its first size and at every 16x step up to 64 MiB), so that what is compiled is what is timed: code
  * compiled for another op or placement is thrown away and compiled again when the sweep reaches it.
  *
- * <p>Between chunks of calls (up to {@value #CHUNK}, about 20 ms) the ranks vote (any "more" goes on, the
- * smallest chunk asked for is made), so every rank makes the same calls. A
- * rank wants more until it has made its calls per placement and its compiler has been idle for {@link #QUIET_NANOS},
- * within a budget that grows with -n (a two-iteration check needs no two seconds of warm-up); a JVM that has
- * already warmed the same collective, type,
- * op and rank count (tests, fleet, -N) wants only the quiet compiler.
+ * <p>Between chunks of calls (up to {@value #CHUNK}, about 20 ms) each rank sleeps while its compiler works, then
+ * the ranks vote (any "more" goes on, the smallest chunk asked for is made), so every rank makes the same calls.
+ * A rank wants more until it has made its calls per placement and then {@value #SETTLE_CALLS} more that cost its
+ * compiler next to nothing, within a budget that grows with -n (a two-iteration check needs no seconds of
+ * warm-up); a JVM that has already warmed the same collective, type, op and rank count (tests, fleet, -N) wants
+ * only the quiet compiler.
  */
 final class CodeWarmup {
     /** Calls per placement at the first size: {@value #CALLS_PER_ITER} per timed iteration, at most this many. */
     static final int MIN_CALLS = 10_000;
     static final int CALLS_PER_ITER = 50;
-    static final int CHUNK = 100;
+    static final int CHUNK = 25;
     private static final long CHUNK_NANOS = 20_000_000L;
     /** Larger sizes: at least this many calls and this long at every 16x step up to {@link #LARGEST_BYTES}. */
     static final int FEW_CALLS = 3;
@@ -36,9 +36,18 @@ final class CodeWarmup {
     /** Steps up to this size run between the first size's chunks; larger ones after, a few calls each. */
     static final long MIXED_BYTES = 4L << 20;
     /** The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this. */
-    static final long BUDGET_NANOS = 2_000_000_000L;
+    static final long BUDGET_NANOS = 5_000_000_000L;
     static final long BUDGET_PER_ITER_NANOS = 50_000_000L;
-    static final long QUIET_NANOS = 50_000_000L;
+    /** Between chunks: the compiler counts as done when idle this long. */
+    static final long SETTLE_QUIET_NANOS = 3_000_000L;
+    /**
+     * Until quiet: this many calls at the first size in a row whose chunks each cost the compiler at most
+     * {@link #SETTLE_WORK_NANOS} (some compiler work never stops: the statistics, the control plane's threads).
+     */
+    static final int SETTLE_CALLS = 1_000;
+    static final long SETTLE_WORK_NANOS = 1_000_000L;
+    /** The cost model of {@link #mixedCalls}: a small call's latency on loopback (us). */
+    static final double MODEL_LATENCY_US = 10;
     /** What this JVM has warmed: collective, type, op and rank count. */
     private static final java.util.Set<String> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -47,7 +56,6 @@ final class CodeWarmup {
     private final long budget;
     private int round;
     private long jitWork = -1;
-    private long jitChanged;
 
     /** The sweep's own timed loop at a size and placement, with this many iterations, checked or not (results dropped). */
     interface Timed {
@@ -64,8 +72,9 @@ final class CodeWarmup {
     static String note() {
         return "the code paths are warmed (JIT) before each collective's first timed size, whatever -w: "
                 + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") in and out of place at the first size,"
-                + " one at every 16x step up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS
-                + " or more up to " + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle; at most "
+                + " and as long at every 16x step up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS
+                + " or more up to " + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle (the ranks"
+                + " sleep while it compiles); at most "
                 + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms";
     }
 
@@ -119,12 +128,22 @@ final class CodeWarmup {
         }
     }
 
-    /** Chunks of calls in and out of place, and one call at each mixed size, each after a vote, until no rank wants more. */
+    /**
+     * Chunks of calls in and out of place, and calls at each mixed size, each after a vote, until no rank wants
+     * more. Between chunks each rank first lets its compiler finish what the chunk queued, with no calls running:
+     * on a machine with as many cores as ranks a compile that shares the CPUs with two polling ranks takes twice as
+     * long and stretches every hand-off of the warm-up, so the budget went by with the timed path still in the
+     * interpreter (C2 then compiled the sweep's loop and the socket path inside the first timed loops).
+     */
     private void loop(long size, int minCalls, boolean untilQuiet, long t0, String tag, List<Long> mixed) {
         long perCall = 0;
+        int sinceCompile = 0;
         for (int calls = 0; ; ) {
+            if (settle(t0) > SETTLE_WORK_NANOS) {
+                sinceCompile = 0;
+            }
             long now = System.nanoTime();
-            boolean more = now - t0 < budget && (calls < minCalls || untilQuiet && jitBusy(now));
+            boolean more = now - t0 < budget && (calls < minCalls || untilQuiet && sinceCompile < SETTLE_CALLS);
             // a chunk of about CHUNK_NANOS: the budget is checked between chunks, whatever the size
             int want = perCall <= 0 ? 1 : (int) Math.max(1, Math.min(CHUNK, CHUNK_NANOS / perCall));
             int chunk = vote(tag, more ? want : 0);
@@ -137,15 +156,59 @@ final class CodeWarmup {
             timed.run(size, true, chunk, true);
             perCall = (System.nanoTime() - c0) / (2L * chunk);
             calls += chunk;
+            sinceCompile += chunk;
             // the compiler check that runs before every timed loop: compiled now, not while the first loop runs
             for (int i = 0; i < 10; i++) {
                 JitSettle.work();
             }
             for (long m : mixed) {
-                timed.run(m, false, 1, true);
-                timed.run(m, true, 1, true);
+                int c = mixedCalls(chunk, size, m);
+                timed.run(m, false, c, true);
+                timed.run(m, true, c, true);
             }
         }
+    }
+
+    /**
+     * Sleeps while this JVM's compiler works (it has not been idle for {@link #SETTLE_QUIET_NANOS}), within the
+     * budget. Returns the compiler's work since the last call (ns, or the JVM's counter): what the last chunk's
+     * calls queued.
+     */
+    private long settle(long t0) {
+        long w = JitSettle.work();
+        long since = jitWork >= 0 ? w - jitWork : Long.MAX_VALUE;
+        long quietSince = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            if (now - quietSince >= SETTLE_QUIET_NANOS || now - t0 >= budget) {
+                break;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            long v = JitSettle.work();
+            if (v != w) {
+                w = v;
+                quietSince = System.nanoTime();
+            }
+        }
+        since = jitWork >= 0 ? w - jitWork : Long.MAX_VALUE;
+        jitWork = w;
+        return since;
+    }
+
+    /**
+     * Calls at a mixed size for a chunk of {@code chunk} calls at the first size: about as long as the chunk, by a
+     * cost model of {@value #MODEL_LATENCY_US} us per call plus 1 GB/s, so a 2 KiB or 32 KiB step gets hundreds
+     * of calls (enough for the compiler to see its own branches hot: the reduction's blocks, a partial read)
+     * and a 4 MiB step one. Only sizes and the voted chunk go in, so every rank makes the same calls.
+     */
+    static int mixedCalls(int chunk, long first, long size) {
+        double ratio = (MODEL_LATENCY_US + first / 1e3) / (MODEL_LATENCY_US + size / 1e3);
+        return (int) Math.max(1, Math.min(chunk, Math.round(chunk * ratio)));
     }
 
     /** One vote: 0 when no rank wants more, else the smallest chunk any rank asked for (every rank makes it). */
@@ -161,13 +224,4 @@ final class CodeWarmup {
         return chunk;
     }
 
-    /** Whether the compiler worked within the last {@link #QUIET_NANOS} (see {@link JitSettle#work}). */
-    private boolean jitBusy(long now) {
-        long w = JitSettle.work();
-        if (w != jitWork) {
-            jitWork = w;
-            jitChanged = now;
-        }
-        return now - jitChanged < QUIET_NANOS;
-    }
 }
