@@ -110,6 +110,11 @@ public final class SweepCommand implements Callable<Integer> {
             + " are reduced in pieces of this size while the rest arrive (4K to 64M, default: 512K)")
     String socketChunk;
 
+    @Option(names = "--cpu-bind", paramLabel = "core|none", description = "core: bind each rank's thread to a CPU of its"
+            + " own, by its index on the node, as mpirun --bind-to core (socket backend; default); none: leave it to the"
+            + " scheduler")
+    String cpuBind;
+
     @Option(names = "--json", paramLabel = "FILE", description = "JSON result file (default: <out>/<run>/result.json)")
     Path json;
 
@@ -140,10 +145,18 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Also write the HTML report of this run (as ncclbench report --html)")
     Path html;
 
+    private boolean cpuBind() {
+        String v = cpuBind == null ? "core" : cpuBind.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("core") && !v.equals("none")) {
+            throw NcclbenchException.usage("--cpu-bind must be core or none, got '" + cpuBind + "'");
+        }
+        return v.equals("core");
+    }
+
     @Override
     public Integer call() {
         RunSpec runSpec = resolve();
-        LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress);
+        LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress, cpuBind());
         PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());

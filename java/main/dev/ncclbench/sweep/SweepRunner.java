@@ -8,6 +8,7 @@ import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.launch.CpuBinding;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.launch.LaunchOptions;
@@ -128,6 +129,12 @@ public final class SweepRunner {
                 RunFolder.create(spec.outDir());
             }
             List<RankComm> comms = backend.open(spec, planes, launch.localRank());
+            // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
+            CpuBinding binding = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING)
+                    ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
+            if (binding.note() != null) {
+                notes.add(binding.note());
+            }
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
@@ -135,7 +142,7 @@ public final class SweepRunner {
                         planes, notes, env, out, err)
                         : Report.follower(launch, comms, planes);
                 resultFile = report.jsonFile();
-                RuntimeException failure = sweepAll(spec, comms, planes, report, signals);
+                RuntimeException failure = sweepAll(spec, comms, planes, report, signals, binding);
                 try {
                     return report.end(failure, comms, path);
                 } finally {
@@ -154,7 +161,7 @@ public final class SweepRunner {
 
     /** Every local rank's sweep on its own thread; the first failure closes every local rank so the others fail fast. */
     private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report,
-                                      Signals signals) {
+                                      Signals signals, CpuBinding binding) {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -164,7 +171,13 @@ public final class SweepRunner {
             RankComm comm = comms.get(i);
             ControlPlane plane = planes.get(i);
             SweepEngine engine = new SweepEngine(spec, comm, plane, i == 0 ? report.listener() : null, progress::step);
+            int index = i;
             Thread t = new Thread(() -> {
+                String unbound = binding.bindCurrentThread(index);
+                if (unbound != null) {
+                    err.println("ncclbench: rank " + comm.rank() + " " + unbound + "; it runs unbound");
+                    err.flush();
+                }
                 try {
                     try {
                         engine.run();
