@@ -18,8 +18,8 @@ import java.util.List;
  *
  * <p>Between chunks of calls (up to {@value #CHUNK}, about 20 ms) each rank sleeps while its compiler works, then
  * the ranks vote (any "more" goes on, the smallest chunk asked for is made), so every rank makes the same calls.
- * A rank wants more until it has made its calls per placement and then {@value #SETTLE_CALLS} more that cost its
- * compiler next to nothing, within a budget that grows with -n (a two-iteration check needs no seconds of
+ * A rank wants more until it has made its calls per placement and then {@value #SETTLE_CALLS} more (200 ms of
+ * them for a first size of a millisecond or more) that cost its compiler next to nothing, within a budget that grows with -n (a two-iteration check needs no seconds of
  * warm-up); a JVM that has already warmed the same collective, type, op and rank count (tests, fleet, -N) wants
  * only the quiet compiler.
  */
@@ -46,6 +46,7 @@ final class CodeWarmup {
      */
     static final int SETTLE_CALLS = 1_000;
     static final long SETTLE_WORK_NANOS = 1_000_000L;
+    static final long SETTLE_NANOS = 200_000_000L;
     /** The cost model of {@link #mixedCalls}: a small call's latency on loopback (us). */
     static final double MODEL_LATENCY_US = 10;
     /** What this JVM has warmed: collective, type, op and rank count. */
@@ -138,12 +139,18 @@ final class CodeWarmup {
     private void loop(long size, int minCalls, boolean untilQuiet, long t0, String tag, List<Long> mixed) {
         long perCall = 0;
         int sinceCompile = 0;
+        long quietSince = System.nanoTime();
         for (int calls = 0; ; ) {
             if (settle(t0) > SETTLE_WORK_NANOS) {
                 sinceCompile = 0;
+                quietSince = System.nanoTime();
             }
             long now = System.nanoTime();
-            boolean more = now - t0 < budget && (calls < minCalls || untilQuiet && sinceCompile < SETTLE_CALLS);
+            // a first size of a millisecond or more makes few calls: for it a quiet SETTLE_NANOS is enough (a
+            // small one's quiet stretch ends when a counter crosses C2's threshold: it needs the calls)
+            boolean settled = sinceCompile >= SETTLE_CALLS
+                    || perCall >= 1_000_000L && now - quietSince >= SETTLE_NANOS;
+            boolean more = now - t0 < budget && (calls < minCalls || untilQuiet && !settled);
             // a chunk of about CHUNK_NANOS: the budget is checked between chunks, whatever the size
             int want = perCall <= 0 ? 1 : (int) Math.max(1, Math.min(CHUNK, CHUNK_NANOS / perCall));
             int chunk = vote(tag, more ? want : 0);
