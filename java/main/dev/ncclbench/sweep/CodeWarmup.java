@@ -182,27 +182,8 @@ final class CodeWarmup {
      * calls queued.
      */
     private long settle(long t0) {
-        long w = JitSettle.work();
+        long w = JitSettle.awaitQuiet(SETTLE_QUIET_NANOS, t0 + budget, 1);
         long since = jitWork >= 0 ? w - jitWork : Long.MAX_VALUE;
-        long quietSince = System.nanoTime();
-        while (true) {
-            long now = System.nanoTime();
-            if (now - quietSince >= SETTLE_QUIET_NANOS || now - t0 >= budget) {
-                break;
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            long v = JitSettle.work();
-            if (v != w) {
-                w = v;
-                quietSince = System.nanoTime();
-            }
-        }
-        since = jitWork >= 0 ? w - jitWork : Long.MAX_VALUE;
         jitWork = w;
         return since;
     }

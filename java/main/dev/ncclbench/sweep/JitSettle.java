@@ -110,20 +110,26 @@ final class JitSettle {
 
     /** Waits until the compiler has been idle for a moment, before a loop of {@code iters} timed iterations. */
     static void await(int iters) {
-        long max = Math.min(MAX_NANOS, iters * PER_ITER_NANOS);
-        long start = System.nanoTime();
+        awaitQuiet(QUIET_NANOS, System.nanoTime() + Math.min(MAX_NANOS, iters * PER_ITER_NANOS), 2);
+    }
+
+    /**
+     * Sleeps ({@code sleepMillis} at a time) until the compiler has not worked for {@code quietNanos}, or until
+     * {@code deadline} (System.nanoTime); returns {@link #work} as last read.
+     */
+    static long awaitQuiet(long quietNanos, long deadline, long sleepMillis) {
         long last = work();
-        long quietSince = start;
+        long quietSince = System.nanoTime();
         while (true) {
             long now = System.nanoTime();
-            if (now - quietSince >= QUIET_NANOS || now - start >= max) {
-                return;
+            if (now - quietSince >= quietNanos || now - deadline >= 0) {
+                return last;
             }
             try {
-                Thread.sleep(2);
+                Thread.sleep(sleepMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return last;
             }
             long w = work();
             if (w != last) {
