@@ -62,39 +62,45 @@ public final class GateJunit {
         x.writeCharacters("\n");
         String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
         for (SizeResult s : cases) {
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", "ncclbench.gate." + s.key().collective());
-            x.writeAttribute("name", s.key().label());
-            x.writeAttribute("time", "0");
             String detail = detail(s);
             if (s.status().fails()) {
-                x.writeStartElement("failure");
-                x.writeAttribute("type", s.status().name().toLowerCase(Locale.ROOT));
-                x.writeAttribute("message", s.key().label() + ": " + detail);
-                x.writeCharacters(detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
-                        : "\nwhat changed since the baseline:\n" + changed));
-                x.writeEndElement();
+                testcase(x, "ncclbench.gate." + s.key().collective(), s.key().label(),
+                        s.status().name().toLowerCase(Locale.ROOT), s.key().label() + ": " + detail,
+                        detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
+                                : "\nwhat changed since the baseline:\n" + changed));
             } else {
-                x.writeStartElement("system-out");
-                x.writeCharacters(detail);
-                x.writeEndElement();
+                testcase(x, "ncclbench.gate." + s.key().collective(), s.key().label(), null, detail, "");
             }
-            x.writeEndElement();
-            x.writeCharacters("\n");
         }
         for (Finding f : errors) {
-            x.writeStartElement("testcase");
-            x.writeAttribute("classname", "ncclbench.gate.curve");
-            x.writeAttribute("name", f.ruleId());
-            x.writeAttribute("time", "0");
-            x.writeStartElement("failure");
-            x.writeAttribute("type", "degraded");
-            x.writeAttribute("message", f.title());
-            x.writeCharacters(f.detail() + "\n" + String.join("\n", f.evidence()));
-            x.writeEndElement();
-            x.writeEndElement();
-            x.writeCharacters("\n");
+            testcase(x, "ncclbench.gate.curve", f.ruleId(), "degraded", f.title(),
+                    f.detail() + "\n" + String.join("\n", f.evidence()));
         }
+        x.writeEndElement();
+        x.writeCharacters("\n");
+    }
+
+    /**
+     * One test case; also the preflight's.
+     *
+     * @param failureType null for a passing case: then {@code message}, and {@code text} if any, go to system-out
+     */
+    public static void testcase(XMLStreamWriter x, String classname, String name, String failureType, String message,
+                                String text) throws XMLStreamException {
+        x.writeStartElement("testcase");
+        x.writeAttribute("classname", classname);
+        x.writeAttribute("name", name);
+        x.writeAttribute("time", "0");
+        if (failureType != null) {
+            x.writeStartElement("failure");
+            x.writeAttribute("type", failureType);
+            x.writeAttribute("message", message);
+            x.writeCharacters(text);
+        } else {
+            x.writeStartElement("system-out");
+            x.writeCharacters(message + (text.isEmpty() ? "" : "\n" + text));
+        }
+        x.writeEndElement();
         x.writeEndElement();
         x.writeCharacters("\n");
     }

@@ -37,12 +37,12 @@ public final class PreflightJunit {
             x.writeCharacters("\n");
             suiteStart(x, "ncclbench preflight" + (r.host() == null ? "" : " " + r.host()), 1 + doctor.size(),
                     (pass ? 0 : 1) + doctorFailures);
-            testcase(x, "ncclbench.preflight", "verdict", pass ? null : r.verdict().word().toLowerCase(java.util.Locale.ROOT),
+            GateJunit.testcase(x, "ncclbench.preflight", "verdict", pass ? null : r.verdict().word().toLowerCase(java.util.Locale.ROOT),
                     r.verdict().line(), String.join("\n", r.verdict().reasons().stream().map(Preflight.Reason::text).toList()));
             for (Finding f : doctor) {
                 String type = f.severity() != Severity.ERROR ? null
                         : DoctorRules.book().degrades(List.of(f)) ? "degraded" : "environment";
-                testcase(x, "ncclbench.preflight.doctor", f.ruleId(), type, f.title(), f.detail()
+                GateJunit.testcase(x, "ncclbench.preflight.doctor", f.ruleId(), type, f.title(), f.detail()
                         + (f.evidence().isEmpty() ? "" : "\n" + String.join("\n", f.evidence()))
                         + (f.remedy().isEmpty() ? "" : "\nfix: " + String.join("\n     ", f.remedy())));
             }
@@ -68,27 +68,6 @@ public final class PreflightJunit {
         x.writeAttribute("failures", String.valueOf(failures));
         x.writeAttribute("errors", "0");
         x.writeAttribute("skipped", "0");
-        x.writeCharacters("\n");
-    }
-
-    /** @param failureType null for a passing case (the text goes to system-out) */
-    private static void testcase(XMLStreamWriter x, String classname, String name, String failureType, String message,
-                                 String text) throws XMLStreamException {
-        x.writeStartElement("testcase");
-        x.writeAttribute("classname", classname);
-        x.writeAttribute("name", name);
-        x.writeAttribute("time", "0");
-        if (failureType != null) {
-            x.writeStartElement("failure");
-            x.writeAttribute("type", failureType);
-            x.writeAttribute("message", message);
-            x.writeCharacters(text);
-        } else {
-            x.writeStartElement("system-out");
-            x.writeCharacters(message + (text.isEmpty() ? "" : "\n" + text));
-        }
-        x.writeEndElement();
-        x.writeEndElement();
         x.writeCharacters("\n");
     }
 }
