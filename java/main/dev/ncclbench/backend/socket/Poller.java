@@ -48,7 +48,14 @@ final class Poller {
     private int[] pos = new int[8];
     private int[] end = new int[8];
     private ByteBuffer[] piece = new ByteBuffer[8];
-    private boolean[] done = new boolean[8];
+    /**
+     * 1 when transfer t is done, else 0, set without a branch ({@link #finished}): a transfer's end is a condition
+     * that small sizes always meet at once (a 512 KiB slice is one piece, a write takes it whole), so compiled
+     * code kept only that outcome and deoptimised the first time an 8 MiB slice needed a second piece, inside the
+     * timed loop (the warm-up's sizes cannot show every outcome of every size). For the same reason a step
+     * returns the bytes it moved, not whether it moved any: a full socket buffer is a large size's outcome only.
+     */
+    private byte[] done = new byte[8];
 
     private static final byte SEND = 0;
     private static final byte RECV = 1;
@@ -78,19 +85,15 @@ final class Poller {
         long idleSince = 0;
         boolean late = false;
         while (left > 0) {
-            boolean moved = false;
+            int moved = 0;
             for (int t = 0; t < count; t++) {
-                if (done[t]) {
+                if (done[t] != 0) {
                     continue;
                 }
-                if (step(t)) {
-                    moved = true;
-                }
-                if (done[t]) {
-                    left--;
-                }
+                moved |= step(t);
+                left -= done[t];
             }
-            if (moved || left == 0) {
+            if (moved != 0 || left == 0) {
                 idleSince = 0;
                 continue;
             }
@@ -136,25 +139,25 @@ final class Poller {
             if (k == REDUCE) {
                 piece[t].clear().limit(0);
             }
-            done[t] = false;
+            done[t] = 0;
         }
     }
 
-    /** Moves transfer t as far as the socket allows; true when bytes moved. */
-    private boolean step(int t) throws IOException {
+    /** Moves transfer t as far as the socket allows; returns the bytes moved (no compare: see {@link #done}). */
+    private int step(int t) throws IOException {
         switch (kind[t]) {
             case SEND: {
                 int w = ch[t].write(buf[t]);
-                done[t] = !buf[t].hasRemaining();
-                return w > 0;
+                done[t] = finished(buf[t].remaining());
+                return w;
             }
             case RECV: {
                 int r = ch[t].read(buf[t]);
                 if (r < 0) {
                     throw new IOException("connection closed by the peer");
                 }
-                done[t] = !buf[t].hasRemaining();
-                return r > 0;
+                done[t] = finished(buf[t].remaining());
+                return r;
             }
             default: {
                 ByteBuffer p = piece[t];
@@ -171,11 +174,16 @@ final class Poller {
                     x.reducer().reduce(buf[t], pos[t], x.reduceA(), x.reduceAOffset() + (pos[t] - x.start()), p, 0, n);
                     pos[t] += n;
                     p.limit(0);
-                    done[t] = pos[t] == end[t];
+                    done[t] = finished(end[t] - pos[t]);
                 }
-                return r > 0;
+                return r;
             }
         }
+    }
+
+    /** 1 when nothing is left ({@code left} is never negative), else 0, by arithmetic rather than a compare. */
+    private static byte finished(int left) {
+        return (byte) ((left - 1) >>> 31);
     }
 
     /** Waits in the selector until one of the unfinished transfers can move (or the park times out). */
@@ -192,7 +200,7 @@ final class Poller {
             }
         }
         for (int t = 0; t < count; t++) {
-            if (done[t]) {
+            if (done[t] != 0) {
                 continue;
             }
             int peer = conn[t] / perPeer;
