@@ -18,6 +18,15 @@ public interface Operation extends AutoCloseable {
     }
 
     /**
+     * Which code a call runs, for the code warm-up: two sizes of one collective with the same path run the same
+     * methods, so calls at the cheaper one compile the dearer one's code (sweep.CodeWarmup). Null when the backend
+     * cannot say; then each size warms only itself.
+     */
+    default String codePath() {
+        return null;
+    }
+
+    /**
      * Starts call number {@code call} of this size and placement: nccl-tests' iteration index, which picks
      * the buffer offset of the call (a backend without one ignores it). Call 0 is where {@link #fill} wrote.
      */

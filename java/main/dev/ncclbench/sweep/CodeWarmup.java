@@ -6,6 +6,7 @@ import dev.ncclbench.spec.Sizes;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * Before a collective's first timed size, on a backend whose time is the host's (the socket backend), its code
@@ -13,15 +14,17 @@ import java.util.List;
  * after thousands of calls: -w 1 is one call, so the first sizes were timed half interpreted (526 us for an 8 B
  * all_reduce that takes 10 warm, docs/benchmarks.md), and the compiler then took a CPU from the ranks in the
  * middle of later timed loops. The calls are the sweep's own (its collective, type, op and root, in and out of
- * place, at its first size and at every 16x step up to 64 MiB), so that what is compiled is what is timed: code
- * compiled for another op or placement is thrown away and compiled again when the sweep reaches it.
+ * place, at its first size, at every 16x step up to 64 MiB and at its largest size up to that), so that what is
+ * compiled is what is timed: code compiled for another op or placement is thrown away and compiled again when
+ * the sweep reaches it. A dear first size (a millisecond a call) makes its many calls through a cheaper stand-in
+ * on the same code path ({@link #standIn}), with a few of its own between them.
  *
  * <p>Between chunks of calls (up to {@value #CHUNK}, about 20 ms) each rank sleeps while its compiler works, then
  * the ranks vote (any "more" goes on, the smallest chunk asked for is made), so every rank makes the same calls.
  * A rank wants more until it has made its calls per placement and then {@value #SETTLE_CALLS} more (200 ms of
- * them for a first size of a millisecond or more) that cost its compiler next to nothing, within a budget that grows with -n (a two-iteration check needs no seconds of
- * warm-up); a JVM that has already warmed the same collective, type, op and rank count (tests, fleet, -N) wants
- * only the quiet compiler.
+ * them for a first size of a millisecond or more) that cost its compiler next to nothing, within a budget that
+ * grows with -n (a two-iteration check needs no seconds of warm-up); a JVM that has already warmed the same
+ * collective, type, op and rank count (tests, fleet, -N) wants only the quiet compiler.
  */
 final class CodeWarmup {
     /** Calls per placement at the first size: {@value #CALLS_PER_ITER} per timed iteration, at most this many. */
@@ -35,9 +38,17 @@ final class CodeWarmup {
     static final long LARGEST_BYTES = 64L << 20;
     /** Steps up to this size run between the first size's chunks; larger ones after, a few calls each. */
     static final long MIXED_BYTES = 4L << 20;
-    /** The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this. */
+    /**
+     * The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this. On 2
+     * cores shared by two JVMs, compiling a sweep's code takes each about 2 s of the compilers' time: with 50 ms
+     * per iteration a fresh -n 20 sweep from 2 MiB was timed while C2 still compiled the transfer loop (2 MiB
+     * 1.0-1.4 ms a call, 8 MiB 3.9-8.3 ms; with 150 ms, 1.0-1.2 and 3.4-3.8, docs/benchmarks.md).
+     */
     static final long BUDGET_NANOS = 5_000_000_000L;
-    static final long BUDGET_PER_ITER_NANOS = 50_000_000L;
+    static final long BUDGET_PER_ITER_NANOS = 150_000_000L;
+    /** A first size from this one (half a millisecond a call on loopback) is warmed through a stand-in. */
+    static final long STAND_IN_FROM_BYTES = 512L << 10;
+    static final int STAND_IN_STEPS = 4;
     /** Between chunks: the compiler counts as done when idle this long. */
     static final long SETTLE_QUIET_NANOS = 3_000_000L;
     /**
@@ -58,9 +69,12 @@ final class CodeWarmup {
     private int round;
     private long jitWork = -1;
 
-    /** The sweep's own timed loop at a size and placement, with this many iterations, checked or not (results dropped). */
+    /**
+     * The sweep's own timed loop at a size and placement, with this many iterations, checked or not (results
+     * dropped); returns its time per call in microseconds (the loop's alone, as every rank measured it).
+     */
     interface Timed {
-        void run(long size, boolean inPlace, int iters, boolean check);
+        double run(long size, boolean inPlace, int iters, boolean check);
     }
 
     private CodeWarmup(ControlPlane plane, Timed timed, long budget) {
@@ -72,10 +86,12 @@ final class CodeWarmup {
     /** For the result's header. */
     static String note() {
         return "the code paths are warmed (JIT) before each collective's first timed size, whatever -w: "
-                + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") in and out of place at the first size,"
-                + " and as long at every 16x step up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS
-                + " or more up to " + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle (the ranks"
-                + " sleep while it compiles); at most "
+                + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") in and out of place at the first size"
+                + " (from " + Sizes.human(STAND_IN_FROM_BYTES) + " at a smaller size on"
+                + " the same code path, with calls at the first size between them), as long at every 16x step and the"
+                + " largest size up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS + " or more up to "
+                + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle (the ranks sleep while it"
+                + " compiles); at most "
                 + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms";
     }
 
@@ -84,7 +100,8 @@ final class CodeWarmup {
      * @param tag   names the collective and root in the votes' tags
      * @param key   what this JVM warms: a second sweep of the same collective, type, op and rank count needs less
      */
-    static void run(ControlPlane plane, List<Long> sizes, int iters, String tag, String key, Timed timed) {
+    static void run(ControlPlane plane, List<Long> sizes, int iters, String tag, String key, Timed timed,
+                    LongFunction<String> codePath) {
         if (sizes.isEmpty()) {
             return;
         }
@@ -92,20 +109,19 @@ final class CodeWarmup {
         int min = WARMED.contains(key) ? 0 : (int) Math.min(MIN_CALLS, (long) iters * CALLS_PER_ITER);
         long t0 = System.nanoTime();
         long first = sizes.get(0);
-        // the sizes at every 16x step: other algorithms, partial reads, other threads
-        List<Long> steps = new ArrayList<>();
-        long last = first;
-        for (long size : sizes) {
-            if (size >= last * 16 && size <= LARGEST_BYTES) {
-                steps.add(size);
-                last = size;
-            }
-        }
+        // every rank picks the same stand-in: it depends on the size and on the backend's settings, which the
+        // checks before the sweep found equal on every rank
+        long at = standIn(first, codePath);
+        List<Long> steps = steps(sizes);
         // The small steps run between the chunks of the first size: the compiler then sees every branch of the
         // code before it compiles it. Code compiled before a branch was ever taken is thrown away when it is,
         // and compiled again (250 ms for the socket backend's transfer loop) in the middle of a timed loop.
-        List<Long> mixed = steps.stream().filter(x -> x <= MIXED_BYTES).toList();
-        w.loop(first, min, false, t0, tag, mixed);
+        List<Long> mixed = new ArrayList<>();
+        if (at != first) {
+            mixed.add(first);
+        }
+        mixed.addAll(steps.stream().filter(x -> x <= MIXED_BYTES).toList());
+        w.loop(at, min, false, t0, tag, mixed);
         for (long size : steps) {
             if (size > MIXED_BYTES) {
                 for (boolean inPlace : new boolean[] {false, true}) {
@@ -113,9 +129,60 @@ final class CodeWarmup {
                 }
             }
         }
-        w.loop(first, 0, true, t0, tag, List.of());
+        // the larger steps' branches reach the compiler here, with the stand-in's and the first size's calls
+        w.loop(at, 0, true, t0, tag, at == first ? List.of() : List.of(first));
         WARMED.add(key);
     }
+
+    /**
+     * The size the warm-up's many calls run at: the first size, or for a dear one the smallest of first/4,
+     * first/16, ... (at most {@value #STAND_IN_STEPS} steps) on the same code path, every size between on it
+     * too. A 2 MiB all_reduce takes a millisecond: a second's budget made 150 calls, and C2 compiled the transfer
+     * loop inside the timed loops; at 128 KiB, on the same path, the same code gets ten times the calls.
+     */
+    static long standIn(long first, LongFunction<String> codePath) {
+        if (first < STAND_IN_FROM_BYTES) {
+            return first;
+        }
+        String path = codePath.apply(first);
+        if (path == null) {
+            return first;
+        }
+        long best = first;
+        for (int k = 1; k <= STAND_IN_STEPS; k++) {
+            long size = first >> (2 * k);
+            if (size < 8 || !path.equals(codePath.apply(size))) {
+                break;
+            }
+            best = size;
+        }
+        return best;
+    }
+
+    /**
+     * The sizes warmed besides the first: every 16x step up to {@link #LARGEST_BYTES} (other algorithms,
+     * partial reads, other threads), and the largest size up to it. Between two steps a size's own branches go
+     * untaken: a sweep of 2 and 8 MiB warmed only 2 MiB, and the first 8 MiB loop recompiled the transfer loop.
+     */
+    static List<Long> steps(List<Long> sizes) {
+        List<Long> steps = new ArrayList<>();
+        long last = sizes.get(0);
+        long largest = last;
+        for (long size : sizes) {
+            if (size >= last * 16 && size <= LARGEST_BYTES) {
+                steps.add(size);
+                last = size;
+            }
+            if (size <= LARGEST_BYTES) {
+                largest = Math.max(largest, size);
+            }
+        }
+        if (largest > last) {
+            steps.add(largest);
+        }
+        return steps;
+    }
+
     /** At least {@value #FEW_CALLS} calls and {@link #FEW_NANOS}, a vote before each (another JVM may be cold). */
     private void few(long size, boolean inPlace, boolean cold, long t0, String tag) {
         long start = System.nanoTime();
@@ -157,11 +224,10 @@ final class CodeWarmup {
             if (chunk == 0) {
                 break;
             }
-            long c0 = System.nanoTime();
-            // checked too: the check's code is what runs right after each timed loop, compiled or not
-            timed.run(size, false, chunk, true);
-            timed.run(size, true, chunk, true);
-            perCall = (System.nanoTime() - c0) / (2L * chunk);
+            // checked too: the check's code is what runs right after each timed loop, compiled or not. The chunk is
+            // sized by the loops' own time: with the set-up and the check counted, a 2 MiB chunk was one call
+            double us = timed.run(size, false, chunk, true) + timed.run(size, true, chunk, true);
+            perCall = Math.max(1, (long) (us * 500));
             calls += chunk;
             sinceCompile += chunk;
             // the compiler check that runs before every timed loop: compiled now, not while the first loop runs

@@ -101,7 +101,8 @@ final class SweepEngine {
                         int elt = spec.type().bytes();
                         String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
                         CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
-                                measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check));
+                                measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check).measurement.timeUs(),
+                                size -> codePath(coll, coll.counts(size / elt, elt, n), root));
                     }
                 }
                 for (long size : sizes) {
@@ -123,6 +124,13 @@ final class SweepEngine {
                     listener.endCollective(coll.name());
                 }
             }
+        }
+    }
+
+    /** The backend's code path for a call of this size (Operation#codePath), or null. */
+    private String codePath(Collective coll, Counts counts, int root) {
+        try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, false)) {
+            return op.codePath();
         }
     }
 

@@ -32,6 +32,10 @@ final class AllReducePlan {
     private final int rank;
     private final List<Step> steps = new ArrayList<>();
     private final String algorithm;
+    /** The most bytes one exchange moves (sent and received); the fewest and the most one transfer moves. */
+    private long largestExchange;
+    private long smallestTransfer = Long.MAX_VALUE;
+    private long largestTransfer;
 
     /** A place in a buffer: the buffer and a byte offset. */
     private record At(ByteBuffer buf, int off) {
@@ -60,6 +64,19 @@ final class AllReducePlan {
 
     String algorithm() {
         return algorithm;
+    }
+
+    long largestExchange() {
+        return largestExchange;
+    }
+
+    /** Long.MAX_VALUE when the plan moves nothing (one rank). */
+    long smallestTransfer() {
+        return smallestTransfer;
+    }
+
+    long largestTransfer() {
+        return largestTransfer;
     }
 
     void run() {
@@ -124,6 +141,15 @@ final class AllReducePlan {
     }
 
     private void exchange(List<Xfer> sends, List<Xfer> recvs) {
+        long total = 0;
+        for (List<Xfer> xs : List.of(sends, recvs)) {
+            for (Xfer x : xs) {
+                total += x.bytes();
+                smallestTransfer = Math.min(smallestTransfer, x.bytes());
+                largestTransfer = Math.max(largestTransfer, x.bytes());
+            }
+        }
+        largestExchange = Math.max(largestExchange, total);
         steps.add(() -> mesh.exchange(sends, recvs, what));
     }
 

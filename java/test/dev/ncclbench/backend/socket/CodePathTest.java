@@ -1,0 +1,65 @@
+package dev.ncclbench.backend.socket;
+
+import dev.ncclbench.backend.Operation;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.results.RankInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * The code path an all_reduce names (what the code warm-up's stand-in size must share with the first size)
+ * changes where the code does: the algorithm, the rank's thread or blocking threads, split transfers or not.
+ * On a real 2-rank mesh over loopback.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CodePathTest {
+    private static final Collective ALL_REDUCE = Collectives.byName("all_reduce");
+
+    @Test
+    void sizesBetweenTheCrossoversShareAPathAndTheCrossoversChangeIt() throws Exception {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        SocketTuning tuning = SocketTuning.of(null, 0);
+        try (ServerSocketChannel l0 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0));
+             ServerSocketChannel l1 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0))) {
+            List<InetSocketAddress> addresses = List.of((InetSocketAddress) l0.getLocalAddress(),
+                    (InetSocketAddress) l1.getLocalAddress());
+            CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(
+                    () -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning));
+            try (Mesh mesh = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning); Mesh other = peer.get()) {
+                SocketRankComm comm = new SocketRankComm(mesh, new RankInfo(0, 0, "test", 1, "lo"), tuning);
+                String small = path(comm, 32 << 10);
+                String mid = path(comm, 128 << 10);
+                assertEquals("rd, polled, one connection", small);
+                assertEquals("ring, polled, split", mid);
+                assertEquals(mid, path(comm, 2 << 20));
+                assertEquals(mid, path(comm, 32 << 20), "32 MiB: exchanges of 32 MiB still run on the rank's thread");
+                assertNotEquals(mid, path(comm, 64 << 20), "64 MiB: exchanges past the limit run on blocking threads");
+                try (Operation gather = comm.prepare(Collectives.byName("all_gather"), Collectives.byName("all_gather")
+                        .counts(1024, 4, 2), DataType.FLOAT, ReduceOp.SUM, -1, false)) {
+                    assertNull(gather.codePath(), "only all_reduce names its path: other sizes warm only themselves");
+                }
+            }
+        }
+    }
+
+    private static String path(SocketRankComm comm, long bytes) {
+        try (Operation op = comm.prepare(ALL_REDUCE, ALL_REDUCE.counts(bytes / 4, 4, 2), DataType.FLOAT, ReduceOp.SUM,
+                -1, false)) {
+            return op.codePath();
+        }
+    }
+}
