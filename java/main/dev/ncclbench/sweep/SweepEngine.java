@@ -26,6 +26,8 @@ import java.util.List;
  * rank 0 reports rows as they finish.
  */
 final class SweepEngine {
+    /** Up to this size a call costs less than waking a CPU: one more untimed call after the start barrier. */
+    private static final long AWAKE_BYTES = 1L << 20;
     private final RunSpec spec;
     private final RankComm comm;
     private final ControlPlane plane;
@@ -138,10 +140,11 @@ final class SweepEngine {
     }
 
     /**
-     * One placement as nccl-tests' BenchTime: fill, one untimed synchronising call (also with -w 0), then
-     * the timed loop: per iteration a -m group of calls (call index i x m + a shifts the buffers), -z 1 and
-     * 2 wait after each iteration (1 also barriers, timed), -z 3 waits and barriers untimed; with -G the
-     * loop is captured into a graph and only its replays are timed.
+     * One placement as nccl-tests' BenchTime: fill, one untimed synchronising call (also with -w 0), a barrier
+     * (on a host-timed backend up to 1 MiB, one more untimed call after it, to wake every rank), then the timed
+     * loop: per iteration a -m group of calls (call index i x m + a shifts the buffers), -z 1 and 2 wait after
+     * each iteration (1 also barriers, timed), -z 3 waits and barriers untimed; with -G the loop is captured into
+     * a graph and only its replays are timed.
      */
     private Placement measure(Collective coll, Counts counts, int root, boolean inPlace) {
         return measure(coll, counts, root, inPlace, spec.iters(), false, true);
@@ -176,6 +179,14 @@ final class SweepEngine {
                 JitSettle.await(spec.iters());
             }
             plane.barrier(tag + ": start");
+            if (!comm.capabilities().contains(Capability.DEVICE_TIMING) && counts.sizeBytes(spec.type()) <= AWAKE_BYTES) {
+                // The barrier waits asleep, and a sleeping rank's CPU may be halted: in a VM waking one took up to
+                // 8 ms, so the first timed call was 20-80 us at 8 B (or the whole loop's time). One more untimed
+                // call returns only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
+                // alone decides, so every rank makes it or none does.
+                op.launch(0);
+                op.drain();
+            }
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
             boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
