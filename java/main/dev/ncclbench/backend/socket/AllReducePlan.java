@@ -118,7 +118,7 @@ final class AllReducePlan {
     private void reduceStep(List<Xfer> sends, int peer, At[] xy, At result, At spare, int bytes) {
         At x = xy[0];
         At y = xy[1];
-        exchange(sends, List.of(Xfer.recvReduce(peer, region(y, bytes), x.buf(), x.off(), reducer)));
+        exchange(sends, List.of(Xfer.recvReduce(peer, region(y, bytes), x.buf(), x.off(), reducer, x.buf() != y.buf())));
         xy[0] = y;
         xy[1] = same(y, result) ? spare : result;
     }
@@ -130,7 +130,7 @@ final class AllReducePlan {
             At from = s == 0 ? send : result;
             exchange(List.of(Xfer.send(mod(rank + 1), region(from, chunk(c, sc), chunk(c, sc + 1) - chunk(c, sc)))),
                     List.of(Xfer.recvReduce(mod(rank - 1), region(result, chunk(c, rc), chunk(c, rc + 1) - chunk(c, rc)),
-                            send.buf(), send.off() + chunk(c, rc), reducer)));
+                            send.buf(), send.off() + chunk(c, rc), reducer, send.buf() != result.buf())));
         }
         for (int s = 0; s < n - 1; s++) {
             int sc = mod(rank + 1 - s);

@@ -204,7 +204,7 @@ final class SocketOperation implements Operation {
             boolean last = s == n - 2;
             ByteBuffer into = last ? region(main, rOff, block) : region(scratch, rc * block, block);
             exchange(List.of(Xfer.send(mod(rank + 1), region(from, fromOff, block))),
-                    List.of(Xfer.recvReduce(mod(rank - 1), into, sBuf, sOff + rc * block, reducer)));
+                    List.of(Xfer.recvReduce(mod(rank - 1), into, sBuf, sOff + rc * block, reducer, false)));
         }
         reducer.finishAverage(main, rOff, block, n);
     }
@@ -277,7 +277,7 @@ final class SocketOperation implements Operation {
             int in = t - q + 1;
             if (q >= 1 && in >= 0 && in < segs) {
                 int[] seg = segment(bytes, in);
-                recvs.add(Xfer.recvReduce(mod(rank - 1), region(acc, accOff + seg[0], seg[1]), sBuf, sOff + seg[0], reducer));
+                recvs.add(Xfer.recvReduce(mod(rank - 1), region(acc, accOff + seg[0], seg[1]), sBuf, sOff + seg[0], reducer, false));
             }
             if (!sends.isEmpty() || !recvs.isEmpty()) {
                 exchange(sends, recvs);

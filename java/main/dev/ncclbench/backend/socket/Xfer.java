@@ -17,12 +17,13 @@ final class Xfer {
     private final ByteBuffer reduceA;
     private final long reduceAOffset;
     private final Reducer reducer;
+    private final boolean intoRegion;
     /** The region cut per connection (see {@link Mesh#slices}), kept once computed; bounds in sliceStart/End. */
     ByteBuffer[] slices;
     int[] sliceStart;
     int[] sliceEnd;
 
-    private Xfer(int peer, ByteBuffer region, ByteBuffer reduceA, long reduceAOffset, Reducer reducer) {
+    private Xfer(int peer, ByteBuffer region, ByteBuffer reduceA, long reduceAOffset, Reducer reducer, boolean intoRegion) {
         this.peer = peer;
         // our own view: the exchange moves its position, and the caller's buffer must not see that
         this.region = region.duplicate().order(ByteOrder.nativeOrder());
@@ -31,19 +32,25 @@ final class Xfer {
         this.reduceA = reduceA;
         this.reduceAOffset = reduceAOffset;
         this.reducer = reducer;
+        this.intoRegion = intoRegion;
     }
 
     static Xfer send(int peer, ByteBuffer region) {
-        return new Xfer(peer, region, null, 0, null);
+        return new Xfer(peer, region, null, 0, null, false);
     }
 
     static Xfer recv(int peer, ByteBuffer region) {
-        return new Xfer(peer, region, null, 0, null);
+        return new Xfer(peer, region, null, 0, null, false);
     }
 
-    /** Receive into region, storing {@code a[aOffset + i] op incoming[i]}. */
-    static Xfer recvReduce(int peer, ByteBuffer region, ByteBuffer a, long aOffset, Reducer reducer) {
-        return new Xfer(peer, region, a, aOffset, reducer);
+    /**
+     * Receive into region, storing {@code a[aOffset + i] op incoming[i]}.
+     *
+     * @param intoRegion a shares no bytes with the region, so the incoming bytes may land in the region itself and
+     *                   be reduced there (the blocking path does: see {@link Mesh})
+     */
+    static Xfer recvReduce(int peer, ByteBuffer region, ByteBuffer a, long aOffset, Reducer reducer, boolean intoRegion) {
+        return new Xfer(peer, region, a, aOffset, reducer, intoRegion);
     }
 
     int peer() {
@@ -74,6 +81,10 @@ final class Xfer {
 
     Reducer reducer() {
         return reducer;
+    }
+
+    boolean intoRegion() {
+        return intoRegion;
     }
 
     /** Slice i back at its original bounds. */

@@ -36,6 +36,20 @@ class TransferPathsTest {
     }
 
     @Test
+    void theRingAt64MiBReducesIntoTheResultOutOfPlaceAndThroughPiecesInPlace() throws IOException {
+        // 2 ranks, ring: exchanges of 64 MiB, on blocking threads; out of place each piece lands in the result and is
+        // reduced there (the send buffer is the other operand), in place through the piece buffer; an int32 sum shows
+        // a wrong operand or a piece reduced twice in the check
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("ring.json"),
+                "--backend socket --ranks 2 --socket-algo ring -d int32 -o sum -b 64M -e 64M -n 2 -w 0");
+        assertEquals(0, r.code(), r.err() + r.out());
+        ResultDocument.Row row = r.doc().rows().get(0);
+        assertEquals("ring", row.algorithm());
+        assertEquals(0L, row.outOfPlace().wrong());
+        assertEquals(0L, row.inPlace().wrong());
+    }
+
+    @Test
     void aGatherWhoseRootBlocksWhileItsSendersPollArrivesWhole() throws IOException {
         // 5 ranks, 85 MiB gathered: each sender sends 17 MiB (its own thread), the root receives 68 MiB (threads)
         long block = (85L << 20) / 5;
