@@ -66,17 +66,16 @@ final class AllReducePlan {
         return algorithm;
     }
 
-    long largestExchange() {
-        return largestExchange;
-    }
-
-    /** Long.MAX_VALUE when the plan moves nothing (one rank). */
-    long smallestTransfer() {
-        return smallestTransfer;
-    }
-
-    long largestTransfer() {
-        return largestTransfer;
+    /**
+     * Which code a call runs (Operation#codePath): the algorithm, whether its exchanges run on the rank's thread or on
+     * blocking threads ({@code pollLimit}, as Mesh#exchange chooses) and whether its transfers are split over the
+     * pair's connections ({@link Mesh#SPLIT_THRESHOLD}): between those bounds a size changes only how often the
+     * loops go round.
+     */
+    String codePath(long pollLimit) {
+        String split = smallestTransfer >= Mesh.SPLIT_THRESHOLD ? ", split"
+                : largestTransfer < Mesh.SPLIT_THRESHOLD ? ", one connection" : ", some split";
+        return algorithm + (largestExchange <= pollLimit ? ", polled" : ", threads") + split;
     }
 
     void run() {

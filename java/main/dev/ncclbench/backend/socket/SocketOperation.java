@@ -85,20 +85,10 @@ final class SocketOperation implements Operation {
         };
     }
 
-    /**
-     * all_reduce only: its algorithm, whether its exchanges run on the rank's thread or on blocking threads
-     * ({@link SocketTuning#pollLimit}) and whether its transfers are split over the pair's connections
-     * ({@link Mesh#SPLIT_THRESHOLD}): between those bounds a size changes only how often the loops go round.
-     */
+    /** all_reduce only ({@link AllReducePlan#codePath}); the other collectives warm each size alone. */
     @Override
     public String codePath() {
-        if (allReduce == null) {
-            return null;
-        }
-        String split = allReduce.smallestTransfer() >= Mesh.SPLIT_THRESHOLD ? ", split"
-                : allReduce.largestTransfer() < Mesh.SPLIT_THRESHOLD ? ", one connection" : ", some split";
-        return allReduce.algorithm() + (allReduce.largestExchange() <= comm.tuning().pollLimit() ? ", polled" : ", threads")
-                + split;
+        return allReduce == null ? null : allReduce.codePath(comm.tuning().pollLimit());
     }
 
     @Override
