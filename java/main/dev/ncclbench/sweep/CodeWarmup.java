@@ -226,8 +226,9 @@ final class CodeWarmup {
             }
             // checked too: the check's code is what runs right after each timed loop, compiled or not. The chunk is
             // sized by the loops' own time: with the set-up and the check counted, a 2 MiB chunk was one call
-            double us = timed.run(size, false, chunk, true) + timed.run(size, true, chunk, true);
-            perCall = Math.max(1, (long) (us * 500));
+            double oopUs = timed.run(size, false, chunk, true);
+            double ipUs = timed.run(size, true, chunk, true);
+            perCall = Math.max(1, (long) ((oopUs + ipUs) / 2 * 1000));
             calls += chunk;
             sinceCompile += chunk;
             // the compiler check that runs before every timed loop: compiled now, not while the first loop runs

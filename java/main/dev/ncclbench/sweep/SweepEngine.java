@@ -163,6 +163,8 @@ final class SweepEngine {
         double[] samples = new double[iters];
         long wrong = -1;
         String algorithm;
+        // a GPU's events time the calls; otherwise the host's clock does, and the host's compiler and CPUs matter
+        boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
         try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, inPlace)) {
             algorithm = op.algorithm();
             op.fill();
@@ -174,12 +176,12 @@ final class SweepEngine {
                 int sp = tag.indexOf(' ');
                 tag = tag.substring(0, sp) + " code warm-up," + tag.substring(sp); // not a regex: compiled mid-sweep
                 step = tag;
-            } else if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+            } else if (!deviceTimed) {
                 // host-timed only: a GPU's events do not see the host's compiler
                 JitSettle.await(spec.iters());
             }
             plane.barrier(tag + ": start");
-            if (!comm.capabilities().contains(Capability.DEVICE_TIMING) && counts.sizeBytes(spec.type()) <= AWAKE_BYTES) {
+            if (!deviceTimed && counts.sizeBytes(spec.type()) <= AWAKE_BYTES) {
                 // The barrier waits asleep, and a sleeping rank's CPU may be halted: in a VM waking one took up to
                 // 8 ms, so the first timed call was 20-80 us at 8 B (or the whole loop's time). One more untimed
                 // call returns only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
@@ -189,7 +191,6 @@ final class SweepEngine {
             }
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
-            boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
             boolean perIter = !deviceTimed || spec.perIterTiming() > 0;
             if (deviceTimed && perIter) {
                 op.beginTimed(iters, z == 3);
