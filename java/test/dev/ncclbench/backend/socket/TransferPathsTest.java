@@ -26,13 +26,7 @@ class TransferPathsTest {
     void recursiveDoublingAt64MiBMovesBothDirectionsOnBlockingThreads() throws IOException {
         // 2 ranks, rd: one exchange of 64 MiB each way, 128 MiB in all: past the limit on both ends
         assertTrue(2L * (64 << 20) > SocketTuning.POLL_LIMIT);
-        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("rd.json"),
-                "--backend socket --ranks 2 --socket-algo rd -b 64M -e 64M -n 1 -w 0");
-        assertEquals(0, r.code(), r.err() + r.out());
-        ResultDocument.Row row = r.doc().rows().get(0);
-        assertEquals("rd", row.algorithm());
-        assertEquals(0L, row.outOfPlace().wrong());
-        assertEquals(0L, row.inPlace().wrong());
+        runsRightBothWays("rd", "--backend socket --ranks 2 --socket-algo rd -b 64M -e 64M -n 1 -w 0", "rd");
     }
 
     @Test
@@ -40,13 +34,8 @@ class TransferPathsTest {
         // 2 ranks, ring: exchanges of 64 MiB, on blocking threads; out of place each piece lands in the result and is
         // reduced there (the send buffer is the other operand), in place through the piece buffer; an int32 sum shows
         // a wrong operand or a piece reduced twice in the check
-        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("ring.json"),
-                "--backend socket --ranks 2 --socket-algo ring -d int32 -o sum -b 64M -e 64M -n 2 -w 0");
-        assertEquals(0, r.code(), r.err() + r.out());
-        ResultDocument.Row row = r.doc().rows().get(0);
-        assertEquals("ring", row.algorithm());
-        assertEquals(0L, row.outOfPlace().wrong());
-        assertEquals(0L, row.inPlace().wrong());
+        runsRightBothWays("ring",
+                "--backend socket --ranks 2 --socket-algo ring -d int32 -o sum -b 64M -e 64M -n 2 -w 0", "ring");
     }
 
     @Test
@@ -54,12 +43,16 @@ class TransferPathsTest {
         // 5 ranks, 85 MiB gathered: each sender sends 17 MiB (its own thread), the root receives 68 MiB (threads)
         long block = (85L << 20) / 5;
         assertTrue(block <= SocketTuning.POLL_LIMIT && 4 * block > SocketTuning.POLL_LIMIT);
-        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("g.json"),
-                "--backend socket --ranks 5 --collective gather -r 0 -b 85M -e 85M -n 1 -w 0");
+        runsRightBothWays("g", "--backend socket --ranks 5 --collective gather -r 0 -b 85M -e 85M -n 1 -w 0", "direct");
+    }
+
+    /** One size, in and out of place: exit 0, the algorithm named, no wrong element in either placement. */
+    private void runsRightBothWays(String name, String args, String algorithm) throws IOException {
+        SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve(name + ".json"), args);
         assertEquals(0, r.code(), r.err() + r.out());
         ResultDocument.Row row = r.doc().rows().get(0);
-        assertEquals("direct", row.algorithm());
-        assertEquals(0L, row.outOfPlace().wrong());
-        assertEquals(0L, row.inPlace().wrong());
+        assertEquals(algorithm, row.algorithm());
+        assertEquals(0L, row.outOfPlace().wrong(), "out of place");
+        assertEquals(0L, row.inPlace().wrong(), "in place");
     }
 }
