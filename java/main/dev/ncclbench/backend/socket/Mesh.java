@@ -83,6 +83,11 @@ final class Mesh implements AutoCloseable {
         return nranks;
     }
 
+    /** The size of a reducing receive's pieces (--socket-chunk). */
+    int pieceBytes() {
+        return pieceBytes;
+    }
+
     boolean aborted() {
         return aborted;
     }

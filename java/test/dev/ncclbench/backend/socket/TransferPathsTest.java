@@ -39,6 +39,16 @@ class TransferPathsTest {
     }
 
     @Test
+    void theRingOnThePollingThreadReducesIntoTheResultOutOfPlaceAndThroughPiecesInPlace() throws IOException {
+        // 3 ranks, ring: chunks of 4 MiB, exchanges of 8 MiB on the rank's thread; each chunk is split over the two
+        // connections and arrives in four pieces per slice, out of place straight into the result (two
+        // reduce-scatter steps, the second sending what the first reduced), in place through the piece buffer
+        assertTrue(2L * (4 << 20) <= SocketTuning.POLL_LIMIT);
+        runsRightBothWays("pring",
+                "--backend socket --ranks 3 --socket-algo ring -d int32 -o sum -b 12M -e 12M -n 2 -w 0", "ring");
+    }
+
+    @Test
     void aGatherWhoseRootBlocksWhileItsSendersPollArrivesWhole() throws IOException {
         // 5 ranks, 85 MiB gathered: each sender sends 17 MiB (its own thread), the root receives 68 MiB (threads)
         long block = (85L << 20) / 5;
