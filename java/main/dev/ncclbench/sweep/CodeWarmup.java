@@ -24,7 +24,9 @@ import java.util.function.LongFunction;
  * A rank wants more until it has made its calls per placement and then {@value #SETTLE_CALLS} more (200 ms of
  * them for a first size of a millisecond or more) that cost its compiler next to nothing, within a budget that
  * grows with -n (a two-iteration check needs no seconds of warm-up); a JVM that has already warmed the same
- * collective, type, op and rank count (tests, fleet, -N) wants only the quiet compiler.
+ * collective, type, op and rank count (tests, fleet, -N) wants only the quiet compiler. Last, the sweep's own loops
+ * run once untimed while they are cheap ({@link #rehearse}): what their full -n counts still push past C2's
+ * thresholds is compiled then, not inside a timed loop.
  */
 final class CodeWarmup {
     /** Calls per placement at the first size: {@value #CALLS_PER_ITER} per timed iteration, at most this many. */
@@ -58,6 +60,9 @@ final class CodeWarmup {
     static final int SETTLE_CALLS = 1_000;
     static final long SETTLE_WORK_NANOS = 1_000_000L;
     static final long SETTLE_NANOS = 200_000_000L;
+    /** The rehearsal's limits, by the cost model (us): one size's loops in both placements, and all of them. */
+    static final double REHEARSAL_LOOP_US = 400_000;
+    static final double REHEARSAL_US = 1_000_000;
     /** The cost model of {@link #mixedCalls}: a small call's latency on loopback (us). */
     static final double MODEL_LATENCY_US = 10;
     /** What this JVM has warmed: collective, type, op and rank count. */
@@ -92,7 +97,9 @@ final class CodeWarmup {
                 + " largest size up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS + " or more up to "
                 + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle (the ranks sleep while it"
                 + " compiles); at most "
-                + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms";
+                + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms;"
+                + " then the sweep's own loops once, untimed, while they are cheap (about "
+                + (long) (REHEARSAL_US / 1000) + " ms in all)";
     }
 
     /**
@@ -131,6 +138,9 @@ final class CodeWarmup {
         }
         // the larger steps' branches reach the compiler here, with the stand-in's and the first size's calls
         w.loop(at, 0, true, t0, tag, at == first ? List.of() : List.of(first));
+        if (min > 0) {
+            w.rehearse(sizes, iters);
+        }
         WARMED.add(key);
     }
 
@@ -181,6 +191,35 @@ final class CodeWarmup {
             steps.add(largest);
         }
         return steps;
+    }
+
+    /**
+     * The sweep's own timed loops once, untimed, size by size in its order while they are cheap (by the cost model
+     * of {@link #mixedCalls}: each loop both placements at most {@link #REHEARSAL_LOOP_US}, all at most
+     * {@link #REHEARSAL_US}). The chunks above call a loop with at most {@value #CHUNK} iterations; the sweep's
+     * own loops then carried the rest of the counts to C2's thresholds: the loop method itself (17 ms of C2) was
+     * compiled inside the sixth timed loop of an 8 B-512 KiB sweep at -n 200 (an 8 ms sample at 128 B), the
+     * selector path inside the first 32 MiB loop. Only sizes and -n decide, so every rank makes the same calls.
+     */
+    private void rehearse(List<Long> sizes, int iters) {
+        for (long size : rehearsed(sizes, iters)) {
+            timed.run(size, false, iters, true);
+            timed.run(size, true, iters, true);
+        }
+    }
+
+    /** The sizes {@link #rehearse} runs, in the sweep's order. */
+    static List<Long> rehearsed(List<Long> sizes, int iters) {
+        List<Long> out = new ArrayList<>();
+        double spent = 0;
+        for (long size : sizes) {
+            double loopUs = 2.0 * iters * (MODEL_LATENCY_US + size / 1e3);
+            if (loopUs <= REHEARSAL_LOOP_US && spent + loopUs <= REHEARSAL_US) {
+                spent += loopUs;
+                out.add(size);
+            }
+        }
+        return out;
     }
 
     /** At least {@value #FEW_CALLS} calls and {@link #FEW_NANOS}, a vote before each (another JVM may be cold). */
