@@ -58,6 +58,8 @@ final class Poller {
     /** 0 when piece t is the mesh's piece buffer, -1 when it is the slice itself (the piece then starts at pos). */
     private int[] intoSlice = new int[8];
     private int pieceBytes;
+    /** This thread's reductions' heap blocks. */
+    private final Reducer.Staging staging = new Reducer.Staging();
     /**
      * 1 when transfer t is done, else 0, set without a branch ({@link #finished}): a transfer's end is a condition
      * that small sizes always meet at once (a 512 KiB slice is one piece, a write takes it whole), so compiled
@@ -191,7 +193,7 @@ final class Poller {
                 if (!p.hasRemaining()) {
                     Xfer x = owner[t];
                     int n = p.limit() - at;
-                    x.reducer().reduce(buf[t], pos[t], x.reduceA(), x.reduceAOffset() + (pos[t] - x.start()), p, at, n);
+                    x.reducer().reduce(buf[t], pos[t], x.reduceA(), x.reduceAOffset() + (pos[t] - x.start()), p, at, n, staging);
                     pos[t] += n;
                     done[t] = finished(end[t] - pos[t]);
                 }

@@ -36,7 +36,49 @@ final class Reducer {
      */
     private interface Kernel {
         /** Element indices into whole-buffer views: {@code dst[d + i] = a[x + i] op b[y + i]}. */
-        void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n);
+        void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n, Staging s);
+    }
+
+    /**
+     * The two heap blocks a reduction stages through, one per thread that reduces (the caller keeps it: the polling
+     * thread one, each blocking connection's reader its own). Not a ThreadLocal: ThreadLocal.get was compiled with
+     * its map's first probe as the only path, and another thread-local's first use (Jackson's, when the first row
+     * was written) took the other path, threw the compiled code away and had it compiled again inside the next timed
+     * loop (LogCompilation: unstable_if in ThreadLocalMap.getEntry; a 2-3 ms stall in most 128 KiB loops).
+     */
+    static final class Staging {
+        private float[][] floats;
+        private double[][] doubles;
+        private int[][] ints;
+        private long[][] longs;
+
+        float[][] floats() {
+            if (floats == null) {
+                floats = new float[][] {new float[BLOCK], new float[BLOCK]};
+            }
+            return floats;
+        }
+
+        double[][] doubles() {
+            if (doubles == null) {
+                doubles = new double[][] {new double[BLOCK], new double[BLOCK]};
+            }
+            return doubles;
+        }
+
+        int[][] ints() {
+            if (ints == null) {
+                ints = new int[][] {new int[BLOCK], new int[BLOCK]};
+            }
+            return ints;
+        }
+
+        long[][] longs() {
+            if (longs == null) {
+                longs = new long[][] {new long[BLOCK], new long[BLOCK]};
+            }
+            return longs;
+        }
     }
 
     private final Kernel kernel;
@@ -66,17 +108,18 @@ final class Reducer {
      * Byte offsets; {@code bytes} a multiple of the element size, offsets multiples of it too. {@code dst} may
      * be {@code a} (in place) at the same offset: each block is read whole before it is written. AVG sums
      * here; see {@link #finishAverage}.
+     *
+     * @param s the calling thread's heap blocks (see {@link Staging})
      */
-    void reduce(ByteBuffer dst, long dstOff, ByteBuffer a, long aOff, ByteBuffer b, long bOff, long bytes) {
+    void reduce(ByteBuffer dst, long dstOff, ByteBuffer a, long aOff, ByteBuffer b, long bOff, long bytes, Staging s) {
         if (kernel == null) {
             throw new IllegalStateException("no reduction for " + type);
         }
         int e = type.bytes();
-        kernel.apply(dst, (int) (dstOff / e), a, (int) (aOff / e), b, (int) (bOff / e), (int) (bytes / e));
+        kernel.apply(dst, (int) (dstOff / e), a, (int) (aOff / e), b, (int) (bOff / e), (int) (bytes / e), s);
     }
 
     private static final class Floats implements Kernel {
-        private static final ThreadLocal<float[][]> STAGING = ThreadLocal.withInitial(() -> new float[][] {new float[BLOCK], new float[BLOCK]});
         private final ReduceOp op;
 
         Floats(ReduceOp op) {
@@ -84,7 +127,7 @@ final class Reducer {
         }
 
         @Override
-        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n) {
+        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n, Staging s) {
             if (n <= SMALL) {
                 for (int i = 0; i < n; i++) {
                     float p = a.getFloat((x + i) * 4);
@@ -102,9 +145,9 @@ final class Reducer {
             FloatBuffer vd = whole(dst).asFloatBuffer();
             FloatBuffer va = whole(a).asFloatBuffer();
             FloatBuffer vb = whole(b).asFloatBuffer();
-            float[][] s = STAGING.get();
-            float[] p = s[0];
-            float[] q = s[1];
+            float[][] st = s.floats();
+            float[] p = st[0];
+            float[] q = st[1];
             for (int i = 0; i < n; i += BLOCK) {
                 int len = Math.min(BLOCK, n - i);
                 va.get(x + i, p, 0, len);
@@ -122,7 +165,6 @@ final class Reducer {
     }
 
     private static final class Doubles implements Kernel {
-        private static final ThreadLocal<double[][]> STAGING = ThreadLocal.withInitial(() -> new double[][] {new double[BLOCK], new double[BLOCK]});
         private final ReduceOp op;
 
         Doubles(ReduceOp op) {
@@ -130,13 +172,13 @@ final class Reducer {
         }
 
         @Override
-        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n) {
+        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n, Staging s) {
             DoubleBuffer vd = whole(dst).asDoubleBuffer();
             DoubleBuffer va = whole(a).asDoubleBuffer();
             DoubleBuffer vb = whole(b).asDoubleBuffer();
-            double[][] s = STAGING.get();
-            double[] p = s[0];
-            double[] q = s[1];
+            double[][] st = s.doubles();
+            double[] p = st[0];
+            double[] q = st[1];
             for (int i = 0; i < n; i += BLOCK) {
                 int len = Math.min(BLOCK, n - i);
                 va.get(x + i, p, 0, len);
@@ -154,7 +196,6 @@ final class Reducer {
     }
 
     private static final class Ints implements Kernel {
-        private static final ThreadLocal<int[][]> STAGING = ThreadLocal.withInitial(() -> new int[][] {new int[BLOCK], new int[BLOCK]});
         private final ReduceOp op;
 
         Ints(ReduceOp op) {
@@ -162,13 +203,13 @@ final class Reducer {
         }
 
         @Override
-        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n) {
+        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n, Staging s) {
             IntBuffer vd = whole(dst).asIntBuffer();
             IntBuffer va = whole(a).asIntBuffer();
             IntBuffer vb = whole(b).asIntBuffer();
-            int[][] s = STAGING.get();
-            int[] p = s[0];
-            int[] q = s[1];
+            int[][] st = s.ints();
+            int[] p = st[0];
+            int[] q = st[1];
             for (int i = 0; i < n; i += BLOCK) {
                 int len = Math.min(BLOCK, n - i);
                 va.get(x + i, p, 0, len);
@@ -186,7 +227,6 @@ final class Reducer {
     }
 
     private static final class Longs implements Kernel {
-        private static final ThreadLocal<long[][]> STAGING = ThreadLocal.withInitial(() -> new long[][] {new long[BLOCK], new long[BLOCK]});
         private final ReduceOp op;
 
         Longs(ReduceOp op) {
@@ -194,13 +234,13 @@ final class Reducer {
         }
 
         @Override
-        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n) {
+        public void apply(ByteBuffer dst, int d, ByteBuffer a, int x, ByteBuffer b, int y, int n, Staging s) {
             LongBuffer vd = whole(dst).asLongBuffer();
             LongBuffer va = whole(a).asLongBuffer();
             LongBuffer vb = whole(b).asLongBuffer();
-            long[][] s = STAGING.get();
-            long[] p = s[0];
-            long[] q = s[1];
+            long[][] st = s.longs();
+            long[] p = st[0];
+            long[] q = st[1];
             for (int i = 0; i < n; i += BLOCK) {
                 int len = Math.min(BLOCK, n - i);
                 va.get(x + i, p, 0, len);
