@@ -62,7 +62,7 @@ final class CodeWarmup {
     static final long SETTLE_NANOS = 200_000_000L;
     /** The rehearsal's limits, by the cost model (us): one size's loops in both placements, and all of them. */
     static final double REHEARSAL_LOOP_US = 400_000;
-    static final double REHEARSAL_US = 1_000_000;
+    static final double REHEARSAL_US = 500_000;
     /** The cost model of {@link #mixedCalls}: a small call's latency on loopback (us). */
     static final double MODEL_LATENCY_US = 10;
     /** What this JVM has warmed: collective, type, op and rank count. */
@@ -139,7 +139,7 @@ final class CodeWarmup {
         // the larger steps' branches reach the compiler here, with the stand-in's and the first size's calls
         w.loop(at, 0, true, t0, tag, at == first ? List.of() : List.of(first));
         if (min > 0) {
-            w.rehearse(sizes, iters);
+            w.rehearse(sizes, iters, tag);
         }
         WARMED.add(key);
     }
@@ -194,28 +194,53 @@ final class CodeWarmup {
     }
 
     /**
-     * The sweep's own timed loops once, untimed, size by size in its order while they are cheap (by the cost model
-     * of {@link #mixedCalls}: each loop both placements at most {@link #REHEARSAL_LOOP_US}, all at most
-     * {@link #REHEARSAL_US}). The chunks above call a loop with at most {@value #CHUNK} iterations; the sweep's
-     * own loops then carried the rest of the counts to C2's thresholds: the loop method itself (17 ms of C2) was
-     * compiled inside the sixth timed loop of an 8 B-512 KiB sweep at -n 200 (an 8 ms sample at 128 B), the
-     * selector path inside the first 32 MiB loop. Only sizes and -n decide, so every rank makes the same calls.
+     * The sweep's own timed loops once, untimed, size by size in its order while they are cheap: by the cost model
+     * of {@link #mixedCalls} each size's loops in both placements at most {@link #REHEARSAL_LOOP_US} and all at
+     * most {@link #REHEARSAL_US} ({@link #rehearsed}), and by the clock too: before each size the ranks vote, and
+     * any rank that the last size's time says would pass the budget stops them all (the model is loopback's; on
+     * a 1 Gbit link a loop takes eight times as long). The chunks above call a loop with at most {@value #CHUNK}
+     * iterations; the sweep's own loops then carried the rest of the counts to C2's thresholds: the loop method
+     * itself (17 ms of C2) was compiled inside the sixth timed loop of an 8 B-512 KiB sweep at -n 200 (an 8 ms
+     * sample at 128 B).
      */
-    private void rehearse(List<Long> sizes, int iters) {
+    private void rehearse(List<Long> sizes, int iters, String tag) {
+        long start = System.nanoTime();
+        double lastUs = 0;
+        long lastSize = 0;
         for (long size : rehearsed(sizes, iters)) {
-            timed.run(size, false, iters, true);
-            timed.run(size, true, iters, true);
+            double next = loopUs(size, iters);
+            if (lastUs > 0) {
+                next = Math.max(next, 2.0 * iters * lastUs * callUs(size) / callUs(lastSize));
+            }
+            boolean stop = (System.nanoTime() - start) / 1e3 + next > REHEARSAL_US;
+            if (vote(tag + " rehearsal", stop ? 1 : 0) != 0) {
+                return;
+            }
+            double oopUs = timed.run(size, false, iters, true);
+            double ipUs = timed.run(size, true, iters, true);
+            lastUs = (oopUs + ipUs) / 2;
+            lastSize = size;
         }
     }
 
-    /** The sizes {@link #rehearse} runs, in the sweep's order. */
+    /** The model's time of a call (us): {@value #MODEL_LATENCY_US} us and 1 GB/s. */
+    private static double callUs(long size) {
+        return MODEL_LATENCY_US + size / 1e3;
+    }
+
+    /** The model's time of one size's loops in both placements (us). */
+    private static double loopUs(long size, int iters) {
+        return 2.0 * iters * callUs(size);
+    }
+
+    /** The sizes {@link #rehearse} may run by the cost model, in the sweep's order. */
     static List<Long> rehearsed(List<Long> sizes, int iters) {
         List<Long> out = new ArrayList<>();
         double spent = 0;
         for (long size : sizes) {
-            double loopUs = 2.0 * iters * (MODEL_LATENCY_US + size / 1e3);
-            if (loopUs <= REHEARSAL_LOOP_US && spent + loopUs <= REHEARSAL_US) {
-                spent += loopUs;
+            double us = loopUs(size, iters);
+            if (us <= REHEARSAL_LOOP_US && spent + us <= REHEARSAL_US) {
+                spent += us;
                 out.add(size);
             }
         }
