@@ -1,6 +1,5 @@
 package dev.ncclbench.fleet;
 
-import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -16,15 +15,45 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What the search promises, over random fabrics: finds what is there, accuses nothing else, stays in budget. */
 class SearchPropertiesTest {
 
+    /**
+     * Ranks come from picks of any size mapped onto the ranks still free, not from ranges filtered by Assume: with
+     * n up to 48 and three ranks in 0-47, most tries were rejected, and jqwik gave up on the property (69 of 80
+     * rejected in one CI run) whenever the seed drew small n.
+     */
+    private static final int PICK = 1 << 20;
+
+    /** Distinct ranks of n, the k-th the (pick % (n - k))-th of the ranks not yet taken: every choice equally likely. */
+    private static int[] distinct(int n, int... picks) {
+        int[] out = new int[picks.length];
+        boolean[] taken = new boolean[n];
+        for (int k = 0; k < picks.length; k++) {
+            int left = picks[k] % (n - k);
+            for (int r = 0; r < n; r++) {
+                if (taken[r]) {
+                    continue;
+                }
+                if (left-- == 0) {
+                    out[k] = r;
+                    taken[r] = true;
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     private static SearchOptions opts(Survey s, long seed) {
         return new SearchOptions(s, 2, 4, SearchOptions.DEFAULT_MARGIN, OptionalDouble.empty(), seed);
     }
 
     @Property(tries = 80)
     void everyPairAtOnceNamesExactlyTheSlowNodeAndTheBadLinkInFourRounds(
-            @ForAll @IntRange(min = 6, max = 16) int n, @ForAll @IntRange(min = 0, max = 15) int slow,
-            @ForAll @IntRange(min = 0, max = 15) int x, @ForAll @IntRange(min = 0, max = 15) int y, @ForAll long seed) {
-        Assume.that(slow < n && x < n && y < n && x != y && x != slow && y != slow);
+            @ForAll @IntRange(min = 6, max = 16) int n, @ForAll @IntRange(min = 0, max = PICK) int a,
+            @ForAll @IntRange(min = 0, max = PICK) int b, @ForAll @IntRange(min = 0, max = PICK) int c, @ForAll long seed) {
+        int[] three = distinct(n, a, b, c);
+        int slow = three[0];
+        int x = three[1];
+        int y = three[2];
         SimulatedFabric f = new SimulatedFabric(n, 0.3, seed).slowNode(slow, 0.25).badLink(x, y, 0.1);
         SearchResult r = f.search(opts(Survey.ALL, seed));
         assertEquals(List.of(slow), r.verdicts().badNodes().stream().map(NodeVerdict::rank).toList(), r.verdicts().toString());
@@ -35,10 +64,13 @@ class SearchPropertiesTest {
 
     @Property(tries = 80)
     void randomPairsFindTheSlowNodeAndAccuseNoOtherNode(@ForAll @IntRange(min = 4, max = 48) int n,
-                                                        @ForAll @IntRange(min = 0, max = 47) int slow,
-                                                        @ForAll @IntRange(min = 0, max = 47) int x,
-                                                        @ForAll @IntRange(min = 0, max = 47) int y, @ForAll long seed) {
-        Assume.that(slow < n && x < n && y < n && x != y && x != slow && y != slow);
+                                                        @ForAll @IntRange(min = 0, max = PICK) int a,
+                                                        @ForAll @IntRange(min = 0, max = PICK) int b,
+                                                        @ForAll @IntRange(min = 0, max = PICK) int c, @ForAll long seed) {
+        int[] three = distinct(n, a, b, c);
+        int slow = three[0];
+        int x = three[1];
+        int y = three[2];
         SimulatedFabric f = new SimulatedFabric(n, 0.3, seed).slowNode(slow, 0.25).badLink(x, y, 0.1);
         SearchResult r = f.search(opts(Survey.PAIRS, seed));
         if (n % 2 == 0) {
@@ -65,10 +97,12 @@ class SearchPropertiesTest {
 
     @Property(tries = 50)
     void aNodeKilledMidSearchIsUnreachableAndTheRestGetVerdicts(@ForAll @IntRange(min = 5, max = 12) int n,
-                                                                @ForAll @IntRange(min = 0, max = 11) int slow,
-                                                                @ForAll @IntRange(min = 0, max = 11) int killed,
+                                                                @ForAll @IntRange(min = 0, max = PICK) int a,
+                                                                @ForAll @IntRange(min = 0, max = PICK) int b,
                                                                 @ForAll long seed) {
-        Assume.that(slow < n && killed < n && slow != killed);
+        int[] two = distinct(n, a, b);
+        int slow = two[0];
+        int killed = two[1];
         SimulatedFabric f = new SimulatedFabric(n, 0.3, seed).slowNode(slow, 0.25);
         f.diesInRound.put(killed, 2);
         SearchResult r = f.search(new SearchOptions(Survey.ALL, 2, 6, 0.5, OptionalDouble.empty(), seed));
@@ -84,8 +118,8 @@ class SearchPropertiesTest {
 
     @Property(tries = 50)
     void aNodeSlowOnlyInLargerGroupsIsFoundByBisection(@ForAll @IntRange(min = 8, max = 24) int n,
-                                                       @ForAll @IntRange(min = 0, max = 23) int culprit, @ForAll long seed) {
-        Assume.that(culprit < n);
+                                                       @ForAll @IntRange(min = 0, max = PICK) int a, @ForAll long seed) {
+        int culprit = distinct(n, a)[0];
         SimulatedFabric f = new SimulatedFabric(n, 0.3, seed);
         f.slowInGroupsOnly.add(culprit);
         SearchResult r = f.search(new SearchOptions(Survey.PAIRS, 4, 8, 0.5, OptionalDouble.empty(), seed));
