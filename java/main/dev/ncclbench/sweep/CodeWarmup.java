@@ -195,7 +195,7 @@ final class CodeWarmup {
 
     /**
      * The sweep's own timed loops once, untimed, size by size in its order while they are cheap: by the cost model
-     * of {@link #mixedCalls} each size's loops in both placements at most {@link #REHEARSAL_LOOP_US} and all at
+     * ({@link #callUs}) each size's loops in both placements at most {@link #REHEARSAL_LOOP_US} and all at
      * most {@link #REHEARSAL_US} ({@link #rehearsed}), and by the clock too: before each size the ranks vote, and
      * any rank that the last size's time says would pass the budget stops them all (the model is loopback's; on
      * a 1 Gbit link a loop takes eight times as long). The chunks above call a loop with at most {@value #CHUNK}
@@ -223,7 +223,7 @@ final class CodeWarmup {
         }
     }
 
-    /** The model's time of a call (us): {@value #MODEL_LATENCY_US} us and 1 GB/s. */
+    /** The cost model's time of a call (us): {@value #MODEL_LATENCY_US} us and 1 GB/s (also {@link #mixedCalls}'). */
     private static double callUs(long size) {
         return MODEL_LATENCY_US + size / 1e3;
     }
@@ -326,7 +326,7 @@ final class CodeWarmup {
      * and a 4 MiB step one. Only sizes and the voted chunk go in, so every rank makes the same calls.
      */
     static int mixedCalls(int chunk, long first, long size) {
-        double ratio = (MODEL_LATENCY_US + first / 1e3) / (MODEL_LATENCY_US + size / 1e3);
+        double ratio = callUs(first) / callUs(size);
         return (int) Math.max(1, Math.min(chunk, Math.round(chunk * ratio)));
     }
 

@@ -63,7 +63,7 @@ final class Mesh implements AutoCloseable {
         this.staging = new Reducer.Staging[nranks * perPeer];
         this.pieceBytes = tuning.chunkBytes();
         this.pollLimit = tuning.pollLimit();
-        this.poller = new Poller(channels, perPeer);
+        this.poller = new Poller(channels, perPeer, pieceBytes);
         Watchdog.INSTANCE.watch(this);
     }
 
@@ -84,11 +84,6 @@ final class Mesh implements AutoCloseable {
 
     int nranks() {
         return nranks;
-    }
-
-    /** The size of a reducing receive's pieces (--socket-chunk). */
-    int pieceBytes() {
-        return pieceBytes;
     }
 
     boolean aborted() {

@@ -57,7 +57,8 @@ final class Poller {
     private ByteBuffer[] piece = new ByteBuffer[8];
     /** 0 when piece t is the mesh's piece buffer, -1 when it is the slice itself (the piece then starts at pos). */
     private int[] intoSlice = new int[8];
-    private int pieceBytes;
+    /** The size of a reducing receive's pieces (--socket-chunk). */
+    private final int pieceBytes;
     /** This thread's reductions' heap blocks. */
     private final Reducer.Staging staging = new Reducer.Staging();
     /**
@@ -73,9 +74,10 @@ final class Poller {
     private static final byte RECV = 1;
     private static final byte REDUCE = 2;
 
-    Poller(SocketChannel[][] channels, int perPeer) {
+    Poller(SocketChannel[][] channels, int perPeer, int pieceBytes) {
         this.channels = channels;
         this.perPeer = perPeer;
+        this.pieceBytes = pieceBytes;
     }
 
     /**
@@ -151,7 +153,6 @@ final class Poller {
             piece[t] = k != REDUCE ? null : into ? buf[t] : mesh.piece(x.peer(), i);
             intoSlice[t] = into ? -1 : 0;
             if (k == REDUCE) {
-                pieceBytes = mesh.pieceBytes();
                 // empty: the first step starts a piece
                 if (into) {
                     piece[t].limit(pos[t]);
