@@ -25,6 +25,14 @@ public interface RankComm extends AutoCloseable {
     /** Allocates buffers for one collective at one size and placement. */
     Operation prepare(Collective collective, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace);
 
+    /**
+     * Called on every rank at the same point, with nothing in flight: after a collective's warm-ups, before its
+     * first timed size. A backend whose connections keep state that the warm-ups' larger calls distort (TCP's
+     * congestion control and reordering history) starts the timed sizes on new ones; others do nothing.
+     */
+    default void beforeTimedSizes() {
+    }
+
     /** NCCL debug log files this rank writes (empty when the backend has none). */
     default List<Path> logFiles() {
         return List.of();

@@ -107,6 +107,11 @@ final class SweepEngine {
                                 size -> codePath(coll, coll.counts(size / elt, elt, n), root));
                     }
                 }
+                if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+                    // every rank done with the warm-ups' exchanges before any closes a connection
+                    plane.barrier(coll.name() + ": warm-ups done");
+                    comm.beforeTimedSizes();
+                }
                 for (long size : sizes) {
                     int elt = spec.type().bytes();
                     Counts counts = coll.counts(size / elt, elt, n);

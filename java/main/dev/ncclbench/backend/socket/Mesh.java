@@ -33,6 +33,13 @@ final class Mesh implements AutoCloseable {
     private final SocketChannel[][] channels;
     private final ExecutorService pool;
     private final long timeoutMillis;
+    /** See {@link #breakIn}. */
+    static final int BREAK_IN_EXCHANGES = 256;
+    static final int BREAK_IN_BULK = 128;
+    static final int BREAK_IN_BULK_BYTES = 128 << 10;
+    /** Where the lower ranks dial again ({@link #reconnect}); this mesh closes it. */
+    private final ServerSocketChannel listener;
+    private final List<InetSocketAddress> addresses;
     private final ByteBuffer[] pieces;
     /** The heap blocks of each connection's reducing reader (one thread at a time per connection). */
     private final Reducer.Staging[] staging;
@@ -48,8 +55,11 @@ final class Mesh implements AutoCloseable {
     /** The peer the rank is waiting on, for the message when it fails. */
     private volatile int waitingOn = -1;
 
-    private Mesh(int rank, int nranks, int perPeer, SocketChannel[][] channels, long timeoutMillis, SocketTuning tuning) {
+    private Mesh(int rank, int nranks, int perPeer, SocketChannel[][] channels, long timeoutMillis, SocketTuning tuning,
+                 ServerSocketChannel listener, List<InetSocketAddress> addresses) {
         this.rank = rank;
+        this.listener = listener;
+        this.addresses = List.copyOf(addresses);
         this.nranks = nranks;
         this.perPeer = perPeer;
         this.channels = channels;
@@ -70,12 +80,91 @@ final class Mesh implements AutoCloseable {
     /**
      * Builds the full mesh (see {@link MeshLinks}): rank r connects to every higher rank, accepts from every lower one.
      *
+     * @param listener  this rank's listening socket: the mesh keeps it open for {@link #reconnect} and closes it
      * @param addresses every rank's listening address, by rank
      */
     static Mesh connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
                         List<InetSocketAddress> addresses, long timeoutMillis, SocketTuning tuning) {
         return new Mesh(rank, nranks, perPeer, MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis),
-                timeoutMillis, tuning);
+                timeoutMillis, tuning, listener, addresses);
+    }
+
+    /**
+     * Closes every connection and connects the mesh again, as at the start: every rank calls it at the same point,
+     * with no exchange in flight (after a barrier). A TCP connection keeps what its history taught it: on loopback
+     * under BBR the warm-ups' large calls (nccl-tests' -w at every size up to -e, the code warm-up's steps) made
+     * the kernel send from both CPUs, reorder and retransmit, and the connections stayed slow afterwards: 2 MiB
+     * timed right after them took 1058-1246 us a call, on connections that had carried nothing larger 509-732
+     * (docs/benchmarks.md). The timed sizes then see only what the sweep itself sent, as a fresh job's would.
+     */
+    void reconnect() {
+        if (aborted) {
+            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
+        }
+        try {
+            poller.forget();
+        } catch (IOException e) {
+            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": could not release the old connections: "
+                    + e.getMessage(), null, e);
+        }
+        MeshLinks.closeAll(channels);
+        SocketChannel[][] fresh = MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis);
+        // in place: the poller and the blocking path read the same rows
+        for (int peer = 0; peer < nranks; peer++) {
+            System.arraycopy(fresh[peer], 0, channels[peer], 0, perPeer);
+        }
+        // watched like an exchange: a peer that stops here trips the watchdog, which closes the links
+        busySince = System.nanoTime();
+        try {
+            breakIn();
+        } catch (IOException e) {
+            abort();
+            throw new BackendException(timedOut ? ExitCode.TIMEOUT : ExitCode.RUN_FAILED, "rank " + rank + ": "
+                    + (timedOut ? "rank " + waitingOn + " did not answer on the new connections within "
+                    + Math.max(1, timeoutMillis / 1000) + " s" : "a new connection failed before the timed sizes: "
+                    + e.getMessage()), "see that rank's log", e);
+        } finally {
+            busySince = 0;
+        }
+    }
+
+    /**
+     * Exchanges on every new connection before any timed call, small then bulk, each round writing to every link
+     * before it reads from any (no rank waits on another's order). What a new TCP connection does once, in its
+     * first exchanges, would otherwise land in the first timed loops, the same iterations in every run (loopback,
+     * BBR): the 122nd-125th exchange of 8 B took 0.1-0.8 ms each, and the 33rd-35th all_reduce of 512 KiB 1-6 ms
+     * (the first size whose transfers the connection does not finish at once: under BBR, likely its start-up phase
+     * ending). {@value #BREAK_IN_EXCHANGES} exchanges of 8 bytes and {@value #BREAK_IN_BULK} of
+     * {@value #BREAK_IN_BULK_BYTES} bytes move both past it and stay far below the large calls that taught TCP
+     * the reordering this reconnect is for.
+     */
+    private void breakIn() throws IOException {
+        // direct, as every buffer the transfers use: a heap buffer takes another path through the JDK's socket code
+        exchangeOnEveryLink(ByteBuffer.allocateDirect(8), BREAK_IN_EXCHANGES);
+        exchangeOnEveryLink(ByteBuffer.allocateDirect(BREAK_IN_BULK_BYTES), BREAK_IN_BULK);
+    }
+
+    private void exchangeOnEveryLink(ByteBuffer b, int rounds) throws IOException {
+        for (int r = 0; r < rounds; r++) {
+            for (boolean write : new boolean[] {true, false}) {
+                for (int peer = 0; peer < nranks; peer++) {
+                    for (int i = 0; peer != rank && i < perPeer; i++) {
+                        waitingOn = peer;
+                        b.clear();
+                        while (b.hasRemaining()) {
+                            if ((write ? channels[peer][i].write(b) : channels[peer][i].read(b)) < 0) {
+                                throw new IOException("rank " + peer + " closed link " + i);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Link {@code index} to {@code peer} as it is now (tests). */
+    SocketChannel link(int peer, int index) {
+        return channels[peer][index];
     }
 
     int rank() {
@@ -308,6 +397,7 @@ final class Mesh implements AutoCloseable {
     public void close() {
         aborted = true;
         closeAll(channels);
+        MeshLinks.close(listener);
         poller.close();
         pool.shutdownNow();
     }

@@ -159,7 +159,7 @@ final class MeshLinks {
         }
     }
 
-    private static void close(java.nio.channels.Channel c) {
+    static void close(java.nio.channels.Channel c) {
         try {
             c.close();
         } catch (IOException e) {

@@ -283,6 +283,20 @@ final class Poller {
         nonBlocking = false;
     }
 
+    /**
+     * Before the mesh's connections are replaced ({@link Mesh#reconnect}): drops the selector, whose keys belong to
+     * the old connections, and takes the new ones as blocking, as they are made.
+     */
+    void forget() throws IOException {
+        Selector s = selector;
+        selector = null;
+        keys = null;
+        nonBlocking = false;
+        if (s != null) {
+            s.close();
+        }
+    }
+
     /** Wakes a parked exchange (the mesh is being aborted). */
     void wakeup() {
         Selector s = selector;

@@ -153,7 +153,9 @@ public final class SocketBackend implements Backend {
 
     private static RankComm openRank(RunSpec spec, ControlPlane plane, NetInterface nic) throws IOException {
         InetAddress bindAddr = nic.address();
-        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+        // the mesh keeps the listener for its reconnect (Mesh#reconnect) and closes it; here only on a failure
+        ServerSocketChannel listener = ServerSocketChannel.open();
+        try {
             listener.bind(new InetSocketAddress(bindAddr, 0), 1024);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
             String host = hostName();
@@ -169,6 +171,9 @@ public final class SocketBackend implements Backend {
                     tuning);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
             return new SocketRankComm(mesh, info, tuning);
+        } catch (IOException | RuntimeException e) {
+            listener.close();
+            throw e;
         }
     }
 

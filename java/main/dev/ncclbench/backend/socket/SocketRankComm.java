@@ -85,6 +85,12 @@ final class SocketRankComm implements RankComm {
         return ByteBuffer.allocateDirect((int) want).order(ByteOrder.nativeOrder());
     }
 
+    /** The timed sizes start on new connections: see {@link Mesh#reconnect}. */
+    @Override
+    public void beforeTimedSizes() {
+        mesh.reconnect();
+    }
+
     @Override
     public void close() {
         mesh.close();

@@ -49,6 +49,8 @@ record SocketTuning(String algo, int chunkBytes, long rdMax, long pollLimit) {
         String how = algo.equals(AUTO) ? "recursive doubling up to " + Sizes.human(rdMax) + ", the ring above (--socket-algo auto)"
                 : (algo.equals(RD) ? "recursive doubling" : "the ring") + " at every size (--socket-algo " + algo + ")";
         return "socket all_reduce: " + how + "; reduction in pieces of " + Sizes.human(chunkBytes) + " (--socket-chunk);"
-                + " exchanges up to " + Sizes.human(pollLimit) + " on the rank's thread, larger on blocking threads";
+                + " exchanges up to " + Sizes.human(pollLimit) + " on the rank's thread, larger on blocking threads;"
+                + " the timed sizes run on connections made after the warm-ups, so that the warm-ups' larger calls leave"
+                + " TCP no history";
     }
 }
