@@ -33,10 +33,6 @@ final class Mesh implements AutoCloseable {
     private final SocketChannel[][] channels;
     private final ExecutorService pool;
     private final long timeoutMillis;
-    /** See {@link #breakIn}. */
-    static final int BREAK_IN_EXCHANGES = 256;
-    static final int BREAK_IN_BULK = 128;
-    static final int BREAK_IN_BULK_BYTES = 128 << 10;
     /** Where the lower ranks dial again ({@link #reconnect}); this mesh closes it. */
     private final ServerSocketChannel listener;
     private final List<InetSocketAddress> addresses;
@@ -116,7 +112,7 @@ final class Mesh implements AutoCloseable {
         // watched like an exchange: a peer that stops here trips the watchdog, which closes the links
         busySince = System.nanoTime();
         try {
-            breakIn();
+            MeshLinks.breakIn(channels, rank, peer -> waitingOn = peer);
         } catch (IOException e) {
             abort();
             throw new BackendException(timedOut ? ExitCode.TIMEOUT : ExitCode.RUN_FAILED, "rank " + rank + ": "
@@ -125,40 +121,6 @@ final class Mesh implements AutoCloseable {
                     + e.getMessage()), "see that rank's log", e);
         } finally {
             busySince = 0;
-        }
-    }
-
-    /**
-     * Exchanges on every new connection before any timed call, small then bulk, each round writing to every link
-     * before it reads from any (no rank waits on another's order). What a new TCP connection does once, in its
-     * first exchanges, would otherwise land in the first timed loops, the same iterations in every run (loopback,
-     * BBR): the 122nd-125th exchange of 8 B took 0.1-0.8 ms each, and the 33rd-35th all_reduce of 512 KiB 1-6 ms
-     * (the first size whose transfers the connection does not finish at once: under BBR, likely its start-up phase
-     * ending). {@value #BREAK_IN_EXCHANGES} exchanges of 8 bytes and {@value #BREAK_IN_BULK} of
-     * {@value #BREAK_IN_BULK_BYTES} bytes move both past it and stay far below the large calls that taught TCP
-     * the reordering this reconnect is for.
-     */
-    private void breakIn() throws IOException {
-        // direct, as every buffer the transfers use: a heap buffer takes another path through the JDK's socket code
-        exchangeOnEveryLink(ByteBuffer.allocateDirect(8), BREAK_IN_EXCHANGES);
-        exchangeOnEveryLink(ByteBuffer.allocateDirect(BREAK_IN_BULK_BYTES), BREAK_IN_BULK);
-    }
-
-    private void exchangeOnEveryLink(ByteBuffer b, int rounds) throws IOException {
-        for (int r = 0; r < rounds; r++) {
-            for (boolean write : new boolean[] {true, false}) {
-                for (int peer = 0; peer < nranks; peer++) {
-                    for (int i = 0; peer != rank && i < perPeer; i++) {
-                        waitingOn = peer;
-                        b.clear();
-                        while (b.hasRemaining()) {
-                            if ((write ? channels[peer][i].write(b) : channels[peer][i].read(b)) < 0) {
-                                throw new IOException("rank " + peer + " closed link " + i);
-                            }
-                        }
-                    }
-                }
-            }
         }
     }
 
