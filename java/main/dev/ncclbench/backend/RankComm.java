@@ -28,9 +28,11 @@ public interface RankComm extends AutoCloseable {
     /**
      * Called on every rank at the same point, with nothing in flight: after a collective's warm-ups, before its
      * first timed size. A backend whose connections keep state that the warm-ups' larger calls distort (TCP's
-     * congestion control and reordering history) starts the timed sizes on new ones; others do nothing.
+     * congestion control and reordering history) may start the timed sizes on new ones; others do nothing.
+     *
+     * @param largestBytes the collective's largest size in this sweep: the largest the warm-ups may have carried
      */
-    default void beforeTimedSizes() {
+    default void beforeTimedSizes(long largestBytes) {
     }
 
     /** NCCL debug log files this rank writes (empty when the backend has none). */

@@ -110,7 +110,7 @@ final class SweepEngine {
                 if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
                     // every rank done with the warm-ups' exchanges before any closes a connection
                     plane.barrier(coll.name() + ": warm-ups done");
-                    comm.beforeTimedSizes();
+                    comm.beforeTimedSizes(sizes.isEmpty() ? 0 : java.util.Collections.max(sizes));
                 }
                 for (long size : sizes) {
                     int elt = spec.type().bytes();

@@ -109,18 +109,42 @@ final class Mesh implements AutoCloseable {
         for (int peer = 0; peer < nranks; peer++) {
             System.arraycopy(fresh[peer], 0, channels[peer], 0, perPeer);
         }
-        // watched like an exchange: a peer that stops here trips the watchdog, which closes the links
-        busySince = System.nanoTime();
-        try {
-            MeshLinks.breakIn(channels, rank, peer -> waitingOn = peer);
-        } catch (IOException e) {
-            abort();
-            throw new BackendException(timedOut ? ExitCode.TIMEOUT : ExitCode.RUN_FAILED, "rank " + rank + ": "
-                    + (timedOut ? "rank " + waitingOn + " did not answer on the new connections within "
-                    + Math.max(1, timeoutMillis / 1000) + " s" : "a new connection failed before the timed sizes: "
-                    + e.getMessage()), "see that rank's log", e);
-        } finally {
-            busySince = 0;
+        breakIn(8, BREAK_IN_EXCHANGES);
+        // split over the pair's links as a collective's transfers are: each link carries BREAK_IN_BULK_BYTES
+        breakIn(BREAK_IN_BULK_BYTES * perPeer, BREAK_IN_BULK);
+    }
+
+    /** See {@link #breakIn}. */
+    static final int BREAK_IN_EXCHANGES = 256;
+    static final int BREAK_IN_BULK = 64;
+    static final int BREAK_IN_BULK_BYTES = 256 << 10;
+
+    /**
+     * Exchanges of {@code bytes} with every peer, {@code rounds} times, on new connections before any timed call,
+     * through {@link #exchange} as the collectives' own (blocking socket calls would take a path through the JDK
+     * that the timed code does not, and change what the compiler knows of it). What a new TCP connection does
+     * once, in its first exchanges, would otherwise land in the first timed loops, the same iterations in every run
+     * (loopback, BBR): the 122nd-125th exchange of 8 B took 0.1-0.8 ms each, the 33rd-35th all_reduce of 512 KiB
+     * 1-6 ms (the first size whose writes the connection cannot send at once: under BBR, likely its start-up phase
+     * ending). {@value #BREAK_IN_EXCHANGES} of 8 bytes removed the first; {@value #BREAK_IN_BULK} of
+     * {@value #BREAK_IN_BULK_BYTES} bytes a link did not always remove the second (it came back at the 33rd or the
+     * 64th call in some runs), which is why only a sweep with large sizes reconnects
+     * ({@link SocketRankComm#HISTORY_BYTES}). The cost: 16 MiB each way a link, about 10-20 ms on loopback and
+     * 0.3 s a link pair at 1 Gbit/s.
+     */
+    private void breakIn(int bytes, int rounds) {
+        ByteBuffer out = ByteBuffer.allocateDirect(bytes);
+        ByteBuffer in = ByteBuffer.allocateDirect(bytes * nranks);
+        List<Xfer> sends = new ArrayList<>();
+        List<Xfer> recvs = new ArrayList<>();
+        for (int peer = 0; peer < nranks; peer++) {
+            if (peer != rank) {
+                sends.add(Xfer.send(peer, out.duplicate()));
+                recvs.add(Xfer.recv(peer, in.duplicate().position(peer * bytes).limit((peer + 1) * bytes)));
+            }
+        }
+        for (int r = 0; r < rounds; r++) {
+            exchange(sends, recvs, "the new connections' first exchanges");
         }
     }
 

@@ -12,7 +12,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntConsumer;
 
 /**
  * Connects the full mesh: rank r dials every higher rank and accepts every lower one. Whatever goes wrong
@@ -23,46 +22,6 @@ final class MeshLinks {
     private static final int SOCKET_BUFFER = 4 << 20;
 
     private MeshLinks() {
-    }
-
-    /** See {@link #breakIn}. */
-    static final int BREAK_IN_EXCHANGES = 256;
-    static final int BREAK_IN_BULK = 128;
-    static final int BREAK_IN_BULK_BYTES = 128 << 10;
-
-    /**
-     * Exchanges on every new connection before any timed call, small then bulk, each round writing to every link
-     * before it reads from any (no rank waits on another's order). What a new TCP connection does once, in its
-     * first exchanges, would otherwise land in the first timed loops, the same iterations in every run (loopback,
-     * BBR): the 122nd-125th exchange of 8 B took 0.1-0.8 ms each, and the 33rd-35th all_reduce of 512 KiB 1-6 ms
-     * (the first size whose transfers the connection does not finish at once: under BBR, likely its start-up phase
-     * ending). {@value #BREAK_IN_EXCHANGES} exchanges of 8 bytes and {@value #BREAK_IN_BULK} of
-     * {@value #BREAK_IN_BULK_BYTES} bytes move both past it and stay far below the large calls that taught TCP
-     * the reordering that {@link Mesh#reconnect} is for.
-     */
-    static void breakIn(SocketChannel[][] channels, int rank, IntConsumer waitingOn) throws IOException {
-        // direct, as every buffer the transfers use: a heap buffer takes another path through the JDK's socket code
-        exchangeOnEveryLink(channels, rank, waitingOn, ByteBuffer.allocateDirect(8), BREAK_IN_EXCHANGES);
-        exchangeOnEveryLink(channels, rank, waitingOn, ByteBuffer.allocateDirect(BREAK_IN_BULK_BYTES), BREAK_IN_BULK);
-    }
-
-    private static void exchangeOnEveryLink(SocketChannel[][] channels, int rank, IntConsumer waitingOn, ByteBuffer b,
-                                            int rounds) throws IOException {
-        for (int r = 0; r < rounds; r++) {
-            for (boolean write : new boolean[] {true, false}) {
-                for (int peer = 0; peer < channels.length; peer++) {
-                    for (int i = 0; peer != rank && i < channels[peer].length; i++) {
-                        waitingOn.accept(peer);
-                        b.clear();
-                        while (b.hasRemaining()) {
-                            if ((write ? channels[peer][i].write(b) : channels[peer][i].read(b)) < 0) {
-                                throw new IOException("rank " + peer + " closed link " + i);
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /** @return the links by peer rank and link index; the row of this rank stays empty */

@@ -85,10 +85,20 @@ final class SocketRankComm implements RankComm {
         return ByteBuffer.allocateDirect((int) want).order(ByteOrder.nativeOrder());
     }
 
-    /** The timed sizes start on new connections: see {@link Mesh#reconnect}. */
+    /**
+     * Connections that carried calls of {@value #HISTORY_BYTES} bytes or more (the warm-ups: nccl-tests' -w at every
+     * size up to -e, the code warm-up's steps) are replaced before the timed sizes: see {@link Mesh#reconnect}. Below
+     * that the warm-ups leave TCP nothing to unlearn (2 MiB alone showed no reordering, 8 MiB did), and new
+     * connections have first exchanges of their own that the old ones are past (the 8 B and 512 KiB stalls that
+     * {@link Mesh#reconnect}'s break-in only partly removes): a sweep up to 512 KiB keeps its connections.
+     */
+    static final long HISTORY_BYTES = 8L << 20;
+
     @Override
-    public void beforeTimedSizes() {
-        mesh.reconnect();
+    public void beforeTimedSizes(long largestBytes) {
+        if (largestBytes >= HISTORY_BYTES) {
+            mesh.reconnect();
+        }
     }
 
     @Override

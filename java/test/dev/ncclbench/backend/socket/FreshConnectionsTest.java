@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The timed sizes run on connections made after the warm-ups (RankComm#beforeTimedSizes): on a real 2-rank mesh
- * over loopback, the old links are closed, new ones replace them, and all_reduce on both paths of the rank's
- * thread (one connection, split over two) and on the blocking threads still gives the right sums after it.
+ * The timed sizes of a sweep up to 8 MiB or more run on connections made after the warm-ups
+ * (RankComm#beforeTimedSizes), a smaller sweep's on the ones it has: on a real 2-rank mesh over loopback, the old
+ * links are closed, new ones replace them, and all_reduce on both paths of the rank's thread (one connection, split
+ * over two) and on the blocking threads still gives the right sums after it.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FreshConnectionsTest {
@@ -34,7 +36,7 @@ class FreshConnectionsTest {
     private static final long[] SIZES = {8, 128 << 10, 40 << 20};
 
     @Test
-    void theTimedSizesRunOnNewConnectionsAndStillReduceRight() throws Exception {
+    void aSweepUpToEightMiBOrMoreTimesOnNewConnectionsThatStillReduceRight() throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
         SocketTuning tuning = SocketTuning.of(null, 0);
         ServerSocketChannel l0 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0));
@@ -48,7 +50,13 @@ class FreshConnectionsTest {
             assertEquals(List.of(0L, 0L), bothRanks(() -> wrongAtEverySize(c0), () -> wrongAtEverySize(c1)));
             List<SocketChannel> before = List.of(m0.link(1, 0), m0.link(1, 1), m1.link(0, 0), m1.link(0, 1));
 
-            bothRanks(() -> { c0.beforeTimedSizes(); return 0L; }, () -> { c1.beforeTimedSizes(); return 0L; });
+            List<SocketChannel> kept = List.of(m0.link(1, 0), m1.link(0, 0));
+            bothRanks(() -> { c0.beforeTimedSizes(2L << 20); return 0L; }, () -> { c1.beforeTimedSizes(2L << 20); return 0L; });
+            assertSame(kept.get(0), m0.link(1, 0), "a sweep up to 2 MiB keeps its connections");
+            assertSame(kept.get(1), m1.link(0, 0));
+
+            long largest = SocketRankComm.HISTORY_BYTES;
+            bothRanks(() -> { c0.beforeTimedSizes(largest); return 0L; }, () -> { c1.beforeTimedSizes(largest); return 0L; });
 
             List<SocketChannel> after = List.of(m0.link(1, 0), m0.link(1, 1), m1.link(0, 0), m1.link(0, 1));
             for (int i = 0; i < before.size(); i++) {
