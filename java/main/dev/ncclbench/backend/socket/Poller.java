@@ -24,8 +24,14 @@ import java.util.List;
  * path that moves large exchanges on several threads (which measured faster there than any selector loop).
  */
 final class Poller {
-    /** How long an idle exchange polls (yielding) before it parks. */
-    static final long SPIN_NANOS = 100_000;
+    /**
+     * How long an idle exchange polls (yielding) before it parks. A parked rank leaves its CPU idle, and in a VM
+     * waking an idle vCPU takes up to milliseconds (more when the host steals CPU): with 100 us, a peer late by more
+     * (a compile, a stolen slice) put this rank to sleep, its wake-up made the peer late in turn, and a loop of 8 us
+     * calls had runs of 2 ms samples. 1 ms: samples over 300 us in 8 B-32 KiB, nine 8 B-512 KiB bands interleaved,
+     * 87 in all with 100 us, 32 with 1 ms (0 in six of the nine). A late yield still parks at once.
+     */
+    static final long SPIN_NANOS = 1_000_000;
     /** A yield this long means another thread needed this CPU: parking then lets it run. */
     private static final long PREEMPTED_NANOS = 40_000;
     /** The longest park between checks of the abort flag (an abort also wakes the selector). */
