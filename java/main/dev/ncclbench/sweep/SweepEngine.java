@@ -17,6 +17,7 @@ import dev.ncclbench.spec.Sizes;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -110,7 +111,7 @@ final class SweepEngine {
                 if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
                     // every rank done with the warm-ups' exchanges before any closes a connection
                     plane.barrier(coll.name() + ": warm-ups done");
-                    comm.beforeTimedSizes(sizes.isEmpty() ? 0 : java.util.Collections.max(sizes));
+                    comm.beforeTimedSizes(sizes.isEmpty() ? 0 : Collections.max(sizes));
                 }
                 for (long size : sizes) {
                     int elt = spec.type().bytes();

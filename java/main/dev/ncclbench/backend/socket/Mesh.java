@@ -27,6 +27,11 @@ final class Mesh implements AutoCloseable {
     /** Below this a transfer uses one connection: splitting costs more than it gains. */
     static final long SPLIT_THRESHOLD = 64 << 10;
 
+    /** New connections' first exchanges, see {@link #breakIn}. */
+    static final int BREAK_IN_EXCHANGES = 256;
+    static final int BREAK_IN_BULK = 64;
+    static final int BREAK_IN_BULK_BYTES = 256 << 10;
+
     private final int rank;
     private final int nranks;
     private final int perPeer;
@@ -94,9 +99,7 @@ final class Mesh implements AutoCloseable {
      * (docs/benchmarks.md). The timed sizes then see only what the sweep itself sent, as a fresh job's would.
      */
     void reconnect() {
-        if (aborted) {
-            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
-        }
+        requireNotAborted();
         try {
             poller.forget();
         } catch (IOException e) {
@@ -113,11 +116,6 @@ final class Mesh implements AutoCloseable {
         // split over the pair's links as a collective's transfers are: each link carries BREAK_IN_BULK_BYTES
         breakIn(BREAK_IN_BULK_BYTES * perPeer, BREAK_IN_BULK);
     }
-
-    /** See {@link #breakIn}. */
-    static final int BREAK_IN_EXCHANGES = 256;
-    static final int BREAK_IN_BULK = 64;
-    static final int BREAK_IN_BULK_BYTES = 256 << 10;
 
     /**
      * Exchanges of {@code bytes} with every peer, {@code rounds} times, on new connections before any timed call,
@@ -145,6 +143,12 @@ final class Mesh implements AutoCloseable {
         }
         for (int r = 0; r < rounds; r++) {
             exchange(sends, recvs, "the new connections' first exchanges");
+        }
+    }
+
+    private void requireNotAborted() {
+        if (aborted) {
+            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
         }
     }
 
@@ -186,9 +190,7 @@ final class Mesh implements AutoCloseable {
      * @param what for messages, e.g. "all_reduce 64 MiB"
      */
     void exchange(List<Xfer> sends, List<Xfer> recvs, String what) {
-        if (aborted) {
-            throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
-        }
+        requireNotAborted();
         long total = 0;
         for (int i = 0; i < sends.size(); i++) {
             total += sends.get(i).bytes();

@@ -172,7 +172,7 @@ public final class SocketBackend implements Backend {
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
             return new SocketRankComm(mesh, info, tuning);
         } catch (IOException | RuntimeException e) {
-            listener.close();
+            MeshLinks.close(listener); // quietly: e is the error to report
             throw e;
         }
     }
