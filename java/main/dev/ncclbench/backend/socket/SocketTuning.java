@@ -50,7 +50,7 @@ record SocketTuning(String algo, int chunkBytes, long rdMax, long pollLimit) {
                 : (algo.equals(RD) ? "recursive doubling" : "the ring") + " at every size (--socket-algo " + algo + ")";
         return "socket all_reduce: " + how + "; reduction in pieces of " + Sizes.human(chunkBytes) + " (--socket-chunk);"
                 + " exchanges up to " + Sizes.human(pollLimit) + " on the rank's thread, larger on blocking threads;"
-                + " a sweep up to " + Sizes.human(SocketRankComm.HISTORY_BYTES) + " or more times its sizes on connections"
+                + " a sweep whose largest size is " + Sizes.human(SocketRankComm.HISTORY_BYTES) + " or more times its sizes on connections"
                 + " made after the warm-ups, so that the warm-ups' large calls leave TCP no history";
     }
 }
