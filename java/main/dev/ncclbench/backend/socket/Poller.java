@@ -10,35 +10,42 @@ import java.util.List;
 /**
  * Small and middle exchanges on the calling thread, with non-blocking sockets: every send and receive moves
  * as far as the kernel lets it, in turn, until all are done. No thread hand-off and no blocking wake-up per
- * step: while nothing can move the thread polls, yielding the CPU between passes, for up to
- * {@link #SPIN_NANOS} (loopback and a fast fabric answer in microseconds), then a selector parks it.
+ * step: while nothing can move the thread polls, yielding the CPU between passes (loopback and a fast fabric
+ * answer in microseconds). It parks in a selector only when other threads are waiting for a CPU
+ * ({@link RunQueue}), which it asks every {@link #SPIN_NANOS} of idling and after every late yield.
  *
  * <p>Why poll, and why yield: a blocking read costs a kernel wake-up of an idle CPU per step, which was most of
  * an 8 B all_reduce (docs/benchmarks.md). A plain spin (Thread.onSpinWait) measured the same when each rank had
  * a CPU of its own, but when the scheduler put both ranks on one CPU the spinner held it for its whole budget
  * while the peer that would answer waited (8 B calls of 125 us). Yielding hands the CPU over at once, as Open
- * MPI's progress loop does when oversubscribed. When a yield comes back late, other threads wanted the CPU
- * (a loaded machine): the thread parks at once instead of making them wait.
+ * MPI's progress loop does when oversubscribed. When a yield comes back late, other threads may have wanted the
+ * CPU (a loaded machine), or the host took it from this VM: the run queue tells which, and the thread parks only
+ * in the first case.
+ *
+ * <p>Why not park whenever the peer is slow: a parked rank leaves its CPU idle, and in a VM an idle vCPU is slow
+ * to wake (milliseconds when the host is busy). The peer, waiting in turn for the late answer, parked too, and
+ * both ranks then took turns waking each other: runs of 2 ms samples in a loop of 8 us calls (8-25 samples over
+ * 300 us in three of eight bands, the host stealing next to no CPU; none with this rule). Open MPI's progress loop
+ * never parks.
  *
  * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
  * path that moves large exchanges on several threads (which measured faster there than any selector loop).
  */
 final class Poller {
     /**
-     * How long an idle exchange polls (yielding) before it parks. A parked rank leaves its CPU idle, and in a VM
-     * waking an idle vCPU takes up to milliseconds (more when the host steals CPU): with 100 us, a peer late by more
-     * (a compile, a stolen slice) put this rank to sleep, its wake-up made the peer late in turn, and a loop of 8 us
-     * calls had runs of 2 ms samples. 1 ms: samples over 300 us in 8 B-32 KiB, nine 8 B-512 KiB bands interleaved,
-     * 87 in all with 100 us, 32 with 1 ms (0 in six of the nine). A late yield still parks at once.
+     * How often an idle exchange asks the run queue whether to park, and so how long it idles before it parks on a
+     * crowded machine. When it parked after 100 us whatever the run queue, samples over 300 us in 8 B-32 KiB, nine
+     * 8 B-512 KiB bands interleaved, were 87 in all; after 1 ms, 32 (docs/benchmarks.md).
      */
     static final long SPIN_NANOS = 1_000_000;
-    /** A yield this long means another thread needed this CPU: parking then lets it run. */
+    /** A yield this long means the CPU went elsewhere for a while: another thread, or the host. */
     private static final long PREEMPTED_NANOS = 40_000;
     /** The longest park between checks of the abort flag (an abort also wakes the selector). */
     private static final long PARK_MILLIS = 100;
 
     private final SocketChannel[][] channels;
     private final int perPeer;
+    private final RunQueue runQueue = RunQueue.open();
     private Selector selector;
     private SelectionKey[][] keys;
     private boolean nonBlocking;
@@ -123,20 +130,20 @@ final class Poller {
             long now = System.nanoTime();
             if (idleSince == 0) {
                 idleSince = now;
-            } else if (late) {
-                // the yield came back late: others wanted this CPU, and spinning would only keep them waiting
-                park();
-                idleSince = 0;
-                late = false;
-                continue;
+            } else if (late || now - idleSince >= SPIN_NANOS) {
+                if (runQueue.crowded()) {
+                    // others want a CPU, and polling on would only keep them waiting
+                    park();
+                    idleSince = 0;
+                    late = false;
+                    continue;
+                }
+                // every thread that wants a CPU has one (a late yield was the host's, not this machine's):
+                // polling on costs no one anything, and a parked vCPU is slow to wake
+                idleSince = now;
             }
-            if (now - idleSince < SPIN_NANOS) {
-                Thread.yield();
-                late = System.nanoTime() - now > PREEMPTED_NANOS;
-                continue;
-            }
-            park();
-            idleSince = 0;
+            Thread.yield();
+            late = System.nanoTime() - now > PREEMPTED_NANOS;
         }
     }
 
@@ -312,6 +319,7 @@ final class Poller {
     }
 
     void close() {
+        runQueue.close();
         Selector s = selector;
         if (s != null) {
             try {
