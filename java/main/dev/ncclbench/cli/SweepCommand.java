@@ -111,8 +111,8 @@ public final class SweepCommand implements Callable<Integer> {
     String socketChunk;
 
     @Option(names = "--cpu-bind", paramLabel = "core|none", description = "core: bind each rank's thread to a CPU of its"
-            + " own, by its index on the node, as mpirun --bind-to core (socket backend; default); none: leave it to the"
-            + " scheduler")
+            + " own, by its index on the node, as mpirun --bind-to core, and run the JIT compiler at nice 19 (socket"
+            + " backend; default); none: leave both to the scheduler")
     String cpuBind;
 
     @Option(names = "--json", paramLabel = "FILE", description = "JSON result file (default: <out>/<run>/result.json)")

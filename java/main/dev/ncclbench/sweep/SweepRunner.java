@@ -130,10 +130,13 @@ public final class SweepRunner {
             }
             List<RankComm> comms = backend.open(spec, planes, launch.localRank());
             // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
-            CpuBinding binding = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING)
-                    ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
+            boolean place = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING);
+            CpuBinding binding = place ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
             if (binding.note() != null) {
                 notes.add(binding.note());
+            }
+            if (place) {
+                notes.add(JitSettle.yieldToRanks());
             }
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));
