@@ -128,7 +128,7 @@ awk -v check="$check" '
   FILENAME ~ /gloo.times$/ { gloo[$1] = gloo[$1] " " $2; next }
   FILENAME ~ /p99.txt$/ { ratio = ratio " " ($1 > 0 ? $2 / $1 : 1e9); next }
   END {
-    printf "%12s %6s %12s %12s %12s %10s\n", "size(B)", "algo", "ncclbench", "OpenMPI", "Gloo", "best/ncclb"
+    printf "%12s %12s %12s %12s %12s %10s\n", "size(B)", "algo", "ncclbench", "OpenMPI", "Gloo", "best/ncclb"
     min = 1e9
     for (i = 1; i <= k; i++) {
       s = sizes[i]; t = median(nb[s])
@@ -136,7 +136,7 @@ awk -v check="$check" '
       best = (m > 0 && (g <= 0 || m < g)) ? m : g
       r = (best > 0 && t > 0) ? best / t : 0
       if (r < min) min = r
-      printf "%12d %6s %12.1f %12.1f %12.1f %10.2f\n", s, algo[s], t, m, g, r
+      printf "%12d %12s %12.1f %12.1f %12.1f %10.2f\n", s, algo[s], t, m, g, r
     }
     pm = median(ratio)
     printf "min ratio best-peer/ncclbench over sizes: %.2f (target >= 1.0)\n", min

@@ -101,9 +101,10 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--sockets-per-peer", paramLabel = "N", description = "TCP connections per ring neighbour (socket backend, default: 2)")
     Integer socketsPerPeer;
 
-    @Option(names = "--socket-algo", paramLabel = "auto|ring|rd", description = "all_reduce algorithm of the socket backend:"
-            + " rd (recursive doubling, fewest steps), ring (least bytes per rank), auto (rd for small sizes, the crossover"
-            + " in the header; default)")
+    @Option(names = "--socket-algo", paramLabel = "auto|ring|rd|rabenseifner", description = "all_reduce algorithm of the"
+            + " socket backend: rd (recursive doubling, fewest steps), ring (least bytes per rank), rabenseifner (the ring's"
+            + " bytes in 2 log2(n) steps), auto (rd for small sizes, then rabenseifner on 4, 8, 16... ranks and the ring"
+            + " otherwise; the crossover in the header; default)")
     String socketAlgo;
 
     @Option(names = "--socket-chunk", paramLabel = "SIZE", description = "the socket backend's reduction piece: received bytes"
@@ -265,8 +266,8 @@ public final class SweepCommand implements Callable<Integer> {
             throw NcclbenchException.usage("--sockets-per-peer must be " + Defaults.MAX_SOCKETS_PER_PEER + " or less, got " + spp);
         }
         String algo = socketAlgo == null ? Defaults.SOCKET_ALGO : socketAlgo.trim().toLowerCase(java.util.Locale.ROOT);
-        if (!List.of("auto", "ring", "rd").contains(algo)) {
-            throw NcclbenchException.usage("--socket-algo must be auto, ring or rd, got '" + socketAlgo + "'");
+        if (!List.of("auto", "ring", "rd", "rabenseifner").contains(algo)) {
+            throw NcclbenchException.usage("--socket-algo must be auto, ring, rd or rabenseifner, got '" + socketAlgo + "'");
         }
         long chunk = socketChunk == null ? Defaults.SOCKET_CHUNK : size("--socket-chunk", socketChunk);
         if (socketChunk != null && (chunk < (4 << 10) || chunk > (64 << 20) || chunk % 8 != 0)) {

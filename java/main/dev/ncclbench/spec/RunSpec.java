@@ -43,7 +43,7 @@ import java.util.List;
  * @param outDir          --out
  * @param socketsPerPeer  TCP connections per pair of ranks (socket backend)
  * @param socketIfname    NCCL_SOCKET_IFNAME-syntax list the socket backend binds with; null: NCCL's default order
- * @param socketAlgo      --socket-algo: the socket backend's all_reduce algorithm, auto, ring or rd
+ * @param socketAlgo      --socket-algo: the socket backend's all_reduce algorithm, auto, ring, rd or rabenseifner
  * @param socketChunk     --socket-chunk: the socket backend's reduction piece in bytes; 0: its default
  */
 @JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes", "iters",

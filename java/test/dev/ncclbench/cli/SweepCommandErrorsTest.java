@@ -59,7 +59,7 @@ class SweepCommandErrorsTest {
             "--ranks 0                 | 0     | --ranks",
             "--ranks -3                | -3    | --ranks",
             "--sockets-per-peer 17     | 17    | --sockets-per-peer",
-            "--socket-algo tree        | tree  | auto, ring or rd",
+            "--socket-algo tree        | tree  | auto, ring, rd or rabenseifner",
             "--cpu-bind socket         | socket | core or none",
             "--socket-chunk 100        | 100   | --socket-chunk",
             "--socket-chunk 1G         | 1G    | --socket-chunk",

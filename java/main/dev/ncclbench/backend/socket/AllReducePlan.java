@@ -17,6 +17,10 @@ import java.util.List;
  * partner and get the result back at the end. Fewest steps: the small sizes' algorithm.</li>
  * <li>{@code ring}: reduce-scatter then all-gather, 2(n-1) steps of 1/n of the buffer each: every rank sends
  * and reduces the least, the large sizes' algorithm.</li>
+ * <li>{@code rabenseifner}: reduce-scatter by recursive halving (each step sends half of what is left to a partner
+ * and reduces the other half), then all-gather by recursive doubling: the ring's bytes for a power of two in
+ * 2 log2(n) steps instead of 2(n-1), as Open MPI's algorithm of that name. Extra ranks fold in as in {@code rd}.
+ * On 2 ranks it moves exactly what the ring moves.</li>
  * </ul>
  */
 final class AllReducePlan {
@@ -57,6 +61,7 @@ final class AllReducePlan {
             case "local" -> copy(send, result, bytes);
             case SocketTuning.RD -> recursiveDoubling(send, result, new At(scratch, 0), bytes);
             case SocketTuning.RING -> ring(send, result, count);
+            case SocketTuning.RABENSEIFNER -> halvingDoubling(send, result, count);
             default -> throw new IllegalArgumentException("no all_reduce algorithm " + algorithm);
         }
         steps.add(() -> reducer.finishAverage(main, rOff, bytes, n));
@@ -137,6 +142,76 @@ final class AllReducePlan {
             exchange(List.of(Xfer.send(mod(rank + 1), region(result, chunk(c, sc), chunk(c, sc + 1) - chunk(c, sc)))),
                     List.of(Xfer.recv(mod(rank - 1), region(result, chunk(c, rc), chunk(c, rc + 1) - chunk(c, rc)))));
         }
+    }
+
+    private void halvingDoubling(At send, At result, long count) {
+        int bytes = (int) (count * elt);
+        int p = Integer.highestOneBit(n);
+        int extra = n - p;
+        if (rank < 2 * extra && rank % 2 == 0) {
+            // beyond the power of two: hand the data over, take the result back
+            exchange(List.of(Xfer.send(rank + 1, region(send, bytes))), List.of());
+            exchange(List.of(), List.of(Xfer.recv(rank + 1, region(result, bytes))));
+            return;
+        }
+        // x: where this rank's partial result is, the whole buffer until the halving starts
+        At x = send;
+        if (rank < 2 * extra) {
+            exchange(List.of(), List.of(Xfer.recvReduce(rank - 1, region(result, bytes), send.buf(), send.off(), reducer,
+                    send.buf() != result.buf())));
+            x = result;
+        }
+        int me = rank < 2 * extra ? rank / 2 : rank - extra;
+        int steps = Integer.numberOfTrailingZeros(p);
+        long[] lo = new long[steps];
+        long[] mid = new long[steps];
+        long[] hi = new long[steps];
+        long from = 0;
+        long to = count;
+        // halving: the partner across the highest bit first; both hold the same range and split it the same way
+        for (int k = 0; k < steps; k++) {
+            int mask = p >> (k + 1);
+            int peer = peerOf(me ^ mask, extra);
+            lo[k] = from;
+            hi[k] = to;
+            mid[k] = from + (to - from) / 2;
+            boolean low = (me & mask) == 0;
+            long keepFrom = low ? lo[k] : mid[k];
+            long keepTo = low ? mid[k] : hi[k];
+            long giveFrom = low ? mid[k] : lo[k];
+            long giveTo = low ? hi[k] : mid[k];
+            // the partial received is reduced with this rank's own partial of the same elements: after the first
+            // step that is the result buffer itself, so the bytes come in through a piece buffer (intoRegion false)
+            exchange(List.of(Xfer.send(peer, region(x, (int) (giveFrom * elt), (int) ((giveTo - giveFrom) * elt)))),
+                    List.of(Xfer.recvReduce(peer, region(result, (int) (keepFrom * elt), (int) ((keepTo - keepFrom) * elt)),
+                            x.buf(), x.off() + keepFrom * elt, reducer, x.buf() != result.buf())));
+            x = result;
+            from = keepFrom;
+            to = keepTo;
+        }
+        // doubling: the same partners in reverse, each sending the half it holds and receiving the other
+        for (int k = steps - 1; k >= 0; k--) {
+            int mask = p >> (k + 1);
+            int peer = peerOf(me ^ mask, extra);
+            boolean low = (me & mask) == 0;
+            long mineFrom = low ? lo[k] : mid[k];
+            long mineTo = low ? mid[k] : hi[k];
+            long theirsFrom = low ? mid[k] : lo[k];
+            long theirsTo = low ? hi[k] : mid[k];
+            exchange(List.of(Xfer.send(peer, region(result, (int) (mineFrom * elt), (int) ((mineTo - mineFrom) * elt)))),
+                    List.of(Xfer.recv(peer, region(result, (int) (theirsFrom * elt), (int) ((theirsTo - theirsFrom) * elt)))));
+        }
+        if (rank < 2 * extra) {
+            exchange(List.of(Xfer.send(rank - 1, region(result, bytes))), List.of());
+        }
+        if (steps == 0 && !same(x, result)) {
+            copy(x, result, bytes); // one rank in the power of two: nothing was exchanged
+        }
+    }
+
+    /** The rank of participant {@code index} of the power of two, when the first 2 x extra ranks fold in pairs. */
+    private static int peerOf(int index, int extra) {
+        return index < extra ? index * 2 + 1 : index + extra;
     }
 
     private void exchange(List<Xfer> sends, List<Xfer> recvs) {

@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Both all_reduce algorithms give the right answer at every size, in and out of place, on powers of two and
- * not (recursive doubling folds the extra ranks in first), and every row says which one ran.
+ * Every all_reduce algorithm gives the right answer at every size, in and out of place, on powers of two and
+ * not (recursive doubling and rabenseifner fold the extra ranks in first), and every row says which one ran.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AllReduceAlgorithmsTest {
@@ -34,6 +34,10 @@ class AllReduceAlgorithmsTest {
             "rd,   6, int64,  prod",
             "ring, 3, float,  avg",
             "ring, 4, int32,  sum",
+            "rabenseifner, 4, float, sum",
+            "rabenseifner, 3, int32, max",
+            "rabenseifner, 6, double, avg",
+            "rabenseifner, 8, int64, prod",
     })
     void verifiesAtEverySizeAndSaysWhichRan(String algo, int n, String type, String op) throws IOException {
         SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("r.json"), "--backend socket --ranks " + n
@@ -56,8 +60,20 @@ class AllReduceAlgorithmsTest {
         assertEquals("rd", r.doc().rows().get(0).algorithm());
         assertEquals("ring", r.doc().rows().get(1).algorithm());
         assertEquals(65536, r.doc().spec().socketChunk());
-        assertTrue(r.out().contains("# socket all_reduce: recursive doubling up to 64 KiB, the ring above"), r.out());
+        assertTrue(r.out().contains("# socket all_reduce: recursive doubling up to 64 KiB, above it rabenseifner on 4, 8, 16..."
+                + " ranks and the ring otherwise"), r.out());
         assertTrue(r.out().contains("reduction in pieces of 64 KiB"), r.out());
         assertTrue(r.out().contains("# the code paths are warmed (JIT) before each collective's first timed size, whatever -w"), r.out());
+    }
+
+    @Test
+    void autoTakesRabenseifnerAboveTheCrossoverOnAPowerOfTwoOfFourOrMoreAndTheRingOtherwise() throws IOException {
+        for (int n : new int[]{3, 4}) {
+            SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve("p" + n + ".json"),
+                    "--backend socket --ranks " + n + " -b 64K -e 128K -f 2 -n 2 -w 1");
+            assertEquals(0, r.code(), r.err() + r.out());
+            assertEquals("rd", r.doc().rows().get(0).algorithm(), n + " ranks");
+            assertEquals(n == 4 ? "rabenseifner" : "ring", r.doc().rows().get(1).algorithm(), n + " ranks");
+        }
     }
 }
