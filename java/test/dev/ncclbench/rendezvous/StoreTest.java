@@ -333,6 +333,42 @@ class StoreTest {
         }
     }
 
+    /**
+     * Rank 2 hangs mid-call; rank 1 finished the call and waits in the results gather; rank 0 waits on rank 2 in the
+     * data plane, and its watchdog reports a little after the gather's own timeout. The verdict names rank 2 only.
+     */
+    @Test
+    void aRankThatWaitsOnTheHungOneInTheDataPlaneIsNotNamedWithIt() throws Exception {
+        int n = 3;
+        long timeout = 700;
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try (StoreServer server = server(n, timeout);
+             StoreClient hung = StoreClient.connect(at(server), TOKEN, 2, n, 5_000);
+             StoreClient waiting = StoreClient.connect(at(server), TOKEN, 0, n, 5_000)) {
+            long sent = System.nanoTime();
+            Future<NcclbenchException> gather = pool.submit(() -> {
+                try (StoreClient c = StoreClient.connect(at(server), TOKEN, 1, n, 5_000)) {
+                    return assertThrows(NcclbenchException.class, () -> c.allGather("#9 all_reduce 2 MiB: results", bytes("x")));
+                }
+            });
+            // rank 0's watchdog: past the gather's timeout, well inside its grace (not a synchronisation: the order
+            // of the two is the scenario, and the grace leaves 0.9 s of slack)
+            long report = sent + TimeUnit.MILLISECONDS.toNanos(timeout + 100);
+            while (System.nanoTime() < report) {
+                Thread.sleep(5);
+            }
+            NcclbenchException mine = waiting.fault(false, ExitCode.TIMEOUT, "#9 all_reduce 2 MiB",
+                    "rank 2 did not reach '#9 all_reduce 2 MiB' within 0.7 s");
+            NcclbenchException theirs = gather.get(20, TimeUnit.SECONDS);
+            for (NcclbenchException e : List.of(mine, theirs)) {
+                assertEquals(ExitCode.TIMEOUT, e.exitCode(), e.getMessage());
+                assertTrue(e.getMessage().startsWith("rank 2 did not reach '"), e.getMessage());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void aRankThatFailsByItselfStopsTheOthersAtOnceWithItsExitCode() throws Exception {
         int n = 2;
