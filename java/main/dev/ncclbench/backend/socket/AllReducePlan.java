@@ -163,50 +163,43 @@ final class AllReducePlan {
         }
         int me = rank < 2 * extra ? rank / 2 : rank - extra;
         int steps = Integer.numberOfTrailingZeros(p);
-        long[] lo = new long[steps];
-        long[] mid = new long[steps];
-        long[] hi = new long[steps];
+        Halves[] halves = new Halves[steps];
         long from = 0;
         long to = count;
         // halving: the partner across the highest bit first; both hold the same range and split it the same way
         for (int k = 0; k < steps; k++) {
             int mask = p >> (k + 1);
-            int peer = peerOf(me ^ mask, extra);
-            lo[k] = from;
-            hi[k] = to;
-            mid[k] = from + (to - from) / 2;
+            long mid = from + (to - from) / 2;
             boolean low = (me & mask) == 0;
-            long keepFrom = low ? lo[k] : mid[k];
-            long keepTo = low ? mid[k] : hi[k];
-            long giveFrom = low ? mid[k] : lo[k];
-            long giveTo = low ? hi[k] : mid[k];
+            Halves h = new Halves(peerOf(me ^ mask, extra), low ? from : mid, low ? mid : to, low ? mid : from, low ? to : mid);
+            halves[k] = h;
             // the partial received is reduced with this rank's own partial of the same elements: after the first
             // step that is the result buffer itself, so the bytes come in through a piece buffer (intoRegion false)
-            exchange(List.of(Xfer.send(peer, region(x, (int) (giveFrom * elt), (int) ((giveTo - giveFrom) * elt)))),
-                    List.of(Xfer.recvReduce(peer, region(result, (int) (keepFrom * elt), (int) ((keepTo - keepFrom) * elt)),
-                            x.buf(), x.off() + keepFrom * elt, reducer, x.buf() != result.buf())));
+            exchange(List.of(Xfer.send(h.peer(), elements(x, h.giveFrom(), h.giveTo()))),
+                    List.of(Xfer.recvReduce(h.peer(), elements(result, h.keepFrom(), h.keepTo()), x.buf(),
+                            x.off() + h.keepFrom() * elt, reducer, x.buf() != result.buf())));
             x = result;
-            from = keepFrom;
-            to = keepTo;
+            from = h.keepFrom();
+            to = h.keepTo();
         }
-        // doubling: the same partners in reverse, each sending the half it holds and receiving the other
+        // doubling: the same partners in reverse, each sending the half it kept and receiving the half it gave
         for (int k = steps - 1; k >= 0; k--) {
-            int mask = p >> (k + 1);
-            int peer = peerOf(me ^ mask, extra);
-            boolean low = (me & mask) == 0;
-            long mineFrom = low ? lo[k] : mid[k];
-            long mineTo = low ? mid[k] : hi[k];
-            long theirsFrom = low ? mid[k] : lo[k];
-            long theirsTo = low ? hi[k] : mid[k];
-            exchange(List.of(Xfer.send(peer, region(result, (int) (mineFrom * elt), (int) ((mineTo - mineFrom) * elt)))),
-                    List.of(Xfer.recv(peer, region(result, (int) (theirsFrom * elt), (int) ((theirsTo - theirsFrom) * elt)))));
+            Halves h = halves[k];
+            exchange(List.of(Xfer.send(h.peer(), elements(result, h.keepFrom(), h.keepTo()))),
+                    List.of(Xfer.recv(h.peer(), elements(result, h.giveFrom(), h.giveTo()))));
         }
         if (rank < 2 * extra) {
             exchange(List.of(Xfer.send(rank - 1, region(result, bytes))), List.of());
         }
-        if (steps == 0 && !same(x, result)) {
-            copy(x, result, bytes); // one rank in the power of two: nothing was exchanged
-        }
+    }
+
+    /** One halving step: the partner, the elements this rank keeps and reduces, those it gives the partner. */
+    private record Halves(int peer, long keepFrom, long keepTo, long giveFrom, long giveTo) {
+    }
+
+    /** Elements [from, to) of a buffer as a byte region. */
+    private ByteBuffer elements(At at, long from, long to) {
+        return region(at, (int) (from * elt), (int) ((to - from) * elt));
     }
 
     /** The rank of participant {@code index} of the power of two, when the first 2 x extra ranks fold in pairs. */
