@@ -95,10 +95,7 @@ final class AllReducePlan {
         // x holds this rank's partial result, y receives the next one: never the same bytes, since a step still
         // sends x while y fills (in place, the send buffer is the result buffer, so y starts in the spare one)
         At[] xy = {send, same(send, result) ? spare : result};
-        if (rank < 2 * extra && rank % 2 == 0) {
-            // beyond the power of two: hand the data over, take the result back
-            exchange(List.of(Xfer.send(rank + 1, region(send, bytes))), List.of());
-            exchange(List.of(), List.of(Xfer.recv(rank + 1, region(result, bytes))));
+        if (handsOver(send, result, bytes, extra)) {
             return;
         }
         if (rank < 2 * extra) {
@@ -148,10 +145,7 @@ final class AllReducePlan {
         int bytes = (int) (count * elt);
         int p = Integer.highestOneBit(n);
         int extra = n - p;
-        if (rank < 2 * extra && rank % 2 == 0) {
-            // beyond the power of two: hand the data over, take the result back
-            exchange(List.of(Xfer.send(rank + 1, region(send, bytes))), List.of());
-            exchange(List.of(), List.of(Xfer.recv(rank + 1, region(result, bytes))));
+        if (handsOver(send, result, bytes, extra)) {
             return;
         }
         // x: where this rank's partial result is, the whole buffer until the halving starts
@@ -200,6 +194,19 @@ final class AllReducePlan {
     /** Elements [from, to) of a buffer as a byte region. */
     private ByteBuffer elements(At at, long from, long to) {
         return region(at, (int) (from * elt), (int) ((to - from) * elt));
+    }
+
+    /**
+     * A rank beyond the largest power of two (even, below 2 x extra) takes no part in the steps: it hands its data to
+     * rank + 1 and takes the result back. Returns whether this rank is one (its two exchanges are then planned).
+     */
+    private boolean handsOver(At send, At result, int bytes, int extra) {
+        if (rank >= 2 * extra || rank % 2 != 0) {
+            return false;
+        }
+        exchange(List.of(Xfer.send(rank + 1, region(send, bytes))), List.of());
+        exchange(List.of(), List.of(Xfer.recv(rank + 1, region(result, bytes))));
+        return true;
     }
 
     /** The rank of participant {@code index} of the power of two, when the first 2 x extra ranks fold in pairs. */
