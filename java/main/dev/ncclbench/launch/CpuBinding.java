@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The CPUs are those this process may use (/proc/self/status), so a launcher's or a cgroup's binding is kept;
  * the rank on a node picks by its local index. Ranks that would share a CPU are not bound at all (Open MPI does not
- * bind an oversubscribed node either). Linux only: the thread is found at /proc/thread-self and bound with
+ * bind an oversubscribed node either). With the binding goes the JIT compiler's priority ({@link #lowerCompilerPriority}). Linux only: the thread is found at /proc/thread-self and bound with
  * util-linux's taskset, since Java has no call for it.
  */
 public final class CpuBinding {
@@ -84,21 +84,56 @@ public final class CpuBinding {
             return null;
         }
         int cpu = cpus.get(index);
+        String tid;
         try {
-            String tid = Files.readSymbolicLink(THREAD_SELF).getFileName().toString();
-            Process p = new ProcessBuilder("taskset", "-p", "-c", Integer.toString(cpu), tid)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "could not bind its thread to CPU " + cpu + ": taskset did not answer within 10 s";
-            }
-            return p.exitValue() == 0 ? null
-                    : "could not bind its thread to CPU " + cpu + ": taskset exited with " + p.exitValue();
+            tid = Files.readSymbolicLink(THREAD_SELF).getFileName().toString();
         } catch (IOException e) {
             return "could not bind its thread to CPU " + cpu + " (taskset from util-linux not found?): " + e.getMessage();
+        }
+        String why = run(List.of("taskset", "-p", "-c", Integer.toString(cpu), tid));
+        return why == null ? null : "could not bind its thread to CPU " + cpu + why;
+    }
+
+    /**
+     * Sets the JIT compiler's threads to nice 19 (raising a thread's own nice needs no privilege), so that a rank
+     * thread bound to the CPU where a compile runs takes it back at once instead of after the compile's scheduler
+     * slice: on a machine with as many CPUs as ranks the compiler has no CPU of its own. Compiler threads started
+     * later are started by a compiler thread and inherit its nice value. In eight pairs of interleaved 8 B-512 KiB
+     * bands, samples over 300 us at 8 B-32 KiB went from 78 to 18, and the runs of 1-4 ms samples at 32 B (the second
+     * size) were gone (docs/benchmarks.md).
+     *
+     * @param compilerThreads the compiler threads' ids (sweep.JitSettle lists them); empty where they are not known
+     * @return a note for the header, or why it could not (the run goes on)
+     */
+    public static String lowerCompilerPriority(List<String> compilerThreads) {
+        if (compilerThreads.isEmpty()) {
+            return "the JIT compiler's threads run at their usual priority: this system does not list them";
+        }
+        List<String> cmd = new ArrayList<>(List.of("renice", "-n", "19", "-p"));
+        cmd.addAll(compilerThreads);
+        String why = run(cmd);
+        return why == null ? "the JIT compiler's threads run at nice 19, below the ranks' (--cpu-bind none leaves them be)"
+                : "the JIT compiler's threads run at their usual priority" + why;
+    }
+
+    /**
+     * Runs one of util-linux's tools ({@code cmd.get(0)}) and waits for it. Returns null when it exited 0, else why
+     * not, worded to follow a sentence: ": taskset exited with 1", " (renice from util-linux not found?): ...".
+     */
+    private static String run(List<String> cmd) {
+        String tool = cmd.get(0);
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return ": " + tool + " did not answer within 10 s";
+            }
+            return p.exitValue() == 0 ? null : ": " + tool + " exited with " + p.exitValue();
+        } catch (IOException e) {
+            return " (" + tool + " from util-linux not found?): " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "could not bind its thread to CPU " + cpu + ": interrupted";
+            return ": interrupted";
         }
     }
 

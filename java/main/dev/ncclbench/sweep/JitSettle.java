@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Whether the JIT compiler is still at work, and a short wait for it before a timed loop. Compiles run on their
@@ -21,9 +20,9 @@ import java.util.concurrent.TimeUnit;
  * the JVM's total compile time stands in, which only grows when a compile ends.
  *
  * <p>Where the ranks' threads are bound to CPUs, the compiler's threads also run at the lowest priority
- * ({@link #yieldToRanks}): on a machine with as many CPUs as ranks there is no free CPU for them, and a compile
- * started inside a timed loop (the other rank's, when one rank got ahead) took a rank's CPU for whole scheduler
- * slices.
+ * ({@link dev.ncclbench.launch.CpuBinding#lowerCompilerPriority}, with the ids from {@link #compilerThreads}): on a
+ * machine with as many CPUs as ranks there is no free CPU for them, and a compile started inside a timed loop (the
+ * other rank's, when one rank got ahead) took a rank's CPU for whole scheduler slices.
  */
 final class JitSettle {
     /** The compiler counts as idle when it has not run for this long. */
@@ -77,7 +76,7 @@ final class JitSettle {
 
     /**
      * The first two numbers of a schedstat file added up (ns on a CPU, ns runnable and waiting for one), or -1. The
-     * wait counts because a compiler thread at the lowest priority ({@link #yieldToRanks}) may be starved: its CPU time
+     * wait counts because a compiler thread at the lowest priority ({@link dev.ncclbench.launch.CpuBinding#lowerCompilerPriority}) may be starved: its CPU time
      * alone would then look idle in the middle of a compile. Kept small: it runs between timed loops.
      */
     private static long runNanos(Path p) {
@@ -107,41 +106,13 @@ final class JitSettle {
         return sum;
     }
 
-    /**
-     * Sets the compiler threads to nice 19 (util-linux's renice: Java has no call for it; raising a thread's own nice
-     * needs no privilege), so that a rank thread bound to the CPU where a compile runs takes it back at once instead
-     * of after the compile's scheduler slice. Compiler threads started later are started by a compiler thread and
-     * inherit its nice value. In eight pairs of interleaved 8 B-512 KiB bands, samples over 300 us at 8 B-32 KiB
-     * went from 78 to 18, and the runs of 1-4 ms samples at 32 B (the second size) were gone.
-     *
-     * @return a note for the header, or why it could not (the run goes on)
-     */
-    static String yieldToRanks() {
-        List<Path> stats = list();
-        if (stats.isEmpty()) {
-            return "the JIT compiler's threads run at their usual priority: this system does not list them";
+    /** The compiler threads' ids, for {@link dev.ncclbench.launch.CpuBinding#lowerCompilerPriority}; empty if not found. */
+    static List<String> compilerThreads() {
+        List<String> tids = new ArrayList<>();
+        for (Path stat : list()) {
+            tids.add(stat.getParent().getFileName().toString());
         }
-        List<String> cmd = new ArrayList<>(List.of("renice", "-n", "19", "-p"));
-        for (Path p : stats) {
-            cmd.add(p.getParent().getFileName().toString());
-        }
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return "the JIT compiler's threads run at their usual priority: renice did not answer within 10 s";
-            }
-            return p.exitValue() == 0
-                    ? "the JIT compiler's threads run at nice 19, below the ranks' (--cpu-bind none leaves them be)"
-                    : "the JIT compiler's threads run at their usual priority: renice exited with " + p.exitValue();
-        } catch (IOException e) {
-            return "the JIT compiler's threads run at their usual priority (renice from util-linux not found?): "
-                    + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "the JIT compiler's threads run at their usual priority: interrupted";
-        }
+        return tids;
     }
 
     private static List<Path> list() {

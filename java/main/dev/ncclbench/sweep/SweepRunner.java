@@ -136,7 +136,7 @@ public final class SweepRunner {
                 notes.add(binding.note());
             }
             if (place) {
-                notes.add(JitSettle.yieldToRanks());
+                notes.add(CpuBinding.lowerCompilerPriority(JitSettle.compilerThreads()));
             }
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));

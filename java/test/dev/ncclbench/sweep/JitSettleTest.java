@@ -1,5 +1,6 @@
 package dev.ncclbench.sweep;
 
+import dev.ncclbench.launch.CpuBinding;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -37,8 +38,8 @@ class JitSettleTest {
     void theCompilerThreadsRunAtNice19AfterYieldingToTheRanks() throws IOException {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "needs Linux's /proc");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/renice")) || Files.isExecutable(Path.of("/bin/renice")),
-                "needs util-linux's renice (.ci/run installs it)");
-        String note = JitSettle.yieldToRanks();
+                "needs renice (Debian: bsdutils, an essential package)");
+        String note = CpuBinding.lowerCompilerPriority(JitSettle.compilerThreads());
         assertEquals("the JIT compiler's threads run at nice 19, below the ranks' (--cpu-bind none leaves them be)", note);
         int seen = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
