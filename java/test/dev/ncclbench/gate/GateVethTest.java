@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -155,7 +156,10 @@ class GateVethTest {
                 "--prometheus", prom.toString(), slow.toString());
         assertEquals(6, fail.code(), fail.out() + fail.err());
         String verdict = fail.out().lines().reduce((a, b) -> b).orElse("");
-        assertTrue(verdict.matches("REGRESSION: all_reduce [124] MiB busbw -[12][0-9]\\.[0-9]%.*"), verdict);
+        assertTrue(verdict.matches("REGRESSION: all_reduce [124] MiB busbw -[0-9]+\\.[0-9]%.*"), verdict);
+        // The link is 20% slower, but on a shared 2-core host one size may read -35% (CI did) or -12%: what
+        // matters is that the drop the gate names is the link's order, not noise a few percent wide.
+        assertTrue(largestDrop(verdict) >= 10.0, verdict);
         String x = Files.readString(junit, StandardCharsets.UTF_8);
         assertTrue(x.contains("<failure type=\"regression\" message=\"all_reduce "), x);
         String m = Files.readString(md, StandardCharsets.UTF_8);
@@ -164,6 +168,12 @@ class GateVethTest {
         assertTrue(p.contains("ncclbench_gate_verdict{verdict=\"regression\",baseline=\"veth\"} 1"), p);
         assertTrue(p.matches("(?s).*ncclbench_gate_size_failed\\{collective=\"all_reduce\",size=\"[0-9]+\",[^}]*status="
                 + "\"regression\"[^}]*\\} 1.*"), p);
+    }
+
+    /** The largest "busbw -N.N%" in a verdict line, in percent. */
+    static double largestDrop(String verdict) {
+        return Pattern.compile("busbw -([0-9]+\\.[0-9])%").matcher(verdict).results()
+                .mapToDouble(m -> Double.parseDouble(m.group(1))).max().orElse(0);
     }
 
     static int sh(String... cmd) throws Exception {
