@@ -99,7 +99,9 @@ final class CodeWarmup {
                 + " compiles); at most "
                 + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms;"
                 + " then the sweep's own loops once, untimed, while they are cheap (about "
-                + (long) (REHEARSAL_US / 1000) + " ms in all)";
+                + (long) (REHEARSAL_US / 1000) + " ms in all); before each timed loop up to " + Sizes.human(SweepEngine.AWAKE_BYTES)
+                + ", after the start barrier, untimed calls for about " + (long) SweepEngine.AWAKE_US + " us (at most "
+                + SweepEngine.AWAKE_MAX_CALLS + ") so that every rank's CPU is awake when the clock starts";
     }
 
     /**
@@ -224,7 +226,7 @@ final class CodeWarmup {
     }
 
     /** The cost model's time of a call (us): {@value #MODEL_LATENCY_US} us and 1 GB/s (also {@link #mixedCalls}'). */
-    private static double callUs(long size) {
+    static double callUs(long size) {
         return MODEL_LATENCY_US + size / 1e3;
     }
 

@@ -27,8 +27,21 @@ import java.util.List;
  * rank 0 reports rows as they finish.
  */
 final class SweepEngine {
-    /** Up to this size a call costs less than waking a CPU: one more untimed call after the start barrier. */
-    private static final long AWAKE_BYTES = 1L << 20;
+    /** Up to this size a call costs less than waking a CPU: untimed calls after the start barrier ({@link #wakeCalls}). */
+    static final long AWAKE_BYTES = 1L << 20;
+    /**
+     * How long (by {@link CodeWarmup#callUs}) the untimed calls after the start barrier last. The first calls after
+     * a sleeping barrier are slow for a while, not for one call: over 63 loops files of the bench (8 B-32 KiB), the
+     * samples over 3x their loop's median were 18x as frequent at the first iteration as after the 50th, 3-7x at
+     * the 2nd-8th and 2x at the 9th-50th. With about 0.5 ms of calls instead of 1 call, 25 interleaved pairs of
+     * bands (350 loops of 8 B-32 KiB each): their excess time at the first 8 iterations 2.6 ms against 0.7, and a
+     * loop's mean over its median (what the start's slow calls add to the reported time) at the median 1.034
+     * against 1.027, at p75 1.081 against 1.061, at p90 1.123 against 1.107 (one-sided Mann-Whitney p = 0.007;
+     * docs/benchmarks.md).
+     */
+    static final double AWAKE_US = 500;
+    /** At most this many: 49 at 8 B, 11 at 32 KiB, 1 from 512 KiB by the model. */
+    static final int AWAKE_MAX_CALLS = 64;
     private final RunSpec spec;
     private final RankComm comm;
     private final ControlPlane plane;
@@ -147,7 +160,7 @@ final class SweepEngine {
 
     /**
      * One placement as nccl-tests' BenchTime: fill, one untimed synchronising call (also with -w 0), a barrier
-     * (on a host-timed backend up to 1 MiB, one more untimed call after it, to wake every rank), then the timed
+     * (on a host-timed backend up to 1 MiB, untimed calls after it for about 0.5 ms, to wake every rank), then the timed
      * loop: per iteration a -m group of calls (call index i x m + a shifts the buffers), -z 1 and 2 wait after
      * each iteration (1 also barriers, timed), -z 3 waits and barriers untimed; with -G the loop is captured into
      * a graph and only its replays are timed.
@@ -187,11 +200,11 @@ final class SweepEngine {
                 JitSettle.await(spec.iters());
             }
             plane.barrier(tag + ": start");
-            if (!deviceTimed && counts.sizeBytes(spec.type()) <= AWAKE_BYTES) {
-                // The barrier waits asleep, and a sleeping rank's CPU may be halted: in a VM waking one took up to
-                // 8 ms, so the first timed call was 20-80 us at 8 B (or the whole loop's time). One more untimed
-                // call returns only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
-                // alone decides, so every rank makes it or none does.
+            // The barrier waits asleep, and a sleeping rank's CPU may be halted: in a VM waking one took up to 8 ms,
+            // so the first timed call was 20-80 us at 8 B (or the whole loop's time), and the calls after it stay slow
+            // for a while. Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier
+            // does; the size alone decides how many, so every rank makes the same calls.
+            for (int k = deviceTimed ? 0 : wakeCalls(counts.sizeBytes(spec.type())); k > 0; k--) {
                 op.launch(0);
                 op.drain();
             }
@@ -237,6 +250,14 @@ final class SweepEngine {
             }
         }
         return combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
+    }
+
+    /** The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above 1 MiB. */
+    static int wakeCalls(long bytes) {
+        if (bytes > AWAKE_BYTES) {
+            return 0;
+        }
+        return (int) Math.max(1, Math.min(AWAKE_MAX_CALLS, AWAKE_US / CodeWarmup.callUs(bytes)));
     }
 
     /**

@@ -123,6 +123,16 @@ class SweepEngineTimingTest {
         assertEquals(null, rows.get(0).samplesOutOfPlace(), "graph replays have no per-iteration samples");
     }
 
+    /** Host-timed: untimed calls after the start barrier for about 0.5 ms by the warm-up's cost model, none above 1 MiB. */
+    @Test
+    void theWakeCallsAfterTheStartBarrierLastAboutHalfAMillisecondUpTo1MiB() {
+        assertEquals(49, SweepEngine.wakeCalls(8));
+        assertEquals(11, SweepEngine.wakeCalls(32 << 10));
+        assertEquals(1, SweepEngine.wakeCalls(512 << 10));
+        assertEquals(1, SweepEngine.wakeCalls(1 << 20));
+        assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8));
+    }
+
     private final class Recorder implements RankComm {
         public int rank() { return 0; }
         public int nranks() { return 1; }
