@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the native part; called by Maven (process-classes, see pom.xml) and by scripts/ncclbench.
 #   native/build.sh BUILD_DIR CLASSES_DIR JAVA CLASSPATH
-# 1. CMake: native/ -> BUILD_DIR (lib/libncclprobe.a, bin/ncclprobe-cli, kernels/*.fatbin|ptx with nvcc)
-# 2. JavaCPP's Builder: the JNI for dev.ncclbench.internal.jni.NcclProbeNative, compiled with g++ and
-#    linked with libncclprobe.a, written into CLASSES_DIR/dev/ncclbench/internal/jni/linux-x86_64/ so that
-#    it ends up in the jar and JavaCPP's Loader finds it.
+# 1. CMake: native/ -> BUILD_DIR (lib/libncclprobe.a, lib/libncclbenchreduce.a, bin/ncclprobe-cli,
+#    kernels/*.fatbin|ptx with nvcc)
+# 2. JavaCPP's Builder: the JNI for dev.ncclbench.internal.jni.NcclProbeNative and HostReduceNative, compiled
+#    with g++ and linked with their static libraries, written into CLASSES_DIR/dev/ncclbench/internal/jni/
+#    linux-x86_64/ so that they end up in the jar and JavaCPP's Loader finds them.
 # Without a C compiler it prints what to install and exits 0: `mvn test` still passes, probe tests skip.
 # NCCLBENCH_SKIP_NATIVE=1 skips everything; NCCLBENCH_SKIP_KERNELS=1 skips nvcc only.
 set -euo pipefail
@@ -43,6 +44,8 @@ else
   "$cc" -std=c99 -O2 -fPIC -Wall -c "$here/probe/ncclprobe.c" -o "$build/lib/ncclprobe.o"
   ar rcs "$build/lib/libncclprobe.a" "$build/lib/ncclprobe.o"
   "$cc" -std=c99 -O2 -I"$here/probe" "$here/probe/ncclprobe_cli.c" "$build/lib/libncclprobe.a" -ldl -o "$build/bin/ncclprobe-cli"
+  "$cc" -std=c99 -O3 -fPIC -Wall -c "$here/reduce/hostreduce.c" -o "$build/lib/hostreduce.o"
+  ar rcs "$build/lib/libncclbenchreduce.a" "$build/lib/hostreduce.o"
 fi
 
 # JNI through JavaCPP. The Builder compiles into a temporary folder and we copy the one library, so a
@@ -53,16 +56,19 @@ mkdir -p "$jnitmp"
 "$java" -cp "$cp" org.bytedeco.javacpp.tools.Builder \
   -classpath "$classes" -d "$jnitmp" -nodelete \
   "-Dplatform.compiler=$cxx" \
-  "-Dplatform.includepath=$here/probe" \
+  "-Dplatform.includepath=$here/probe:$here/reduce" \
   "-Dplatform.linkpath=$build/lib" \
-  dev.ncclbench.internal.jni.NcclProbeNative >"$build/javacpp-builder.log" 2>&1 \
+  dev.ncclbench.internal.jni.NcclProbeNative dev.ncclbench.internal.jni.HostReduceNative >"$build/javacpp-builder.log" 2>&1 \
   || { cat "$build/javacpp-builder.log"; say "JavaCPP Builder failed"; exit 1; }
-lib="$(find "$jnitmp" -name 'libjniNcclProbe.so' | head -n 1)"
-[[ -n "$lib" ]] || { cat "$build/javacpp-builder.log"; say "JavaCPP Builder produced no libjniNcclProbe.so"; exit 1; }
 dest="$classes/dev/ncclbench/internal/jni/linux-x86_64"
 mkdir -p "$dest"
-cp "$lib" "$dest/libjniNcclProbe.so"
+for name in libjniNcclProbe.so libjniHostReduce.so; do
+  lib="$(find "$jnitmp" -name "$name" | head -n 1)"
+  [[ -n "$lib" ]] || { cat "$build/javacpp-builder.log"; say "JavaCPP Builder produced no $name"; exit 1; }
+  cp "$lib" "$dest/$name"
+done
 say "probe: $dest/libjniNcclProbe.so"
+say "reductions: $dest/libjniHostReduce.so"
 if [[ -f "$build/kernels/ncclbench_kernels.fatbin" ]]; then
   # Also into the jar, so the fat jar carries the kernels to a GPU machine.
   kdest="$classes/dev/ncclbench/native"

@@ -10,6 +10,7 @@ import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.internal.jni.HostReduce;
 import dev.ncclbench.netif.InterfaceScan;
 import dev.ncclbench.netif.InterfaceSelector;
 import dev.ncclbench.netif.NetInterface;
@@ -88,7 +89,8 @@ public final class SocketBackend implements Backend {
 
     @Override
     public List<String> notes(RunSpec spec) {
-        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe());
+        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe(),
+                "socket reductions: " + HostReduce.describe());
     }
 
     @Override
