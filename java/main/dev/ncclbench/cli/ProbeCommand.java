@@ -50,7 +50,7 @@ public final class ProbeCommand implements Callable<Integer> {
             out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
             out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));
             out.println("version     " + (r.versionString() == null ? "?" : r.versionString()));
-            out.println("unique id   " + r.result().cName + " (" + r.uniqueIdStatus() + ")"
+            out.println("unique id   " + r.resultName() + " (" + r.uniqueIdStatus() + ")"
                     + (r.errorString() == null ? "" : ": " + r.errorString()));
             if (r.lastError() != null && !r.lastError().isBlank()) {
                 out.println("last error  " + r.lastError());
@@ -69,7 +69,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (r.bootstrapFailed()) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "NCCL cannot bootstrap: \"" + r.ncclSentence() + "\" ("
-                    + r.result().cName + "); " + InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
+                    + r.resultName() + "); " + InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
         }
         return 0;
     }

@@ -31,6 +31,11 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
         return NcclResult.of(uniqueIdStatus);
     }
 
+    /** ncclGetUniqueId's status by its name in nccl.h ("ncclSystemError"), for callers kept off internal (cli). */
+    public String resultName() {
+        return result().cName;
+    }
+
     /** NCCL loaded and ncclGetUniqueId failed: a bootstrap that would fail in every rank. */
     public boolean bootstrapFailed() {
         return problem == null && loaded && uniqueIdStatus != 0;
