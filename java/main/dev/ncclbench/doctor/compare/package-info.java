@@ -1,0 +1,2 @@
+/** Doctor --compare: the rules that judge several hosts' snapshots against each other. */
+package dev.ncclbench.doctor.compare;

@@ -1,0 +1,2 @@
+/** Collects a host's evidence (GPUs, NICs, RDMA, PCIe, limits, NCCL) into one immutable snapshot. */
+package dev.ncclbench.doctor.snapshot;

@@ -1,0 +1,2 @@
+/** One sweep end to end: launch, backend, rendezvous, every size timed, then rank 0's report. */
+package dev.ncclbench.sweep;
