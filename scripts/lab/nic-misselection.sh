@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NIC-misselection case study (shared/seeds/case-nic-misselection.txt), reproduced on one machine:
+# The NIC-misselection case study (README, "Demo: the NIC-misselection case"), reproduced on one machine:
 # two namespaces play two GPU nodes (scripts/lab/netns-nodes.sh: eth0 shaped to 500 Mbit/s, created first;
 # rdma0 unshaped). Then, in order:
 #   1. the socket backend's all_reduce across the two "nodes" with NCCL_SOCKET_IFNAME unset: NCCL's order

@@ -14,7 +14,7 @@ final class CudaStatus {
     static final int SUCCESS = 0;
     static final int NOT_READY = 600;
 
-    /** The values are fixed in driver_types.h; CudaStatusTest pins them against the CUDA headers when present. */
+    /** The values are fixed in driver_types.h; PlanningTest pins them against the CUDA headers when present. */
     static final Map<Integer, String> ENVIRONMENT = Map.ofEntries(
             Map.entry(3, "cudaErrorInitializationError"),
             Map.entry(34, "cudaErrorStubLibrary"),

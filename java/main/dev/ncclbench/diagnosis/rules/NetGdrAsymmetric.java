@@ -58,7 +58,7 @@ public final class NetGdrAsymmetric implements Rule<Facts> {
                     List.of("on " + String.join(", ", without) + ": lsmod | grep nvidia_peermem",
                             "compare driver/OFED/NCCL versions across nodes (ofed_info -s; nvidia-smi)",
                             "sudo lspci -vvv | grep -E 'ReqRedir\\+|CmpltRedir\\+'   # ACS on that node"),
-                    References.RUNBOOK + ", step 20"));
+                    References.RUNBOOK));
         }
         long sendNo = ib.stream().filter(c -> !c.gdr() && c.direction() == Direction.SEND).count();
         long recvNo = ib.stream().filter(c -> !c.gdr() && c.direction() == Direction.RECEIVE).count();
@@ -74,6 +74,6 @@ public final class NetGdrAsymmetric implements Rule<Facts> {
                 "Some receive connections stage through host memory while others use GDRDMA: NIC-GPU distance"
                         + " differs by GPU (NCCL_NET_GDR_LEVEL) or a NIC lacks peer memory support.",
                 ev, List.of("nvidia-smi topo -m   # GPUs far from their NIC", "export NCCL_TOPO_DUMP_FILE="
-                        + "/tmp/topo.xml   # and read the gdr attributes"), References.RUNBOOK + ", step 18"));
+                        + "/tmp/topo.xml   # and read the gdr attributes"), References.RUNBOOK));
     }
 }

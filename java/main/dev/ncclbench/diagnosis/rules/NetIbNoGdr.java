@@ -72,7 +72,7 @@ public final class NetIbNoGdr implements Rule<Facts> {
                 "RDMA is up but GPUDirect RDMA is off: data is staged through host memory",
                 "The IB/RoCE transport carries the bytes, but without /GDRDMA every transfer bounces through a host"
                         + " buffer. Depending on the PCIe layout this costs 0% to about 50% of busbw.",
-                ev, remedy, References.RUNBOOK + ", step 15; " + References.ENV_DOC
+                ev, remedy, References.RUNBOOK + "; " + References.ENV_DOC
                         + "#nccl-net-gdr-level-formerly-nccl-ib-gdr-level"));
     }
 }

@@ -86,6 +86,6 @@ public final class NetSocketFallback implements Rule<Facts> {
                 "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + " while the log shows RDMA"
                         + " devices. Sockets cap the job at a fraction of the fabric: on 10 GbE about 1.1 GB/s, on"
                         + " 100G 30-50% of line rate, with a host core pegged copying data.",
-                ev, remedy, References.RUNBOOK + ", step 8; " + References.ENV_DOC));
+                ev, remedy, References.RUNBOOK + "; " + References.ENV_DOC));
     }
 }

@@ -44,6 +44,6 @@ public final class NetSocketNoRdma implements Rule<Facts> {
                 ev, List.of("ibv_devices   # on the host and in the container: an RDMA NIC that only the host lists"
                                 + " is the container's access", "ls /dev/infiniband",
                         "compare busbw with the socket floor: ncclbench sweep --backend socket"),
-                References.RUNBOOK + ", step 8"));
+                References.RUNBOOK));
     }
 }

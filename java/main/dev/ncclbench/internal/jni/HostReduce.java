@@ -12,7 +12,7 @@ public final class HostReduce {
     /** {@code java}: never load the library (to compare the two, or to rule it out). */
     public static final String PROPERTY = "ncclbench.reduce";
 
-    // the codes of hostreduce.h (HostReduceTest checks each against a known result)
+    // the codes of hostreduce.h (ReducerTest checks each against a known result)
     public static final int FLOAT = 0;
     public static final int DOUBLE = 1;
     public static final int INT32 = 2;
