@@ -4,6 +4,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineRecorder;
 import dev.ncclbench.baseline.BaselineStore;
+import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

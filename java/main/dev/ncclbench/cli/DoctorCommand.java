@@ -9,6 +9,7 @@ import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.DoctorText;
 import dev.ncclbench.doctor.compare.CompareRules;
+import dev.ncclbench.doctor.compare.CompareText;
 import dev.ncclbench.doctor.compare.Fleet;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
@@ -16,7 +17,6 @@ import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
-import dev.ncclbench.finding.Severity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,7 +25,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -124,20 +123,9 @@ public final class DoctorCommand implements Callable<Integer> {
         }
         List<Finding> findings = CompareRules.book().run(new Fleet(hosts), ignored);
         if (json) {
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("schema", "ncclbench.doctor-compare/1");
-            doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
-            doc.put("failed", fail.fails(findings));
-            doc.put("findings", findings);
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+            out.println(CompareText.json(hosts, findings, fail.fails(findings)));
         } else {
-            out.println("doctor --compare: " + String.join(", ", hosts.stream().map(HostSnapshot::hostname).toList()));
-            if (findings.isEmpty()) {
-                out.println("  the nodes agree on versions, interfaces and NCCL settings");
-            }
-            for (Finding f : findings) {
-                out.printf("  %-7s %-24s %s%n", f.severity() == Severity.WARNING ? "WARN" : f.severity().name(), f.ruleId(), f.title());
-            }
+            CompareText.write(out, hosts, findings);
         }
         out.flush();
         return verdict(findings, fail);

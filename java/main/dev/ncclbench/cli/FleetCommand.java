@@ -10,6 +10,7 @@ import dev.ncclbench.fleet.Survey;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.PathOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

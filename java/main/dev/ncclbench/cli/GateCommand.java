@@ -1,18 +1,12 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineStore;
-import dev.ncclbench.baseline.Fingerprint;
-import dev.ncclbench.baseline.RunSamples;
-import dev.ncclbench.diagnosis.FabricCatalog;
-import dev.ncclbench.finding.Finding;
-import dev.ncclbench.gate.Gate;
+import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
-import dev.ncclbench.gate.curve.Curve;
-import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.PathInputs;
 import picocli.CommandLine.Command;
@@ -22,11 +16,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -54,7 +45,7 @@ public final class GateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ResultDocument doc = ResultInput.read(run);
-        GateReport r = settings.judge(run.toString(), doc, baseline, spec.commandLine().getErr());
+        GateReport r = settings.judge().judge(run.toString(), doc, baseline, spec.commandLine().getErr());
         outputs.write(r, spec.commandLine().getOut());
         return r.exitCode().code;
     }
@@ -105,47 +96,14 @@ public final class GateCommand implements Callable<Integer> {
             return new GateOptions(tol, GateOptions.overrides(toleranceAt), below, a);
         }
 
-        /**
-         * --fabric and --socket-floor for the curve check. Here --catalog without --fabric is no error (as it is for
-         * the sweep): the gate infers a socket run's fabric from it, and preflight's doctor reads its site section.
-         */
+        /** --fabric and --socket-floor for the curve check (see {@link GateJudge#path}). */
         PathInputs path() {
-            return PathOptions.resolve(fabric, fabric == null ? null : catalog, socketFloor);
+            return judge().path();
         }
 
-        /** Finds the baseline, runs the curve check and the gate; says on err when no baseline applies. */
-        GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
-            GateOptions opts = options();
-            for (String id : ignore) {
-                if (!CurveRules.BOOK.knows(id)) {
-                    throw NcclbenchException.usage("--ignore: no curve rule '" + id + "'");
-                }
-            }
-            BaselineStore store = new BaselineStore(dir);
-            Fingerprint fp = Fingerprint.of(doc);
-            Baseline b = null;
-            String bFile = null;
-            if (baselineName != null) {
-                b = store.resolve(baselineName);
-                bFile = baselineName;
-            } else {
-                Optional<BaselineStore.Match> m = store.find(fp);
-                if (m.isPresent()) {
-                    b = m.get().baseline();
-                    bFile = m.get().file().toString();
-                } else {
-                    err.println("ncclbench: no baseline in " + dir + " matches this run's topology (" + fp.summary()
-                            + "); the curve check alone decides (record one: ncclbench baseline record " + runFile + ")");
-                }
-            }
-            PathInputs path = path();
-            FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
-                    : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                    : FabricCatalog.builtIn();
-            Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
-                    path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes());
-            List<Finding> findings = CurveRules.check(curve, ignore);
-            return new Gate(opts).judge(runFile, doc, b, bFile, findings);
+        /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
+        GateJudge judge() {
+            return new GateJudge(dir, options(), fabric, catalog, socketFloor, ignore);
         }
     }
 }

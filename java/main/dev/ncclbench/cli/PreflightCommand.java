@@ -1,37 +1,20 @@
 package dev.ncclbench.cli;
 
-import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.doctor.Doctor;
-import dev.ncclbench.doctor.DoctorOptions;
-import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.rules.DoctorRules;
-import dev.ncclbench.finding.FailOn;
-import dev.ncclbench.finding.Finding;
-import dev.ncclbench.gate.GateReport;
-import dev.ncclbench.gate.GateText;
-import dev.ncclbench.launch.LaunchDetector;
-import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.preflight.Preflight;
-import dev.ncclbench.preflight.PreflightReport;
-import dev.ncclbench.results.OutputPaths;
-import dev.ncclbench.report.ReportData;
-import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.preflight.PreflightRequest;
+import dev.ncclbench.preflight.PreflightRun;
+import dev.ncclbench.spec.Defaults;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.Writer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +24,8 @@ import java.util.concurrent.Callable;
 /**
  * `ncclbench preflight`: doctor on this host, a short sweep with its log reading and path verdict, then the gate
  * against the matching baseline (or the curve check alone), and one verdict line: PASS, DEGRADED or FAIL with the
- * reason. The steps run here; {@link Preflight} decides.
+ * reason. The steps run in {@link PreflightRun};
+ * {@link Preflight} decides.
  */
 @Command(name = "preflight", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Before a long job: doctor's host checks, a short sweep (about a minute), the path verdict from"
@@ -56,44 +40,44 @@ public final class PreflightCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "Minimum size (default: 8)")
-    String minBytes = "8";
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Minimum size (default: 8)")
+    long minBytes = Defaults.PREFLIGHT_MIN_BYTES;
 
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "Maximum size (default: 1G with GPUs, 64M on sockets)")
-    String maxBytes;
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Maximum size (default: 1G with GPUs, 64M on sockets)")
+    Long maxBytes;
 
     @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", description = "Multiplicative step (default: 4)")
-    String stepFactor = "4";
+    long stepFactor = Defaults.PREFLIGHT_STEP_FACTOR;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Timed iterations per size (default: 20)")
-    String iters = "20";
+    int iters = Defaults.PREFLIGHT_ITERS;
 
     @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "Warm-up iterations per size (default: 5)")
-    String warmup = "5";
+    int warmup = Defaults.PREFLIGHT_WARMUP_ITERS;
 
     @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "Collectives (default: all_reduce)")
-    String collective = "all_reduce";
+    String collective = Defaults.COLLECTIVE;
 
     @Option(names = "--backend", paramLabel = "auto|nccl|socket", description = "Backend (default: auto)")
-    String backend = "auto";
+    String backend = Defaults.BACKEND;
 
     @Option(names = "--sweep-arg", paramLabel = "ARG", description = "one more sweep flag, passed as is (repeatable: --sweep-arg=-g --sweep-arg=8)")
     List<String> sweepArgs = new ArrayList<>();
 
     @Option(names = "--ranks", paramLabel = "N", description = "Local ranks as threads (socket backend)")
-    String ranks;
+    Integer ranks;
 
     @Option(names = "--rank", paramLabel = "N", description = "This process's rank, when no launcher sets it")
-    String rank;
+    Integer rank;
 
     @Option(names = "--world-size", paramLabel = "N", description = "Number of processes, when no launcher sets it")
-    String worldSize;
+    Integer worldSize;
 
     @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Rank 0's store address")
     String rendezvous;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: results/runs)")
-    Path out = Path.of("results", "runs");
+    Path out = Defaults.OUT_DIR;
 
     @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --dir whose fingerprint matches)")
     String baseline;
@@ -119,45 +103,23 @@ public final class PreflightCommand implements Callable<Integer> {
         PrintWriter e = spec.commandLine().getErr();
         // --json: stdout holds the one JSON document; the findings, the sweep's table and the verdict go to stderr
         PrintWriter human = outputs.json ? e : o;
-        settings.options(); // a bad flag is exit 2 before a minute of sweeping
-        Set<String> ignored = doctorIgnored();
-        LaunchInfo launch = LaunchDetector.detect(System.getenv(), number("--rank", rank), number("--world-size", worldSize));
-        List<Finding> doctor = null;
-        String host = null;
-        if (!noDoctor) {
-            DoctorReport d = Doctor.run(new DoctorOptions(System.getenv(), null, null, null, settings.catalog, ignored,
-                    FailOn.ERROR));
-            doctor = d.findings();
-            host = d.host();
-            PreflightReport.printDoctor(host, doctor, human);
-        }
-        Preflight.Sweep sweep = null;
-        GateReport gate = null;
-        if (Preflight.skipSweep(doctor, launch.size())) {
-            human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
-        } else {
-            Path json = runFolder().resolve("result.json");
-            StringWriter sweepErr = new StringWriter();
-            PrintWriter tee = new PrintWriter(new Tee(e, sweepErr), true);
-            int code = Main.run(sweepArgs(json).toArray(String[]::new), human, tee);
-            tee.flush();
-            sweep = new Preflight.Sweep(code, lastLine(sweepErr.toString()));
-            // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
-            if (Files.isRegularFile(json) && (code == ExitCode.OK.code || code == ExitCode.DEGRADED.code)) {
-                gate = settings.judge(json.toString(), ResultInput.read(json), baseline, e);
-                if (!outputs.json) {
-                    GateText.write(gate, human);
-                }
-                html(json, gate);
-            }
-            removeIfEmpty(json.getParent());
-        }
-        PreflightReport r = PreflightReport.of(host, doctor, List.copyOf(ignored), sweep, gate);
-        outputs.write(r, o);
+        // a bad flag is exit 2 before a minute of sweeping
+        PreflightRun.Outcome r = new PreflightRun(human, e).run(request());
+        outputs.write(r.report(), o);
         // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)
-        human.println(r.verdict().line());
+        human.println(r.report().verdict().line());
         human.flush();
-        return r.verdict().exitCode().code;
+        return r.exitCode().code;
+    }
+
+    PreflightRequest request() {
+        var gate = settings.judge();
+        Set<String> ignored = doctorIgnored();
+        SweepCommand sweep = sweep();
+        List<String> argv = new ArrayList<>(List.of("ncclbench"));
+        argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
+        return new PreflightRequest(sweep.resolve(), maxBytes != null, sweep.launch(), sweep.path(), argv, !noDoctor,
+                ignored, settings.catalog, gate, baseline, html, !outputs.json);
     }
 
     private Set<String> doctorIgnored() {
@@ -169,104 +131,66 @@ public final class PreflightCommand implements Callable<Integer> {
         return new LinkedHashSet<>(doctorIgnore);
     }
 
-    private static Integer number(String flag, String v) {
-        if (v == null) {
-            return null;
-        }
+    /**
+     * The sweep's flags: --sweep-arg's, then preflight's own. A flag preflight always sets (or was given) cannot
+     * come through --sweep-arg as well: a sweep flag is given once.
+     */
+    private SweepCommand sweep() {
+        SweepCommand s = new SweepCommand();
+        CommandLine.ParseResult given;
         try {
-            return Integer.valueOf(v.trim());
-        } catch (NumberFormatException ex) {
-            throw NcclbenchException.usage(flag + " wants a whole number, got '" + v + "'");
+            given = new CommandLine(s).parseArgs(sweepArgs.toArray(String[]::new));
+        } catch (CommandLine.ParameterException ex) {
+            throw NcclbenchException.usage("--sweep-arg: " + ex.getMessage());
         }
-    }
-
-    /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */
-    private Path runFolder() {
-        OutputPaths.checkOutDir(out);
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        Path dir = out.resolve("preflight-" + stamp + "-" + ProcessHandle.current().pid());
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException ex) {
-            throw NcclbenchException.usage("--out " + out + ": cannot create " + dir + ": " + ex.getMessage());
+        once(given, "-b", "-e", "-f", "-n", "-w", "--collective", "--backend", "--json", "--out", "--no-progress");
+        s.minBytes = Long.toString(minBytes);
+        s.maxBytes = Long.toString(maxBytes != null ? maxBytes : Defaults.PREFLIGHT_MAX_BYTES_GPU);
+        s.stepFactor = stepFactor;
+        s.iters = iters;
+        s.warmup = warmup;
+        s.collective = collective;
+        s.backend = backend;
+        s.out = out;
+        s.noProgress = true;
+        if (ranks != null) {
+            once(given, "--ranks");
+            s.ranks = ranks;
         }
-        return dir;
-    }
-
-    private static void removeIfEmpty(Path dir) {
-        try (var entries = Files.list(dir)) {
-            if (entries.findAny().isEmpty()) {
-                Files.delete(dir);
+        if (rank != null) {
+            once(given, "--rank");
+            s.rank = rank;
+        }
+        if (worldSize != null) {
+            once(given, "--world-size");
+            s.worldSize = worldSize;
+        }
+        if (rendezvous != null) {
+            once(given, "--rendezvous");
+            s.rendezvous = rendezvous;
+        }
+        if (settings.fabric != null) {
+            once(given, "--fabric");
+            s.fabric = settings.fabric;
+            // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
+            if (settings.catalog != null) {
+                once(given, "--catalog");
+                s.catalog = settings.catalog;
             }
-        } catch (IOException ex) {
-            // left in place: an empty folder is harmless
         }
+        if (settings.socketFloor != null) {
+            once(given, "--socket-floor");
+            s.socketFloor = settings.socketFloor;
+        }
+        return s;
     }
 
-    private void html(Path json, GateReport gate) {
-        if (html != null) {
-            PathInputs path = settings.path();
-            ReportCommand.write(ReportData.of(List.of(new ReportData.Run("preflight", json.toString(),
-                    ResultInput.read(json))), null, path.fabric(), path.socketFloor(),
-                    settings.options().latencyBelow(), gate, "ncclbench preflight"), html, null, null);
-        }
-    }
-
-    List<String> sweepArgs(Path json) {
-        List<String> a = new ArrayList<>(List.of("sweep", "--no-progress", "-b", minBytes, "-f", stepFactor, "-n", iters,
-                "-w", warmup, "--collective", collective, "--backend", backend, "--json", json.toString(),
-                "--out", out.toString()));
-        a.add("-e");
-        a.add(maxBytes != null ? maxBytes : "socket".equals(backend) ? "64M" : "1G");
-        add(a, "--ranks", ranks);
-        add(a, "--rank", rank);
-        add(a, "--world-size", worldSize);
-        add(a, "--rendezvous", rendezvous);
-        add(a, "--fabric", settings.fabric);
-        // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
-        add(a, "--catalog", settings.catalog == null || settings.fabric == null ? null : settings.catalog.toString());
-        add(a, "--socket-floor", settings.socketFloor);
-        a.addAll(sweepArgs);
-        return a;
-    }
-
-    private static void add(List<String> a, String flag, String v) {
-        if (v != null) {
-            a.add(flag);
-            a.add(v);
-        }
-    }
-
-    private static String lastLine(String s) {
-        List<String> lines = s.lines().filter(l -> !l.isBlank() && !l.startsWith("ncclbench: results in")).toList();
-        return lines.isEmpty() ? null : lines.get(lines.size() - 1).replaceFirst("^ncclbench: ", "");
-    }
-
-    /** Writes to the real stderr and keeps a copy to read the sweep's one-line reason from. */
-    private static final class Tee extends Writer {
-        private final Writer a;
-        private final Writer b;
-
-        Tee(Writer a, Writer b) {
-            this.a = a;
-            this.b = b;
-        }
-
-        @Override
-        public void write(char[] c, int off, int len) throws java.io.IOException {
-            a.write(c, off, len);
-            b.write(c, off, len);
-        }
-
-        @Override
-        public void flush() throws java.io.IOException {
-            a.flush();
-            b.flush();
-        }
-
-        @Override
-        public void close() throws java.io.IOException {
-            flush();
+    private static void once(CommandLine.ParseResult given, String... flags) {
+        for (String f : flags) {
+            if (given.hasMatchedOption(f)) {
+                throw NcclbenchException.usage("--sweep-arg " + f + ": preflight gives the sweep " + f
+                        + " itself (use preflight's own flag)");
+            }
         }
     }
 }

@@ -6,11 +6,16 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.baseline.BaselineStore;
+import dev.ncclbench.gate.GateJudge;
+import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.launch.LaunchOptions;
+import dev.ncclbench.report.RunReport;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.PathOptions;
 import dev.ncclbench.sweep.SweepRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,6 +25,7 @@ import picocli.CommandLine.Spec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** `ncclbench sweep`: nccl-tests' flags with their letters and meanings. */
@@ -157,8 +163,8 @@ public final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RunSpec runSpec = resolve();
-        LaunchOptions launch = new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress, cpuBind());
-        PathInputs path = PathOptions.resolve(fabric, catalog, socketFloor);
+        LaunchOptions launch = launch();
+        PathInputs path = path();
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
         SweepRunner runner = new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(),
@@ -168,10 +174,23 @@ public final class SweepCommand implements Callable<Integer> {
         } finally {
             if (html != null) {
                 // gate's: the same HTML as `ncclbench report RUN.json --html F`, even after a failed run's rows
-                runner.resultFile().filter(java.nio.file.Files::isRegularFile).ifPresent(f -> ReportCommand.htmlFor(f,
-                        html, fabric, catalog, socketFloor, spec.commandLine().getErr()));
+                runner.resultFile().filter(java.nio.file.Files::isRegularFile).ifPresent(f -> RunReport.htmlFor(f, html,
+                        htmlJudge(), spec.commandLine().getErr()));
             }
         }
+    }
+
+    LaunchOptions launch() {
+        return new LaunchOptions(rendezvous, rank, worldSize, ranks != null, !noProgress, cpuBind());
+    }
+
+    PathInputs path() {
+        return PathOptions.resolve(fabric, catalog, socketFloor);
+    }
+
+    /** The gate of `ncclbench report RUN.json` with this sweep's --fabric, --catalog and --socket-floor. */
+    private GateJudge htmlJudge() {
+        return new GateJudge(BaselineStore.DEFAULT_DIR, GateOptions.defaults(), fabric, catalog, socketFloor, Set.of());
     }
 
     /** Turns the flags into a RunSpec; an impossible request is exit 2 with one sentence. */

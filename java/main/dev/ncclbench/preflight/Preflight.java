@@ -18,8 +18,8 @@ public final class Preflight {
     private Preflight() {
     }
 
-    /** The sweep's exit code and its last line on stderr (the reason of a failure or a degraded path). */
-    public record Sweep(int exitCode, String lastLine) {
+    /** The sweep's exit code and, when it did not pass, its one-line reason (a failure's, or the degraded path's). */
+    public record Sweep(int exitCode, String reason) {
     }
 
     /**
@@ -135,7 +135,7 @@ public final class Preflight {
         }
         if (code == ExitCode.DEGRADED.code) {
             return java.util.Optional.of(new Reason("DEGRADED", ExitCode.DEGRADED,
-                    sweep.lastLine() == null ? "the path verdict is degraded" : sweep.lastLine(),
+                    sweep.reason() == null ? "the path verdict is degraded" : sweep.reason(),
                     "the sweep's path verdict: degraded"));
         }
         ExitCode c = switch (code) {
@@ -145,7 +145,7 @@ public final class Preflight {
             default -> ExitCode.RUN_FAILED;
         };
         String what = "the sweep " + (c == ExitCode.USAGE ? "was refused" : "failed") + " (exit " + code + ")";
-        return java.util.Optional.of(new Reason("FAIL", c, what + (sweep.lastLine() == null ? "" : ": " + sweep.lastLine()), what));
+        return java.util.Optional.of(new Reason("FAIL", c, what + (sweep.reason() == null ? "" : ": " + sweep.reason()), what));
     }
 
     private static String gateBrief(GateStep g) {

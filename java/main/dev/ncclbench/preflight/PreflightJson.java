@@ -58,7 +58,7 @@ public final class PreflightJson {
         } else {
             ObjectNode s = o.putObject("sweep");
             s.put("exit_code", r.sweep().exitCode());
-            s.put("last_line", r.sweep().lastLine());
+            s.put("last_line", r.sweep().reason());
         }
         if (r.gate() == null) {
             o.putNull("gate");

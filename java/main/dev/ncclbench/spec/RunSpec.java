@@ -105,6 +105,13 @@ public record RunSpec(
                 gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
     }
 
+    /** --json: the result file, when the caller names it after resolving the flags (preflight's run folder). */
+    public RunSpec withJsonFile(Path file) {
+        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
+                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
+                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, file, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
+    }
+
     public RunSpec withLocalRanks(int ranks) {
         return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
                 warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,

@@ -2,10 +2,14 @@ package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
+import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultFiles;
+import dev.ncclbench.results.ResultRow;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +28,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * `ncclbench preflight` end to end on loopback with the socket backend (two thread ranks, tiny sizes): doctor, the
@@ -121,7 +126,28 @@ class PreflightCommandTest {
         assertFalse(Files.exists(dir.resolve("none")), "nothing ran");
         Result rank = cli(List.of("preflight", "--rank", "one", "--world-size", "2"));
         assertEquals(2, rank.code());
-        assertEquals("ncclbench: --rank wants a whole number, got 'one'", rank.err().strip());
+        assertEquals("ncclbench: Invalid value for option '--rank': 'one' is not an int (see 'ncclbench preflight --help')",
+                rank.err().strip());
+    }
+
+    /**
+     * README promises -e 64M on sockets; `--backend auto` on a host without a usable GPU runs the socket backend,
+     * so the default sweep stops there too (8 x 4^11 = 32M is its last size at or under 64M), not at 1G.
+     */
+    @Test
+    void withoutAGpuTheDefaultSweepEndsAtTheSocketSize() throws Exception {
+        assumeFalse(NcclBackend.readinessFor(null).ready(), "NCCL can run here: auto would run it");
+        Path out = dir.resolve("auto-runs");
+        // the size flags are the defaults; one timed iteration and two ranks keep it short
+        Result r = cli(List.of("preflight", "--no-doctor", "--ranks", "2", "-n", "1", "-w", "0", "--out", out.toString(),
+                "--dir", dir.resolve("none").toString(), "--json"));
+        assertTrue(r.code() == 0 || r.code() == 6, r.out() + r.err());
+        String run = new ObjectMapper().readTree(r.out()).get("gate").get("run").asText();
+        ResultDocument doc = ResultFiles.read(Path.of(run));
+        assertEquals("socket", doc.backend());
+        assertEquals("auto", doc.backendAsked());
+        assertEquals(64L << 20, doc.spec().maxBytes());
+        assertEquals(32L << 20, doc.resultRows().stream().mapToLong(ResultRow::sizeBytes).max().orElse(0));
     }
 
     /** A real JVM running ncclbench with NCCL_SOCKET_IFNAME set (doctor judges the process's own environment). */

@@ -1,20 +1,18 @@
-package dev.ncclbench.cli;
+package dev.ncclbench.results;
 
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.results.ResultDocument;
-import dev.ncclbench.results.ResultFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Reading a run's result JSON for baseline, gate and report: a bad file is one line and exit 2. */
-final class ResultInput {
+public final class ResultInput {
     private ResultInput() {
     }
 
     /** A result.json, or a run folder holding one. */
-    static ResultDocument read(Path file) {
+    public static ResultDocument read(Path file) {
         Path f = Files.isDirectory(file) ? file.resolve("result.json") : file;
         if (!Files.isRegularFile(f)) {
             throw NcclbenchException.usage(file + " does not exist" + (Files.isDirectory(file)

@@ -1,4 +1,4 @@
-package dev.ncclbench.cli;
+package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.FabricCatalog;
@@ -6,7 +6,6 @@ import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultFiles;
 import dev.ncclbench.results.ResultRow;
-import dev.ncclbench.sweep.PathInputs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,11 +17,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** --fabric, --catalog and --socket-floor, turned into what the path verdict compares with. */
-final class PathOptions {
+public final class PathOptions {
     private PathOptions() {
     }
 
-    static PathInputs resolve(String fabricId, Path catalogFile, String socketFloor) {
+    public static PathInputs resolve(String fabricId, Path catalogFile, String socketFloor) {
         List<String> said = new ArrayList<>();
         Optional<FabricEntry> fabric = Optional.empty();
         if (fabricId != null) {

@@ -1,0 +1,94 @@
+package dev.ncclbench.diagnosis;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.facts.PairVerdict;
+import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.nccllog.NcclLogEvidence;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** `ncclbench explain`'s output: the text a person reads, and the whole structure as JSON. */
+public final class ExplainText {
+    private ExplainText() {
+    }
+
+    /** The summary, diagnosis and evidence as one JSON document. */
+    public static String json(NcclLogEvidence e, Diagnosis d) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", "ncclbench.explain/1");
+        doc.put("summary", ExplainSummary.of(e, d));
+        doc.put("diagnosis", d);
+        doc.put("evidence", e);
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc);
+        } catch (IOException ex) {
+            throw new NcclbenchException(ExitCode.INTERNAL, "cannot write JSON: " + ex.getMessage(), ex);
+        }
+    }
+
+    public static void write(PrintWriter out, NcclLogEvidence e, Diagnosis d) {
+        var c = e.counts();
+        String versions = e.ncclVersions().isEmpty() ? "NCCL version not printed"
+                : "NCCL " + String.join(", ", e.ncclVersions().stream().map(NcclLogEvidence.Versioned::version)
+                .toList());
+        out.printf(Locale.ROOT, "Read %d file(s), %d lines (%d NCCL, %d not understood): %s, %d host(s)%s%n",
+                e.sources().size(), c.total(), c.ncclLines(), c.unused(), versions, d.hosts(),
+                d.ranks() > 0 ? ", " + d.ranks() + " ranks" : "");
+        out.printf(Locale.ROOT, "Path:   %s%n", d.path().description);
+        out.printf(Locale.ROOT, "Health: %s (%s, exit %d), %s%n", d.health().name().toLowerCase(Locale.ROOT)
+                .replace('_', ' '), d.confidence(), d.health().exitCode.code, confidenceWords(d.confidence()));
+        out.printf(Locale.ROOT, "Why:    %s%n", d.reason());
+        List<Finding> important = d.findings(Severity.WARNING);
+        for (Finding f : important) {
+            out.printf(Locale.ROOT, "%n[%s] %s: %s%n", f.severity(), f.ruleId(), f.title());
+            out.printf(Locale.ROOT, "  %s%n", f.detail());
+            if (!f.evidence().isEmpty()) {
+                out.println("  Evidence:");
+                f.evidence().stream().limit(6).forEach(x -> out.println("    " + x));
+            }
+            if (!f.remedy().isEmpty()) {
+                out.println("  Change:");
+                f.remedy().forEach(x -> out.println("    " + x));
+            }
+            out.println("  See: " + f.reference());
+        }
+        if (important.isEmpty() && !d.evidence().isEmpty()) {
+            out.println("Evidence:");
+            d.evidence().stream().limit(4).forEach(x -> out.println("  " + x));
+        }
+        List<Finding> info = d.findings().stream().filter(f -> f.severity() == Severity.INFO).toList();
+        if (!info.isEmpty()) {
+            out.println();
+            info.forEach(f -> out.printf(Locale.ROOT, "Note %s: %s%n", f.ruleId(), f.title()));
+        }
+        if (!d.pairs().isEmpty()) {
+            Map<PathKind, Long> byPath = new LinkedHashMap<>();
+            d.pairs().forEach(p -> byPath.merge(p.path(), 1L, Long::sum));
+            StringBuilder sb = new StringBuilder("Pairs:  ");
+            byPath.forEach((k, n) -> sb.append(n).append(' ').append(k.id).append("  "));
+            PairVerdict worst = d.pairs().stream().min((a, b) -> PathKind.WORSE_FIRST.compare(a.path(), b.path())).get();
+            sb.append("(e.g. ").append(worst.fromRank()).append(" -> ").append(worst.toRank()).append(": ")
+                    .append(worst.path().id).append(worst.detail().isEmpty() ? "" : ", " + worst.detail())
+                    .append(')');
+            out.println(sb.toString().stripTrailing());
+        }
+    }
+
+    private static String confidenceWords(String confidence) {
+        return switch (confidence) {
+            case "certain" -> "read from NCCL's own lines";
+            case "likely" -> "read from indirect lines, or with a gap (see Why)";
+            default -> "not enough evidence to say";
+        };
+    }
+}

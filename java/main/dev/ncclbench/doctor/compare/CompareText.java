@@ -1,0 +1,41 @@
+package dev.ncclbench.doctor.compare;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** `ncclbench doctor --compare`'s output: one line per finding, or the JSON document. */
+public final class CompareText {
+    private CompareText() {
+    }
+
+    /** The hosts compared and one line per finding. */
+    public static void write(PrintWriter out, List<HostSnapshot> hosts, List<Finding> findings) {
+        out.println("doctor --compare: " + String.join(", ", hosts.stream().map(HostSnapshot::hostname).toList()));
+        if (findings.isEmpty()) {
+            out.println("  the nodes agree on versions, interfaces and NCCL settings");
+        }
+        for (Finding f : findings) {
+            out.printf("  %-7s %-24s %s%n", f.severity() == Severity.WARNING ? "WARN" : f.severity().name(), f.ruleId(), f.title());
+        }
+    }
+
+    /** @param failed whether the findings reach the --fail-on level */
+    public static String json(List<HostSnapshot> hosts, List<Finding> findings, boolean failed)
+            throws JsonProcessingException {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("schema", "ncclbench.doctor-compare/1");
+        doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
+        doc.put("failed", failed);
+        doc.put("findings", findings);
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.ncclbench.env;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.finding.Finding;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What `ncclbench env` found, as text or JSON.
+ *
+ * @param probe           NCCL's own answer (version, bootstrap interface), or null when no NCCL was found
+ * @param probeLibrary    whether the probe's JNI library loaded
+ * @param socketIfname    NCCL_SOCKET_IFNAME, or null when unset
+ */
+public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Finding> findings, boolean probeLibrary,
+                        String javacppCache, String socketIfname) {
+    public EnvReport {
+        findings = List.copyOf(findings);
+    }
+
+    /** Finds the libraries, asks NCCL in a child process when it is there, and lists what is missing. Loads no CUDA. */
+    public static EnvReport collect(String socketIfname) {
+        NativeLibraries.Report libs = NativeLibraries.find();
+        ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
+        return new EnvReport(libs, probe, Missing.of(libs, probe), ProbeChild.libraryAvailable(),
+                ProbeChild.javacppCache(), socketIfname);
+    }
+
+    /** One line per thing missing. */
+    public List<String> missing() {
+        return findings.stream().map(Missing::line).toList();
+    }
+
+    public String json() throws JsonProcessingException {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("nccl", lib(libs.nccl()));
+        m.put("ncclVersion", probe == null ? null : probe.versionString());
+        m.put("ncclBootstrapInterface", probe == null ? null : probe.bootstrapInterface());
+        m.put("probe", probe);
+        m.put("cudaRuntime", lib(libs.cudart()));
+        m.put("cudaRuntimeVersion", NativeLibraries.versionFromFileName(libs.cudart().path()));
+        m.put("driver", lib(libs.driver()));
+        m.put("driverVersion", libs.driverVersion());
+        m.put("nvml", lib(libs.nvml()));
+        m.put("gpus", libs.gpus());
+        m.put("probeLibrary", probeLibrary);
+        m.put("javacppCache", javacppCache);
+        m.put("missing", missing());
+        m.put("findings", findings);
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m);
+    }
+
+    public void write(PrintWriter out) {
+        List<String> missing = missing();
+        String ver = probe == null || probe.versionString() == null ? "" : probe.versionString() + "  ";
+        out.printf("%-14s %s%s%n", "NCCL", ver, libs.nccl().describe());
+        if (probe != null) {
+            out.printf("%-14s %s%n", "  bootstrap", probe.bootstrapInterface() != null
+                    ? probe.bootstrapInterface() + " " + probe.bootstrapAddress() + " (NCCL's choice"
+                    + (socketIfname == null ? ", NCCL_SOCKET_IFNAME unset)" : ", NCCL_SOCKET_IFNAME=" + socketIfname + ")")
+                    : "none" + (probe.problem() != null ? " (" + probe.problem() + ")" : ""));
+        }
+        String cv = NativeLibraries.versionFromFileName(libs.cudart().path());
+        out.printf("%-14s %s%s%n", "CUDA runtime", cv == null ? "" : cv + "  ", libs.cudart().describe());
+        out.printf("%-14s %s%s%n", "NVIDIA driver", libs.driverVersion() == null ? "" : libs.driverVersion() + "  ", libs.driver().describe());
+        out.printf("%-14s %s%n", "NVML", libs.nvml().describe());
+        out.printf("%-14s %s%n", "GPUs", libs.gpus().isEmpty() ? "none" : String.join("; ", libs.gpus()));
+        out.printf("%-14s %s%n", "probe library", probeLibrary ? "loaded (libjniNcclProbe.so)" : "not available (build with gcc/g++)");
+        out.printf("%-14s %s%n", "JavaCPP cache", javacppCache);
+        if (missing.isEmpty()) {
+            out.println("Missing: nothing");
+        } else {
+            out.println("Missing:");
+            missing.forEach(s -> out.println("  - " + s));
+        }
+        out.println("Searched (in order): " + String.join(", ", compact(libs.nccl().searched())));
+    }
+
+    private static Map<String, Object> lib(NativeLibraries.Found f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("library", f.library());
+        m.put("path", f.path() == null ? null : f.path().toString());
+        m.put("source", f.source());
+        return m;
+    }
+
+    private static List<String> compact(List<String> searched) {
+        List<String> out = new ArrayList<>();
+        for (String s : searched) {
+            String src = s.substring(0, s.lastIndexOf(' '));
+            if (!out.contains(src)) {
+                out.add(src);
+            }
+        }
+        return out;
+    }
+}

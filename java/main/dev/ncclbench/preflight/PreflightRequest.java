@@ -1,0 +1,36 @@
+package dev.ncclbench.preflight;
+
+import dev.ncclbench.gate.GateJudge;
+import dev.ncclbench.launch.LaunchOptions;
+import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.sweep.PathInputs;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One preflight, its flags resolved.
+ *
+ * @param sweep         the short sweep; its -e is {@link dev.ncclbench.spec.Defaults#PREFLIGHT_MAX_BYTES_GPU} unless
+ *                      {@code maxBytesGiven}, and the backend that runs chooses it otherwise
+ * @param maxBytesGiven whether -e was given (else the host-memory backends sweep to
+ *                      {@link dev.ncclbench.spec.Defaults#PREFLIGHT_MAX_BYTES_HOST})
+ * @param sweepPath     the sweep's --fabric, --catalog (with --fabric only) and --socket-floor
+ * @param commandLine   the command as typed, recorded in the result
+ * @param doctor        whether doctor's host checks run first (not --no-doctor)
+ * @param doctorIgnored doctor rule ids left out
+ * @param catalog       doctor's catalog (its site section's link rates), or null
+ * @param gate          the gate on the sweep's result
+ * @param baseline      --baseline, or null for the one whose fingerprint matches
+ * @param html          the HTML report to write, or null
+ * @param gateText      whether the gate's text goes to the human output (not with --json)
+ */
+public record PreflightRequest(RunSpec sweep, boolean maxBytesGiven, LaunchOptions launch, PathInputs sweepPath,
+                               List<String> commandLine, boolean doctor, Set<String> doctorIgnored, Path catalog,
+                               GateJudge gate, String baseline, Path html, boolean gateText) {
+    public PreflightRequest {
+        commandLine = List.copyOf(commandLine);
+        doctorIgnored = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(doctorIgnored));
+    }
+}

@@ -1,0 +1,186 @@
+package dev.ncclbench.preflight;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.backend.Capability;
+import dev.ncclbench.doctor.Doctor;
+import dev.ncclbench.doctor.DoctorOptions;
+import dev.ncclbench.doctor.DoctorReport;
+import dev.ncclbench.finding.FailOn;
+import dev.ncclbench.finding.Finding;
+import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.GateText;
+import dev.ncclbench.launch.LaunchDetector;
+import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.report.ReportData;
+import dev.ncclbench.report.RunReport;
+import dev.ncclbench.results.OutputPaths;
+import dev.ncclbench.results.ResultInput;
+import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.SweepRunner;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The steps of `ncclbench preflight`: doctor on this host, the short sweep with its log reading and path verdict,
+ * then the gate against the matching baseline (or the curve check alone); {@link Preflight} decides the verdict.
+ */
+public final class PreflightRun {
+    private final PrintWriter human;
+    private final PrintWriter err;
+    private final Map<String, String> env;
+
+    /**
+     * @param human where doctor's findings, the sweep's table and the gate's text go (stderr with --json)
+     * @param err   where the sweep's and the gate's one-line notes go
+     */
+    public PreflightRun(PrintWriter human, PrintWriter err) {
+        this.human = human;
+        this.err = err;
+        this.env = System.getenv();
+    }
+
+    /**
+     * What the preflight found.
+     *
+     * @param resultFile the sweep's result JSON, when this rank wrote one (rank 0 of a sweep that measured rows)
+     */
+    public record Outcome(PreflightReport report, Optional<Path> resultFile) {
+        public ExitCode exitCode() {
+            return report.verdict().exitCode();
+        }
+
+        public String reason() {
+            return report.verdict().reason();
+        }
+    }
+
+    public Outcome run(PreflightRequest request) {
+        LaunchInfo launch = LaunchDetector.detect(env, request.launch().rank(), request.launch().worldSize());
+        List<Finding> doctor = null;
+        String host = null;
+        if (request.doctor()) {
+            DoctorReport d = Doctor.run(new DoctorOptions(env, null, null, null, request.catalog(),
+                    request.doctorIgnored(), FailOn.ERROR));
+            doctor = d.findings();
+            host = d.host();
+            PreflightReport.printDoctor(host, doctor, human);
+        }
+        Preflight.Sweep sweep = null;
+        GateReport gate = null;
+        Path resultFile = null;
+        if (Preflight.skipSweep(doctor, launch.size())) {
+            human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
+        } else {
+            Path json = runFolder(request.sweep().outDir()).resolve("result.json");
+            sweep = sweep(request, request.sweep().withJsonFile(json), launch);
+            // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
+            if (Files.isRegularFile(json)
+                    && (sweep.exitCode() == ExitCode.OK.code || sweep.exitCode() == ExitCode.DEGRADED.code)) {
+                resultFile = json;
+                gate = request.gate().judge(json.toString(), ResultInput.read(json), request.baseline(), err);
+                if (request.gateText()) {
+                    GateText.write(gate, human);
+                }
+                html(request, json, gate);
+            }
+            removeIfEmpty(json.getParent());
+        }
+        PreflightReport r = PreflightReport.of(host, doctor, List.copyOf(request.doctorIgnored()), sweep, gate);
+        return new Outcome(r, Optional.ofNullable(resultFile));
+    }
+
+    /** The sweep, its failure as its exit code and reason (said on err as `ncclbench sweep` says it). */
+    private Preflight.Sweep sweep(PreflightRequest request, RunSpec spec, LaunchInfo launch) {
+        try {
+            if (!request.maxBytesGiven()) {
+                spec = withMaxBytesOfTheBackend(spec, launch);
+            }
+            SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err)
+                    .withCommandLine(request.commandLine());
+            return new Preflight.Sweep(runner.run().code, null);
+        } catch (NcclbenchException e) {
+            err.println("ncclbench: " + e.getMessage());
+            return new Preflight.Sweep(e.exitCode().code, e.getMessage());
+        } catch (RuntimeException e) {
+            // as the command line says any internal error, with the stack trace on request
+            err.println("ncclbench: internal error: " + e);
+            if (env.get("NCCLBENCH_DEBUG") != null) {
+                e.printStackTrace(err);
+            } else {
+                err.println("(set NCCLBENCH_DEBUG=1 for the stack trace)");
+            }
+            return new Preflight.Sweep(ExitCode.INTERNAL.code, "internal error: " + e);
+        } finally {
+            human.flush();
+            err.flush();
+        }
+    }
+
+    /**
+     * -e of the backend that runs: the GPU one's range, or a host-memory backend's shorter one (sockets). A backend
+     * that cannot run leaves the spec as it is: the sweep then refuses it, in its own order of checks.
+     */
+    private static RunSpec withMaxBytesOfTheBackend(RunSpec spec, LaunchInfo launch) {
+        BackendChoice choice;
+        try {
+            choice = BackendChoice.choose(spec, launch.singleNode());
+        } catch (NcclbenchException e) {
+            return spec;
+        }
+        if (choice.backend().capabilities().contains(Capability.DEVICE_TIMING)) {
+            return spec;
+        }
+        long max = Defaults.PREFLIGHT_MAX_BYTES_HOST;
+        if (spec.minBytes() > max) {
+            throw NcclbenchException.usage("-b " + Sizes.human(spec.minBytes()) + " (" + spec.minBytes()
+                    + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)");
+        }
+        return spec.withMaxBytes(max, spec.maxBytesSource());
+    }
+
+    /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */
+    private static Path runFolder(Path out) {
+        OutputPaths.checkOutDir(out);
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        Path dir = out.resolve("preflight-" + stamp + "-" + ProcessHandle.current().pid());
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException ex) {
+            throw NcclbenchException.usage("--out " + out + ": cannot create " + dir + ": " + ex.getMessage());
+        }
+        return dir;
+    }
+
+    private static void removeIfEmpty(Path dir) {
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        } catch (IOException ex) {
+            // left in place: an empty folder is harmless
+        }
+    }
+
+    private void html(PreflightRequest request, Path json, GateReport gate) {
+        if (request.html() != null) {
+            PathInputs path = request.gate().path();
+            RunReport.write(ReportData.of(List.of(new ReportData.Run("preflight", json.toString(),
+                    ResultInput.read(json))), null, path.fabric(), path.socketFloor(),
+                    request.gate().options().latencyBelow(), gate, "ncclbench preflight"), request.html(), null, null);
+        }
+    }
+}

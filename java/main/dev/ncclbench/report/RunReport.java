@@ -1,0 +1,83 @@
+package dev.ncclbench.report;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.gate.GateJudge;
+import dev.ncclbench.gate.GateOutputs;
+import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultInput;
+import dev.ncclbench.sweep.PathInputs;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The report of runs as `ncclbench report`, `sweep --html` and `preflight --html` write it: the last run judged
+ * against its baseline, the plots and the table, written as HTML, PNG and SVG.
+ */
+public final class RunReport {
+    private RunReport() {
+    }
+
+    /** The report's data and the gate decision on the last run. */
+    public record Judged(ReportData data, GateReport gate) {
+    }
+
+    /** Judges the last of {@code runs} (against {@code baselineName}, or the matching one) and assembles the report. */
+    public static Judged assemble(List<ReportData.Run> runs, GateJudge judge, String baselineName, PrintWriter err) {
+        ReportData.Run last = runs.get(runs.size() - 1);
+        GateReport gate = judge.judge(last.file(), last.doc(), baselineName, err);
+        PathInputs path = judge.path();
+        ReportData data = ReportData.of(runs, judge.baselineOf(gate), path.fabric(), path.socketFloor(),
+                judge.options().latencyBelow(), gate, "ncclbench " + last.doc().backend() + " "
+                        + String.join(",", collectives(last.doc())));
+        return new Judged(data, gate);
+    }
+
+    /** sweep --html: the report of one run, judged against its matching baseline if any; a failure is one line. */
+    public static void htmlFor(Path json, Path html, GateJudge judge, PrintWriter err) {
+        try {
+            ResultDocument doc = ResultInput.read(json);
+            Judged r = assemble(List.of(new ReportData.Run(label(json), json.toString(), doc)), judge, null, err);
+            write(r.data(), html, null, null);
+            err.println("ncclbench: report in " + html);
+        } catch (NcclbenchException | java.io.UncheckedIOException e) {
+            err.println("ncclbench: no HTML report: " + e.getMessage());
+        }
+    }
+
+    /** Writes each file asked for (null: not asked). */
+    public static void write(ReportData data, Path html, Path png, Path svg) {
+        if (html != null) {
+            GateOutputs.write(html, HtmlReport.render(data));
+        }
+        if (svg != null) {
+            GateOutputs.write(svg, ReportImages.svg(data));
+        }
+        if (png != null) {
+            try {
+                Path parent = png.toAbsolutePath().getParent();
+                Files.createDirectories(parent);
+                Files.write(png, ReportImages.png(data));
+            } catch (IOException e) {
+                throw NcclbenchException.usage("cannot write " + png + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** The run folder's name for result.json, else the file name. */
+    public static String label(Path p) {
+        Path f = p.getFileName();
+        if (f != null && f.toString().equals("result.json") && p.toAbsolutePath().getParent() != null) {
+            return p.toAbsolutePath().getParent().getFileName().toString();
+        }
+        return f == null ? p.toString() : f.toString().replaceFirst("\\.json$", "");
+    }
+
+    private static List<String> collectives(ResultDocument d) {
+        return d.spec() == null || d.spec().collectives() == null ? List.of() : d.spec().collectives();
+    }
+}
