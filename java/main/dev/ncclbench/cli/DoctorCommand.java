@@ -1,7 +1,5 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.doctor.Doctor;
@@ -17,6 +15,7 @@ import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -109,7 +108,7 @@ public final class DoctorCommand implements Callable<Integer> {
         }
         DoctorReport r = Doctor.judge(s, o);
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            out.println(Json.pretty().writeValueAsString(r));
             out.flush();
         } else {
             DoctorText.print(r, out, colour());
@@ -129,7 +128,7 @@ public final class DoctorCommand implements Callable<Integer> {
             doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
             doc.put("failed", fail.fails(findings));
             doc.put("findings", findings);
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+            out.println(Json.pretty().writeValueAsString(doc));
         } else {
             out.println("doctor --compare: " + String.join(", ", hosts.stream().map(HostSnapshot::hostname).toList()));
             if (findings.isEmpty()) {

@@ -1,8 +1,6 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.ExitCode;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
@@ -10,6 +8,7 @@ import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.ProbeChild;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -56,7 +55,7 @@ public final class EnvCommand implements Callable<Integer> {
             m.put("javacppCache", ProbeChild.javacppCache());
             m.put("missing", missing);
             m.put("findings", findings);
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+            out.println(Json.pretty().writeValueAsString(m));
         } else {
             String ver = probe == null || probe.versionString() == null ? "" : probe.versionString() + "  ";
             out.printf("%-14s %s%s%n", "NCCL", ver, libs.nccl().describe());

@@ -1,7 +1,5 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.Diagnoser;
@@ -15,6 +13,7 @@ import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -106,7 +105,7 @@ public final class ExplainCommand implements Callable<Integer> {
             doc.put("diagnosis", d);
             doc.put("evidence", e);
             try {
-                out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+                out.println(Json.pretty().writeValueAsString(doc));
             } catch (IOException ex) {
                 throw new NcclbenchException(ExitCode.INTERNAL, "cannot write JSON: " + ex.getMessage(), ex);
             }
