@@ -1,5 +1,7 @@
 package dev.ncclbench.output;
 
+import dev.ncclbench.NcclbenchException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -47,6 +49,15 @@ public final class AtomicFile {
     /** The text as UTF-8. */
     public static void write(Path file, String content) throws IOException {
         write(file, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A file an option names (--junit, --prometheus, --html ...): a failure is a usage error (exit 2) naming it. */
+    public static void writeOutput(Path file, byte[] content) {
+        try {
+            write(file, content);
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot write " + file + ": " + e.getMessage());
+        }
     }
 
     /** rw-r--r--: temporary files are created rw-------, but results and textfiles are read by other users' tools. */

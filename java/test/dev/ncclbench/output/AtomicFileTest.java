@@ -1,5 +1,7 @@
 package dev.ncclbench.output;
 
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +14,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class AtomicFileTest {
@@ -46,6 +49,15 @@ class AtomicFileTest {
         assertEquals("old", Files.readString(file));
         assertEquals(List.of(folder.resolve("inside")), files(folder));
         assertEquals(List.of(file, folder), files(dir));
+    }
+
+    @Test
+    void anOutputThatCannotBeWrittenIsAUsageErrorNamingIt() throws IOException {
+        Path folder = dir.resolve("taken");
+        Files.createDirectories(folder.resolve("inside"));
+        NcclbenchException e = assertThrows(NcclbenchException.class, () -> AtomicFile.writeOutput(folder, new byte[0]));
+        assertEquals(ExitCode.USAGE, e.exitCode());
+        assertTrue(e.getMessage().startsWith("cannot write " + folder + ": "), e.getMessage());
     }
 
     private static List<Path> files(Path folder) throws IOException {
