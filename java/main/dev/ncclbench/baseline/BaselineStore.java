@@ -1,21 +1,18 @@
 package dev.ncclbench.baseline;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.AtomicFile;
+import dev.ncclbench.output.Json;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,11 +23,9 @@ import java.util.stream.Stream;
 public final class BaselineStore {
     public static final Path DEFAULT_DIR = Path.of("results", "baselines");
     public static final String SUFFIX = ".baseline.json";
-    static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    // Sorted map keys and indented; reading ignores fields a later version adds.
+    private static final ObjectWriter JSON = Json.sortedPretty();
+    private static final ObjectMapper READ = Json.mapper();
 
     private final Path dir;
 
@@ -63,7 +58,7 @@ public final class BaselineStore {
     public static Baseline read(Path file) {
         JsonNode tree;
         try {
-            tree = JSON.readTree(file.toFile());
+            tree = READ.readTree(file.toFile());
         } catch (NoSuchFileException | java.io.FileNotFoundException e) {
             throw NcclbenchException.usage("baseline " + file + " does not exist");
         } catch (JsonProcessingException e) {
@@ -83,7 +78,7 @@ public final class BaselineStore {
         }
         Baseline b;
         try {
-            b = JSON.treeToValue(tree, Baseline.class);
+            b = READ.treeToValue(tree, Baseline.class);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw NcclbenchException.usage("baseline " + file + " is corrupt: " + firstLine(e.getMessage()));
         }
@@ -103,23 +98,10 @@ public final class BaselineStore {
         }
     }
 
-    /** Writes to a temporary file in the same folder, forces it, and renames it over the target. */
+    /** Written whole or not at all: a crash never leaves half a baseline. */
     public void write(Path file, Baseline b) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            Files.createDirectories(parent);
-            Path tmp = Files.createTempFile(parent, "." + file.getFileName() + ".", ".tmp");
-            try {
-                try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING)) {
-                    ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(b)));
-                    ch.write(java.nio.ByteBuffer.wrap(new byte[]{'\n'}));
-                    ch.force(true);
-                }
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFile.write(file, JSON.writeValueAsString(b) + "\n");
         } catch (AtomicMoveNotSupportedException e) {
             throw NcclbenchException.usage("cannot rename atomically in " + file.toAbsolutePath().getParent()
                     + "; choose another --out");

@@ -1,7 +1,5 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.doctor.Doctor;
@@ -17,6 +15,7 @@ import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -108,7 +107,7 @@ public final class DoctorCommand implements Callable<Integer> {
         }
         DoctorReport r = Doctor.judge(s, o);
         if (json) {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r));
+            out.println(Json.pretty().writeValueAsString(r));
             out.flush();
         } else {
             DoctorText.print(r, out, colour());

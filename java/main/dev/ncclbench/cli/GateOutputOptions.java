@@ -3,7 +3,7 @@ package dev.ncclbench.cli;
 import dev.ncclbench.gate.GateJson;
 import dev.ncclbench.gate.GateJunit;
 import dev.ncclbench.gate.GateMarkdown;
-import dev.ncclbench.gate.GateOutputs;
+import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.gate.GatePrometheus;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.GateText;
@@ -38,13 +38,13 @@ final class GateOutputOptions {
             GateText.write(r, out);
         }
         if (junit != null) {
-            GateOutputs.write(junit, GateJunit.render(r));
+            AtomicFile.writeOutput(junit, GateJunit.render(r));
         }
         if (markdown != null) {
-            GateOutputs.write(markdown, GateMarkdown.render(r));
+            AtomicFile.writeOutput(markdown, GateMarkdown.render(r));
         }
         if (prometheus != null) {
-            GateOutputs.write(prometheus, GatePrometheus.render(r));
+            AtomicFile.writeOutput(prometheus, GatePrometheus.render(r));
         }
     }
 
@@ -58,13 +58,13 @@ final class GateOutputOptions {
             out.flush();
         }
         if (junit != null) {
-            GateOutputs.write(junit, PreflightJunit.render(r));
+            AtomicFile.writeOutput(junit, PreflightJunit.render(r));
         }
         if (markdown != null) {
-            GateOutputs.write(markdown, PreflightMarkdown.render(r));
+            AtomicFile.writeOutput(markdown, PreflightMarkdown.render(r));
         }
         if (prometheus != null && r.gate() != null) {
-            GateOutputs.write(prometheus, GatePrometheus.render(r.gate()));
+            AtomicFile.writeOutput(prometheus, GatePrometheus.render(r.gate()));
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.env.ProbeChild;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,7 +24,7 @@ public final class ProbeChildCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(ProbeChild.run(lib)));
+        spec.commandLine().getOut().println(Json.mapper().writeValueAsString(ProbeChild.run(lib)));
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -1,12 +1,11 @@
 package dev.ncclbench.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.doctor.compare.CompareRules;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.finding.RuleBook;
+import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -51,7 +50,7 @@ public final class RulesCommand implements Callable<Integer> {
                     rows.add(m);
                 }
             }
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
+            out.println(Json.pretty().writeValueAsString(rows));
         } else {
             int width = BOOKS.stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);

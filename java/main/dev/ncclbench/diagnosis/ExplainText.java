@@ -1,7 +1,6 @@
 package dev.ncclbench.diagnosis;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ncclbench.output.Json;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
@@ -30,7 +29,7 @@ public final class ExplainText {
         doc.put("diagnosis", d);
         doc.put("evidence", e);
         try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc);
+            return Json.pretty().writeValueAsString(doc);
         } catch (IOException ex) {
             throw new NcclbenchException(ExitCode.INTERNAL, "cannot write JSON: " + ex.getMessage(), ex);
         }

@@ -1,8 +1,7 @@
 package dev.ncclbench.env;
 
+import dev.ncclbench.output.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.finding.Finding;
 
 import java.io.PrintWriter;
@@ -53,7 +52,7 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
         m.put("javacppCache", javacppCache);
         m.put("missing", missing());
         m.put("findings", findings);
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m);
+        return Json.pretty().writeValueAsString(m);
     }
 
     public void write(PrintWriter out) {

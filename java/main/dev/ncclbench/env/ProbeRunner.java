@@ -7,6 +7,7 @@ import dev.ncclbench.internal.jni.NativeLoader;
 
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
+import dev.ncclbench.output.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * parsed here for the bootstrap interface and the WARN lines.
  */
 public final class ProbeRunner {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final int TIMEOUT_SECONDS = 60;
 
     private ProbeRunner() {

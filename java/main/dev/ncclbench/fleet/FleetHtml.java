@@ -1,5 +1,7 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.output.Html;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -24,33 +26,33 @@ final class FleetHtml {
                 .append(".undecided,.not-judged{background:#fff3c4}.good{background:#e4f4e4}.explained{background:#f0e0d0}")
                 .append("</style></head><body>\n");
         b.append("<h1>ncclbench fleet: ").append(v.anyBad() ? "bad nodes or links found" : "nothing bad found").append("</h1>\n");
-        b.append("<p>").append(doc.hosts().size()).append(" nodes, ").append(Xml.esc(doc.backend())).append(" backend, survey ")
+        b.append("<p>").append(doc.hosts().size()).append(" nodes, ").append(Html.escape(doc.backend())).append(" backend, survey ")
                 .append(doc.search().survey().label).append(", ").append(doc.result().rounds()).append(" rounds (")
-                .append(Xml.esc(doc.result().stopReason())).append("); a result is slow below ")
+                .append(Html.escape(doc.result().stopReason())).append("); a result is slow below ")
                 .append(Judge.pct(doc.search().margin())).append(" of the best results of the run")
-                .append(doc.floorSource() == null ? "" : " or below " + Xml.esc(doc.floorSource())).append(".</p>\n");
+                .append(doc.floorSource() == null ? "" : " or below " + Html.escape(doc.floorSource())).append(".</p>\n");
         List<String> drain = doc.drain();
-        b.append("<h2>Drain</h2>\n<pre>").append(drain.isEmpty() ? "(none)" : Xml.esc(String.join("\n", drain))).append("</pre>\n");
+        b.append("<h2>Drain</h2>\n<pre>").append(drain.isEmpty() ? "(none)" : Html.escape(String.join("\n", drain))).append("</pre>\n");
         b.append("<h2>Nodes</h2>\n<table><tr><th>rank</th><th>host</th><th>verdict</th><th>why</th></tr>\n");
         for (NodeVerdict n : v.nodes()) {
             b.append("<tr class=\"").append(n.status().label).append("\"><td>").append(n.rank()).append("</td><td>")
-                    .append(Xml.esc(doc.hosts().get(n.rank()))).append("</td><td>").append(n.status().label).append("</td><td>")
-                    .append(Xml.esc(n.reason())).append("</td></tr>\n");
+                    .append(Html.escape(doc.hosts().get(n.rank()))).append("</td><td>").append(n.status().label).append("</td><td>")
+                    .append(Html.escape(n.reason())).append("</td></tr>\n");
         }
         b.append("</table>\n<h2>Pair matrix</h2>\n").append(heatMap(doc));
         b.append("<h2>Links</h2>\n<p>").append(v.links().size()).append(" of ").append(doc.linksTotal())
                 .append(" links measured.</p>\n<table><tr><th>link</th><th>verdict</th><th>busbw GB/s</th><th>why</th></tr>\n");
         for (LinkVerdict l : v.links()) {
             String cls = l.status().name().toLowerCase(Locale.ROOT).replace('_', '-');
-            b.append("<tr class=\"").append(cls).append("\"><td>").append(Xml.esc(doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b())))
-                    .append("</td><td>").append(Xml.esc(l.status().label)).append("</td><td>")
+            b.append("<tr class=\"").append(cls).append("\"><td>").append(Html.escape(doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b())))
+                    .append("</td><td>").append(Html.escape(l.status().label)).append("</td><td>")
                     .append(Double.isFinite(l.busbw()) ? String.format(Locale.ROOT, "%.4g", l.busbw()) : "")
-                    .append("</td><td>").append(Xml.esc(l.reason())).append("</td></tr>\n");
+                    .append("</td><td>").append(Html.escape(l.reason())).append("</td></tr>\n");
         }
         b.append("</table>\n");
         if (!v.undecided().isEmpty()) {
             b.append("<h2>Could not decide</h2>\n<ul>\n");
-            v.undecided().forEach(u -> b.append("<li>").append(Xml.esc(u)).append("</li>\n"));
+            v.undecided().forEach(u -> b.append("<li>").append(Html.escape(u)).append("</li>\n"));
             b.append("</ul>\n");
         }
         b.append(rounds(doc)).append("</body></html>\n");
@@ -69,10 +71,10 @@ final class FleetHtml {
         for (int i = 0; i < n; i++) {
             int y = LABEL + i * CELL + CELL / 2 + 4;
             s.append("<text x=\"").append(LABEL - 4).append("\" y=\"").append(y).append("\" text-anchor=\"end\">")
-                    .append(Xml.esc(hosts.get(i))).append("</text>\n");
+                    .append(Html.escape(hosts.get(i))).append("</text>\n");
             int x = LABEL + i * CELL + CELL / 2;
             s.append("<text transform=\"translate(").append(x + 4).append(',').append(LABEL - 4)
-                    .append(") rotate(-60)\">").append(Xml.esc(hosts.get(i))).append("</text>\n");
+                    .append(") rotate(-60)\">").append(Html.escape(hosts.get(i))).append("</text>\n");
         }
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
@@ -80,7 +82,7 @@ final class FleetHtml {
                 String fill = i == j ? "#ffffff" : r == null ? "#dddddd" : color(r);
                 s.append("<rect x=\"").append(LABEL + j * CELL).append("\" y=\"").append(LABEL + i * CELL)
                         .append("\" width=\"").append(CELL - 1).append("\" height=\"").append(CELL - 1).append("\" fill=\"")
-                        .append(fill).append("\"><title>").append(Xml.esc(hosts.get(i) + " - " + hosts.get(j))).append(": ")
+                        .append(fill).append("\"><title>").append(Html.escape(hosts.get(i) + " - " + hosts.get(j))).append(": ")
                         .append(i == j ? "itself" : r == null ? "not measured"
                                 : String.format(Locale.ROOT, "%.4g GB/s, %s of the best", busbw[i][j], Judge.pct(r)))
                         .append("</title></rect>\n");
@@ -107,10 +109,10 @@ final class FleetHtml {
             String result = !usable ? "not judged: " + m.error() : m.failed() ? "failed: " + m.error() : e.slow(m) ? "slow" : "fine";
             b.append("<tr class=\"").append(!usable ? "not-judged" : e.slow(m) ? "slow" : "good").append("\"><td>")
                     .append(m.round()).append("</td><td>").append(m.group().purpose().label).append("</td><td>")
-                    .append(Xml.esc(String.join(", ", m.group().members().stream().map(doc.hosts()::get).toList())))
+                    .append(Html.escape(String.join(", ", m.group().members().stream().map(doc.hosts()::get).toList())))
                     .append("</td><td>").append(m.load()).append("</td><td>")
                     .append(m.failed() ? "" : String.format(Locale.ROOT, "%.4g", m.busbw())).append("</td><td>")
-                    .append(usable ? Judge.pct(e.ratio(m)) : "").append("</td><td>").append(Xml.esc(result)).append("</td></tr>\n");
+                    .append(usable ? Judge.pct(e.ratio(m)) : "").append("</td><td>").append(Html.escape(result)).append("</td></tr>\n");
         }
         return b.append("</table>\n").toString();
     }

@@ -1,5 +1,12 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.output.JUnitXml;
+import dev.ncclbench.output.JUnitXml.TestCase;
+import dev.ncclbench.output.JUnitXml.TestSuite;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /** JUnit XML for CI dashboards: one test case per node and per measured link; bad ones fail, undecided ones skip. */
 final class FleetJUnit {
     private FleetJUnit() {
@@ -7,36 +14,26 @@ final class FleetJUnit {
 
     static String render(FleetDocument doc) {
         Verdicts v = doc.verdicts();
-        StringBuilder cases = new StringBuilder();
-        int failures = 0;
-        int skipped = 0;
+        List<TestCase> cases = new ArrayList<>();
         for (NodeVerdict n : v.nodes()) {
-            cases.append("  <testcase classname=\"ncclbench.fleet.node\" name=\"").append(Xml.esc(doc.hosts().get(n.rank()))).append("\"");
-            if (n.bad()) {
-                failures++;
-                cases.append(">\n    <failure message=\"").append(Xml.esc(n.status().label + ": " + n.reason())).append("\"/>\n  </testcase>\n");
-            } else if (n.status() == NodeVerdict.Status.UNDECIDED) {
-                skipped++;
-                cases.append(">\n    <skipped message=\"").append(Xml.esc("undecided: " + n.reason())).append("\"/>\n  </testcase>\n");
-            } else {
-                cases.append("/>\n");
-            }
+            cases.add(testcase("ncclbench.fleet.node", doc.hosts().get(n.rank()), n.bad(),
+                    n.status() == NodeVerdict.Status.UNDECIDED, n.status().label, n.reason()));
         }
         for (LinkVerdict l : v.links()) {
-            String name = doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b());
-            cases.append("  <testcase classname=\"ncclbench.fleet.link\" name=\"").append(Xml.esc(name)).append("\"");
-            if (l.status() == LinkVerdict.Status.BAD) {
-                failures++;
-                cases.append(">\n    <failure message=\"").append(Xml.esc("bad: " + l.reason())).append("\"/>\n  </testcase>\n");
-            } else if (l.status() == LinkVerdict.Status.UNDECIDED || l.status() == LinkVerdict.Status.NOT_JUDGED) {
-                skipped++;
-                cases.append(">\n    <skipped message=\"").append(Xml.esc(l.status().label + ": " + l.reason())).append("\"/>\n  </testcase>\n");
-            } else {
-                cases.append("/>\n");
-            }
+            LinkVerdict.Status s = l.status();
+            cases.add(testcase("ncclbench.fleet.link", doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b()),
+                    s == LinkVerdict.Status.BAD, s == LinkVerdict.Status.UNDECIDED || s == LinkVerdict.Status.NOT_JUDGED,
+                    s.label, l.reason()));
         }
-        int tests = v.nodes().size() + v.links().size();
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"ncclbench fleet\" tests=\"" + tests
-                + "\" failures=\"" + failures + "\" errors=\"0\" skipped=\"" + skipped + "\">\n" + cases + "</testsuite>\n";
+        return JUnitXml.render("ncclbench fleet", List.of(new TestSuite("ncclbench fleet", null, cases)));
+    }
+
+    /** A bad node or link fails with its verdict as the type; one the search could not decide is skipped. */
+    private static TestCase testcase(String classname, String name, boolean bad, boolean undecided, String verdict,
+                                     String reason) {
+        String message = verdict + ": " + reason;
+        return bad ? TestCase.failed(classname, name, verdict, message, "")
+                : undecided ? TestCase.skipped(classname, name, message)
+                : TestCase.passed(classname, name, message, "");
     }
 }

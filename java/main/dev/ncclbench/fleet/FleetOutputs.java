@@ -1,15 +1,12 @@
 package dev.ncclbench.fleet;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.AtomicFile;
+import dev.ncclbench.output.Json;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** Rank 0's files: the JSON, the HTML report, the drain list, JUnit XML and Prometheus text; each written whole. */
 public final class FleetOutputs {
@@ -29,23 +26,14 @@ public final class FleetOutputs {
     }
 
     public static void write(Paths p, FleetDocument doc) {
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         try {
-            put(p.json(), json.writeValueAsString(doc.json()) + "\n");
-            put(p.html(), FleetHtml.render(doc));
-            put(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
-            put(p.junit(), FleetJUnit.render(doc));
-            put(p.prometheus(), FleetPrometheus.render(doc));
+            AtomicFile.write(p.json(), Json.pretty().writeValueAsString(doc.json()) + "\n");
+            AtomicFile.write(p.html(), FleetHtml.render(doc));
+            AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
+            AtomicFile.write(p.junit(), FleetJUnit.render(doc));
+            AtomicFile.write(p.prometheus(), FleetPrometheus.render(doc));
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.USAGE, "cannot write the fleet's results: " + e.getMessage());
         }
-    }
-
-    private static void put(Path file, String text) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, ".fleet", ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

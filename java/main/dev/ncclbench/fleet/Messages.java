@@ -1,7 +1,7 @@
 package dev.ncclbench.fleet;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ncclbench.output.Json;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class Messages {
     static final int MAX_MESSAGE = 16 << 20;
-    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper JSON = Json.mapper();
 
     private Messages() {
     }

@@ -2,18 +2,17 @@ package dev.ncclbench.gate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.output.Json;
 
 import java.util.Locale;
 
 /** The gate's decision as JSON (docs/gate.md): verdict, exit code, per size the figures and the statistics. */
 public final class GateJson {
-    static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    static final ObjectMapper JSON = Json.mapper();
 
     private GateJson() {
     }
@@ -90,7 +89,7 @@ public final class GateJson {
 
     public static String render(GateReport r) {
         try {
-            return JSON.writeValueAsString(tree(r)) + "\n";
+            return Json.pretty().writeValueAsString(tree(r)) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise the gate report", e);
         }

@@ -3,12 +3,12 @@ package dev.ncclbench.gate;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
+import dev.ncclbench.output.JUnitXml;
+import dev.ncclbench.output.JUnitXml.TestCase;
+import dev.ncclbench.output.JUnitXml.TestSuite;
 
-import javax.xml.stream.XMLOutputFactory;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamWriter;
-import java.io.StringWriter;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -18,98 +18,35 @@ public final class GateJunit {
     }
 
     public static String render(GateReport r) {
-        StringWriter sw = new StringWriter();
-        try {
-            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
-            x.writeStartDocument("UTF-8", "1.0");
-            x.writeCharacters("\n");
-            x.writeStartElement("testsuites");
-            x.writeAttribute("name", "ncclbench gate");
-            x.writeAttribute("tests", String.valueOf(tests(r)));
-            x.writeAttribute("failures", String.valueOf(failures(r)));
-            x.writeCharacters("\n");
-            suite(x, r);
-            x.writeEndElement();
-            x.writeCharacters("\n");
-            x.writeEndDocument();
-            x.close();
-        } catch (XMLStreamException e) {
-            throw new IllegalStateException("cannot write JUnit XML", e);
-        }
-        return sw.toString();
+        return JUnitXml.render("ncclbench gate", List.of(suite(r)));
     }
 
-    /** Test cases in the gate's suite: one per collective and size in the run, one per curve-check error. */
-    public static int tests(GateReport r) {
-        return cases(r).size() + curveErrors(r).size();
-    }
-
-    public static long failures(GateReport r) {
-        return cases(r).stream().filter(s -> s.status().fails()).count() + curveErrors(r).size();
-    }
-
-    /** The gate's testsuite element, for a document that holds other suites too (preflight's). */
-    public static void suite(XMLStreamWriter x, GateReport r) throws XMLStreamException {
-        List<Finding> errors = curveErrors(r);
-        List<SizeResult> cases = cases(r);
-        x.writeStartElement("testsuite");
-        x.writeAttribute("name", "ncclbench gate " + (r.baselineName() == null ? "(curve check)" : r.baselineName()));
-        x.writeAttribute("tests", String.valueOf(tests(r)));
-        x.writeAttribute("failures", String.valueOf(failures(r)));
-        x.writeAttribute("errors", "0");
-        x.writeAttribute("skipped", "0");
-        x.writeAttribute("timestamp", Instant.ofEpochSecond(r.timestamp()).toString());
-        x.writeCharacters("\n");
+    /** The gate's suite: one case per collective and size in the run, one per curve-check error; preflight's too. */
+    public static TestSuite suite(GateReport r) {
         String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
-        for (SizeResult s : cases) {
+        List<TestCase> cases = new ArrayList<>();
+        for (SizeResult s : sizes(r)) {
             String detail = detail(s);
-            if (s.status().fails()) {
-                testcase(x, "ncclbench.gate." + s.key().collective(), s.key().label(),
-                        s.status().name().toLowerCase(Locale.ROOT), s.key().label() + ": " + detail,
-                        detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
-                                : "\nwhat changed since the baseline:\n" + changed));
-            } else {
-                testcase(x, "ncclbench.gate." + s.key().collective(), s.key().label(), null, detail, "");
-            }
+            String classname = "ncclbench.gate." + s.key().collective();
+            cases.add(!s.status().fails() ? TestCase.passed(classname, s.key().label(), detail, "")
+                    : TestCase.failed(classname, s.key().label(), s.status().name().toLowerCase(Locale.ROOT),
+                            s.key().label() + ": " + detail,
+                            detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
+                                    : "\nwhat changed since the baseline:\n" + changed)));
         }
-        for (Finding f : errors) {
-            testcase(x, "ncclbench.gate.curve", f.ruleId(), "degraded", f.title(),
-                    f.detail() + "\n" + String.join("\n", f.evidence()));
+        for (Finding f : curveErrors(r)) {
+            cases.add(TestCase.failed("ncclbench.gate.curve", f.ruleId(), "degraded", f.title(),
+                    f.detail() + "\n" + String.join("\n", f.evidence())));
         }
-        x.writeEndElement();
-        x.writeCharacters("\n");
-    }
-
-    /**
-     * One test case; also the preflight's.
-     *
-     * @param failureType null for a passing case: then {@code message}, and {@code text} if any, go to system-out
-     */
-    public static void testcase(XMLStreamWriter x, String classname, String name, String failureType, String message,
-                                String text) throws XMLStreamException {
-        x.writeStartElement("testcase");
-        x.writeAttribute("classname", classname);
-        x.writeAttribute("name", name);
-        x.writeAttribute("time", "0");
-        if (failureType != null) {
-            x.writeStartElement("failure");
-            x.writeAttribute("type", failureType);
-            x.writeAttribute("message", message);
-            x.writeCharacters(text);
-        } else {
-            x.writeStartElement("system-out");
-            x.writeCharacters(message + (text.isEmpty() ? "" : "\n" + text));
-        }
-        x.writeEndElement();
-        x.writeEndElement();
-        x.writeCharacters("\n");
+        return new TestSuite("ncclbench gate " + (r.baselineName() == null ? "(curve check)" : r.baselineName()),
+                Instant.ofEpochSecond(r.timestamp()).toString(), cases);
     }
 
     private static List<Finding> curveErrors(GateReport r) {
         return r.curve().stream().filter(f -> f.severity() == Severity.ERROR).toList();
     }
 
-    private static List<SizeResult> cases(GateReport r) {
+    private static List<SizeResult> sizes(GateReport r) {
         return r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).toList();
     }
 

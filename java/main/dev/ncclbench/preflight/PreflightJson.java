@@ -2,20 +2,19 @@ package dev.ncclbench.preflight;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.GateJson;
+import dev.ncclbench.output.Json;
 
 import java.util.List;
 import java.util.Locale;
 
 /** The preflight as JSON: the verdict, every reason, doctor's findings, the sweep's exit and the gate's decision. */
 public final class PreflightJson {
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    private static final ObjectMapper JSON = Json.mapper();
 
     private PreflightJson() {
     }
@@ -70,7 +69,7 @@ public final class PreflightJson {
 
     public static String render(PreflightReport r) {
         try {
-            return JSON.writeValueAsString(tree(r)) + "\n";
+            return Json.pretty().writeValueAsString(tree(r)) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise the preflight report", e);
         }

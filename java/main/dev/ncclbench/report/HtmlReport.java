@@ -5,6 +5,7 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.Comparison;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.SizeResult;
+import dev.ncclbench.output.Html;
 import dev.ncclbench.spec.Sizes;
 
 import java.util.List;
@@ -22,7 +23,7 @@ public final class HtmlReport {
     public static String render(ReportData d) {
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
-                .append(esc(d.title())).append("</title>\n<style>\n")
+                .append(Html.escape(d.title())).append("</title>\n<style>\n")
                 .append("body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1000px}\n")
                 .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}\n")
                 .append(".verdict{font-size:16px;padding:10px 14px;border-radius:4px;font-weight:bold}\n")
@@ -31,11 +32,11 @@ public final class HtmlReport {
                 .append("td.l,th.l{text-align:left}tr.fail td{background:#ffebee;font-weight:bold}\n")
                 .append(".plot svg{width:100%;height:auto;border:1px solid #eee}\ncode{font-size:12px}\n")
                 .append("</style>\n</head>\n<body>\n");
-        h.append("<h1>").append(esc(d.title())).append("</h1>\n");
+        h.append("<h1>").append(Html.escape(d.title())).append("</h1>\n");
         GateReport g = d.gate();
         if (g != null) {
             h.append("<p class=\"verdict ").append(g.verdict().name()).append("\" id=\"verdict\">")
-                    .append(esc(g.verdictLine())).append("</p>\n");
+                    .append(Html.escape(g.verdictLine())).append("</p>\n");
         }
         for (String svg : ReportImages.svgs(d)) {
             h.append("<div class=\"plot\">\n").append(inline(svg)).append("\n</div>\n");
@@ -49,10 +50,10 @@ public final class HtmlReport {
         findings(h, d.findings());
         Fingerprint fp = d.fingerprint();
         if (fp != null) {
-            h.append("<h2>Fingerprint</h2>\n<p><code>").append(esc(fp.id())).append("</code> ")
-                    .append(esc(fp.summary())).append("</p>\n");
+            h.append("<h2>Fingerprint</h2>\n<p><code>").append(Html.escape(fp.id())).append("</code> ")
+                    .append(Html.escape(fp.summary())).append("</p>\n");
             if (g != null) {
-                h.append("<p>").append(esc(g.options())).append("</p>\n");
+                h.append("<p>").append(Html.escape(g.options())).append("</p>\n");
             }
         }
         h.append("<p><small>ncclbench report; busbw at the median per-call time; GB/s = 1e9 bytes/s</small></p>\n");
@@ -67,15 +68,15 @@ public final class HtmlReport {
         for (SizeResult s : g.sizes()) {
             Comparison c = s.comparison();
             h.append(s.status().fails() ? "<tr class=\"fail\">" : "<tr>")
-                    .append("<td class=\"l\">").append(esc(s.key().collective())).append("</td><td>")
-                    .append(esc(Sizes.human(s.key().size()))).append("</td><td class=\"l\">").append(s.metric())
-                    .append("</td><td>").append(esc(value(s, s.baselineValue()))).append("</td><td>")
-                    .append(esc(value(s, s.runValue()))).append("</td><td>")
+                    .append("<td class=\"l\">").append(Html.escape(s.key().collective())).append("</td><td>")
+                    .append(Html.escape(Sizes.human(s.key().size()))).append("</td><td class=\"l\">").append(s.metric())
+                    .append("</td><td>").append(Html.escape(value(s, s.baselineValue()))).append("</td><td>")
+                    .append(Html.escape(value(s, s.runValue()))).append("</td><td>")
                     .append(Double.isFinite(s.change()) ? String.format(Locale.ROOT, "%+.1f%%", s.change() * 100) : "-")
                     .append("</td><td>").append(c == null ? "-" : String.format(Locale.ROOT, "&plusmn;%.0f%%", c.noise() * 100))
                     .append("</td><td>").append(c == null ? "-" : c.pSlower() < 0.001 ? "&lt;0.001"
                             : String.format(Locale.ROOT, "%.3f", c.pSlower()))
-                    .append("</td><td class=\"l\">").append(esc(s.status().label)).append("</td></tr>\n");
+                    .append("</td><td class=\"l\">").append(Html.escape(s.status().label)).append("</td></tr>\n");
         }
         h.append("</table>\n");
     }
@@ -84,14 +85,14 @@ public final class HtmlReport {
         if (g.baselineName() == null) {
             return;
         }
-        h.append("<h2>What changed since baseline ").append(esc(g.baselineName())).append("</h2>\n");
+        h.append("<h2>What changed since baseline ").append(Html.escape(g.baselineName())).append("</h2>\n");
         if (g.changes().isEmpty()) {
             h.append("<p>Nothing in the fingerprint: the same versions, settings and interfaces.</p>\n");
             return;
         }
         h.append("<ul id=\"changes\">\n");
         for (Fingerprint.Change c : g.changes()) {
-            h.append("<li>").append(esc(c.kind())).append(" <code>").append(esc(c.text())).append("</code></li>\n");
+            h.append("<li>").append(Html.escape(c.kind())).append(" <code>").append(Html.escape(c.text())).append("</code></li>\n");
         }
         h.append("</ul>\n");
     }
@@ -101,8 +102,8 @@ public final class HtmlReport {
                 + "<th>size</th><th>median time (us)</th><th>busbw (GB/s)</th></tr>\n");
         for (ReportData.Curve c : d.curves()) {
             for (ReportData.Point p : c.points()) {
-                h.append("<tr><td class=\"l\">").append(esc(c.label())).append("</td><td class=\"l\">")
-                        .append(esc(c.collective())).append("</td><td>").append(esc(Sizes.human(p.size())))
+                h.append("<tr><td class=\"l\">").append(Html.escape(c.label())).append("</td><td class=\"l\">")
+                        .append(Html.escape(c.collective())).append("</td><td>").append(Html.escape(Sizes.human(p.size())))
                         .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", p.medianUs())).append("</td><td>")
                         .append(Double.isFinite(p.busbw()) ? String.format(Locale.ROOT, "%.4f", p.busbw()) : "-")
                         .append("</td></tr>\n");
@@ -117,9 +118,9 @@ public final class HtmlReport {
         }
         h.append("<h2>Findings</h2>\n<ul id=\"findings\">\n");
         for (Finding f : findings) {
-            h.append("<li><b>").append(esc(f.ruleId())).append("</b> (")
-                    .append(f.severity().name().toLowerCase(Locale.ROOT)).append("): ").append(esc(f.title()))
-                    .append("<br><small>").append(esc(f.detail())).append("</small></li>\n");
+            h.append("<li><b>").append(Html.escape(f.ruleId())).append("</b> (")
+                    .append(f.severity().name().toLowerCase(Locale.ROOT)).append("): ").append(Html.escape(f.title()))
+                    .append("<br><small>").append(Html.escape(f.detail())).append("</small></li>\n");
         }
         h.append("</ul>\n");
     }
@@ -135,23 +136,5 @@ public final class HtmlReport {
     static String inline(String svg) {
         int i = svg.indexOf("<svg");
         return i >= 0 ? svg.substring(i) : svg;
-    }
-
-    static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
     }
 }

@@ -2,15 +2,13 @@ package dev.ncclbench.report;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.gate.GateJudge;
-import dev.ncclbench.gate.GateOutputs;
+import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.sweep.PathInputs;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -52,19 +50,13 @@ public final class RunReport {
     /** Writes each file asked for (null: not asked). */
     public static void write(ReportData data, Path html, Path png, Path svg) {
         if (html != null) {
-            GateOutputs.write(html, HtmlReport.render(data));
+            AtomicFile.writeOutput(html, HtmlReport.render(data));
         }
         if (svg != null) {
-            GateOutputs.write(svg, ReportImages.svg(data));
+            AtomicFile.writeOutput(svg, ReportImages.svg(data));
         }
         if (png != null) {
-            try {
-                Path parent = png.toAbsolutePath().getParent();
-                Files.createDirectories(parent);
-                Files.write(png, ReportImages.png(data));
-            } catch (IOException e) {
-                throw NcclbenchException.usage("cannot write " + png + ": " + e.getMessage());
-            }
+            AtomicFile.writeOutput(png, ReportImages.png(data));
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.ncclbench.results;
 
+import dev.ncclbench.output.AtomicFile;
+
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +48,7 @@ final class JsonResultWriter implements ResultSink {
         header = ResultDocument.begin(run);
         try {
             journal = new FileOutputStream(journalFile.toFile());
-            ResultFiles.readableByOthers(journalFile);
+            AtomicFile.readableByAll(journalFile);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }

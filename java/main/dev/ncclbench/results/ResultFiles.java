@@ -2,14 +2,13 @@ package dev.ncclbench.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import dev.ncclbench.output.AtomicFile;
+
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +32,7 @@ public final class ResultFiles {
     public static ResultDocument read(Path file) throws IOException {
         ResultDocument doc;
         try {
-            doc = Json.LINE.readValue(file.toFile(), ResultDocument.class);
+            doc = Json.READER.readValue(file.toFile(), ResultDocument.class);
         } catch (JsonProcessingException e) {
             throw new IOException(file + " is not a ncclbench result: " + e.getOriginalMessage(), e);
         }
@@ -67,7 +66,7 @@ public final class ResultFiles {
         }
         ResultDocument header;
         try {
-            header = Json.LINE.readValue(lines.get(0), ResultDocument.class);
+            header = Json.READER.readValue(lines.get(0), ResultDocument.class);
         } catch (JsonProcessingException e) {
             throw new IOException(journal + ": the first line is not a run header: " + e.getOriginalMessage(), e);
         }
@@ -80,7 +79,7 @@ public final class ResultFiles {
             }
             Journal.Entry entry;
             try {
-                entry = Json.LINE.readValue(lines.get(i), Journal.Entry.class);
+                entry = Json.READER.readValue(lines.get(i), Journal.Entry.class);
             } catch (JsonProcessingException e) {
                 // Only the last line can be torn; anything after a bad line cannot be trusted either.
                 dropped = lines.size() - i;
@@ -99,44 +98,13 @@ public final class ResultFiles {
         return file;
     }
 
-    /** Writes {@code doc} to a temporary file in the target's folder, forces it, then renames it over the target. */
+    /** Writes {@code doc} whole or not at all (a crash never leaves half a result). */
     static void writeAtomically(Path file, ResultDocument doc) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
-        readableByOthers(tmp);
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(java.nio.ByteBuffer.wrap(Json.DOCUMENT.writeValueAsBytes(doc)));
-                ch.write(java.nio.ByteBuffer.wrap("\n".getBytes(StandardCharsets.UTF_8)));
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                throw new IOException("the file system of " + dir + " cannot rename atomically; "
-                        + "choose another --out folder", e);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        forceDirectory(dir);
-    }
-
-    /** rw-r--r--: a result is read by the group's tools (a temporary file is created rw-------). */
-    static void readableByOthers(Path file) {
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        } catch (UnsupportedOperationException | IOException e) {
-            // not a POSIX file system: its defaults apply
-        }
-    }
-
-    /** Makes the rename itself durable. Not every platform can open a folder; then the rename is as durable as it gets. */
-    private static void forceDirectory(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Best effort by design: the document is complete either way; only its durability across a power cut differs.
+            AtomicFile.write(file, (Json.DOCUMENT.writeValueAsString(doc) + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system of " + file.toAbsolutePath().getParent() + " cannot rename atomically; "
+                    + "choose another --out folder", e);
         }
     }
 

@@ -11,6 +11,7 @@ import dev.ncclbench.diagnosis.Health;
 import dev.ncclbench.diagnosis.PathClassifier;
 import dev.ncclbench.diagnosis.RunLogDiagnosis;
 import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.output.Json;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
 import dev.ncclbench.results.PathVerdict;
@@ -182,7 +183,7 @@ final class Report {
 
     /** Every local rank shares its RankInfo; rank 0's process gets the whole job's list. */
     private static List<RankInfo> gatherRankInfo(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
-        ObjectMapper json = new ObjectMapper();
+        ObjectMapper json = Json.mapper();
         byte[][] all = Gathers.allLocal(planes, "rankinfo", local -> {
             RankInfo ri = comms.get(local).info();
             ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());

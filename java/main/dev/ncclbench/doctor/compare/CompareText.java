@@ -1,8 +1,7 @@
 package dev.ncclbench.doctor.compare;
 
+import dev.ncclbench.output.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
@@ -36,6 +35,6 @@ public final class CompareText {
         doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
         doc.put("failed", failed);
         doc.put("findings", findings);
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc);
+        return Json.pretty().writeValueAsString(doc);
     }
 }

@@ -1,8 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.Json;
 
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -118,7 +118,7 @@ final class NetCollector {
         }
         JsonNode doc;
         try {
-            doc = new ObjectMapper().readTree(p.toFile());
+            doc = Json.mapper().readTree(p.toFile());
         } catch (IOException e) {
             throw NcclbenchException.usage("corrupt capture: " + p + " is not JSON (" + firstLine(e.getMessage()) + ")");
         }

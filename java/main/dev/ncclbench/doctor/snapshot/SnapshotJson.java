@@ -2,29 +2,28 @@ package dev.ncclbench.doctor.snapshot;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.AtomicFile;
+import dev.ncclbench.output.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** Saves and loads snapshots (`doctor --save`, `--snapshot`, `--compare`). A bad file is exit 2, one line. */
 public final class SnapshotJson {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    // A missing number is a corrupt snapshot, not a zero; fields a later version adds are ignored.
+    private static final ObjectReader READ = Json.mapper().readerFor(HostSnapshot.class)
+            .with(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
     private SnapshotJson() {
     }
 
     public static String write(HostSnapshot s) {
         try {
-            return JSON.writeValueAsString(s);
+            return Json.pretty().writeValueAsString(s);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -33,11 +32,7 @@ public final class SnapshotJson {
     /** Written to a temporary file and moved into place, so a crash never leaves half a snapshot. */
     public static void save(HostSnapshot s, Path file) {
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, ".snapshot", ".tmp");
-            Files.writeString(tmp, write(s) + "\n");
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.write(file, write(s) + "\n");
         } catch (IOException e) {
             throw NcclbenchException.usage("cannot write the snapshot to " + file + ": " + e.getMessage());
         }
@@ -58,7 +53,7 @@ public final class SnapshotJson {
     public static HostSnapshot parse(String text, String where) {
         HostSnapshot s;
         try {
-            s = JSON.readValue(text, HostSnapshot.class);
+            s = READ.readValue(text);
         } catch (JsonProcessingException e) {
             throw NcclbenchException.usage("corrupt snapshot " + where + ": " + NetCollector.firstLine(e.getOriginalMessage()));
         }
