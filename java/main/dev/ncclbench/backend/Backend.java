@@ -56,14 +56,9 @@ public interface Backend {
     /**
      * Opens the ranks this process hosts, one per control plane (threads of this process or one rank per
      * process). Collective: every rank of the job calls it.
+     *
+     * @param localRank this process's index among the processes of its node, which decides the GPUs a GPU
+     *                  backend takes
      */
-    List<RankComm> open(RunSpec spec, List<ControlPlane> planes);
-
-    /**
-     * As {@link #open(RunSpec, List)}, told this process's index among the processes of its node (from
-     * the launcher, or --rank when there is none), which decides the GPUs a GPU backend takes.
-     */
-    default List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
-        return open(spec, planes);
-    }
+    List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank);
 }

@@ -82,12 +82,7 @@ public interface Operation extends AutoCloseable {
         return null;
     }
 
-    /** -G: captures {@code calls} launches into a graph; false when unsupported. */
-    default boolean captureGraph(int calls) {
-        return false;
-    }
-
-    /** -G: replays the captured graph once. */
+    /** -G: replays the graph captured between {@link #beginCapture} and {@link #endCapture} once. */
     default void launchGraph() {
         throw new UnsupportedOperationException("no graph captured");
     }

@@ -1,9 +1,5 @@
 package dev.ncclbench.backend;
 
-import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Counts;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.results.RankInfo;
 
 import java.nio.file.Path;
@@ -23,7 +19,7 @@ public interface RankComm extends AutoCloseable {
     Set<Capability> capabilities();
 
     /** Allocates buffers for one collective at one size and placement. */
-    Operation prepare(Collective collective, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace);
+    Operation prepare(Call call);
 
     /**
      * Called on every rank at the same point, with nothing in flight: after a collective's warm-ups, before its

@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** all_gather: rank s's block lands at block s on every rank. busbw factor (n-1)/n. */
 final class AllGather implements Collective {
-    public String name() { return "all_gather"; }
+    public Kind kind() { return Kind.ALL_GATHER; }
     public boolean reduces() { return false; }
     public boolean rooted() { return false; }
     public Counts counts(long count, int eb, int n) {

@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** all_reduce: every rank ends with the reduction of all inputs. busbw factor 2(n-1)/n. */
 final class AllReduce implements Collective {
-    public String name() { return "all_reduce"; }
+    public Kind kind() { return Kind.ALL_REDUCE; }
     public boolean reduces() { return true; }
     public boolean rooted() { return false; }
     public Counts counts(long count, int eb, int n) { return Counts.same(count); }

@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** alltoall: block r of rank s's input lands at block s on rank r. busbw factor (n-1)/n. */
 final class AllToAll implements Collective {
-    public String name() { return "alltoall"; }
+    public Kind kind() { return Kind.ALLTOALL; }
     public boolean reduces() { return false; }
     public boolean rooted() { return false; }
     public Counts counts(long count, int eb, int n) {

@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** broadcast: every rank ends with the root's input. busbw factor 1. */
 final class Broadcast implements Collective {
-    public String name() { return "broadcast"; }
+    public Kind kind() { return Kind.BROADCAST; }
     public boolean reduces() { return false; }
     public boolean rooted() { return true; }
     public Counts counts(long count, int eb, int n) { return Counts.same(count); }

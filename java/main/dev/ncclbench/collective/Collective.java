@@ -3,12 +3,18 @@ package dev.ncclbench.collective;
 /**
  * The contract of one collective, as small as nccl-tests' per-collective files: its name, the
  * counts for a size, the bandwidth formulas, and what every rank must hold afterwards.
- * Backends run it; the sweep times it; results print it.
+ * Backends run it, switching over its {@link Kind}; the sweep times it; results print it.
  */
-public interface Collective {
+public sealed interface Collective
+        permits AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv, Gather, Scatter {
+
+    /** Which collective this is: what backends switch over. */
+    Kind kind();
 
     /** nccl-tests' name, e.g. "all_reduce". */
-    String name();
+    default String name() {
+        return kind().label();
+    }
 
     /** Whether the reduction operator matters (redop column shows "none" otherwise). */
     boolean reduces();

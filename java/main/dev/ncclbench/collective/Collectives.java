@@ -6,7 +6,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.LinkedHashMap;
 
-/** The registry: adding a collective is one class and one line here. */
+/**
+ * The registry: adding a collective is one class, one {@link Kind} and one line here; the backends then fail to
+ * compile until they run it.
+ */
 public final class Collectives {
     private static final Map<String, Collective> BY_NAME = new LinkedHashMap<>();
 

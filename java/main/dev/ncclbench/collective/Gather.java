@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** gather: rank s's block lands at block s on the root. busbw factor (n-1)/n. */
 final class Gather implements Collective {
-    public String name() { return "gather"; }
+    public Kind kind() { return Kind.GATHER; }
     public boolean reduces() { return false; }
     public boolean rooted() { return true; }
     public Counts counts(long count, int eb, int n) {

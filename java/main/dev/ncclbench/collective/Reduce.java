@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** reduce: the root ends with the reduction of all inputs. busbw factor 1. */
 final class Reduce implements Collective {
-    public String name() { return "reduce"; }
+    public Kind kind() { return Kind.REDUCE; }
     public boolean reduces() { return true; }
     public boolean rooted() { return true; }
     public Counts counts(long count, int eb, int n) { return Counts.same(count); }

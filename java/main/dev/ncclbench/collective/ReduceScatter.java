@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** reduce_scatter: rank r ends with block r of the reduction. busbw factor (n-1)/n. */
 final class ReduceScatter implements Collective {
-    public String name() { return "reduce_scatter"; }
+    public Kind kind() { return Kind.REDUCE_SCATTER; }
     public boolean reduces() { return true; }
     public boolean rooted() { return false; }
     public Counts counts(long count, int eb, int n) {

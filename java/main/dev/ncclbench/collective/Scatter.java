@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** scatter: block r of the root's input lands on rank r. busbw factor (n-1)/n. */
 final class Scatter implements Collective {
-    public String name() { return "scatter"; }
+    public Kind kind() { return Kind.SCATTER; }
     public boolean reduces() { return false; }
     public boolean rooted() { return true; }
     public Counts counts(long count, int eb, int n) {

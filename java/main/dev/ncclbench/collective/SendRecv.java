@@ -2,7 +2,7 @@ package dev.ncclbench.collective;
 
 /** sendrecv: rank r sends to r+1 and receives from r-1 (a ring shift). busbw factor 1. */
 final class SendRecv implements Collective {
-    public String name() { return "sendrecv"; }
+    public Kind kind() { return Kind.SENDRECV; }
     public boolean reduces() { return false; }
     public boolean rooted() { return false; }
     public Counts counts(long count, int eb, int n) { return Counts.same(count); }

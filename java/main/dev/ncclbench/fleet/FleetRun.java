@@ -73,7 +73,9 @@ public final class FleetRun {
             List<String> hosts = names(all);
             String[] lead = new String(all[0], StandardCharsets.UTF_8).split("\n");
             InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, Integer.parseInt(lead[1]));
-            Worker worker = new Worker(coordAddr, lead[2], launch.rank(), backend, spec);
+            // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
+            int localRank = LaunchDetector.detect(env, null, null).localRank();
+            Worker worker = new Worker(coordAddr, lead[2], launch.rank(), localRank, backend, spec);
             if (coordinator == null) {
                 worker.run();
                 return ExitCode.OK;

@@ -2,6 +2,7 @@ package dev.ncclbench.fleet;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.Collective;
@@ -29,12 +30,13 @@ final class GroupRun {
     private GroupRun() {
     }
 
-    static Messages.GroupResult run(Backend backend, RunSpec spec, Messages.Assignment a, Messages.Order order) {
+    static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, Messages.Assignment a,
+                                    Messages.Order order) {
         List<Messages.Samples> out = new ArrayList<>();
         byte[] token = Base64.getDecoder().decode(a.token());
         try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()), token,
                 a.groupRank(), a.groupSize(), spec.timeoutMillis())) {
-            RankComm comm = backend.open(spec, List.of(plane)).get(0);
+            RankComm comm = backend.open(spec, List.of(plane), localRank).get(0);
             try {
                 for (String name : order.collectives()) {
                     Collective c = Collectives.byName(name);
@@ -59,7 +61,7 @@ final class GroupRun {
         Counts counts = c.counts(Math.max(1, size / elt), elt, n);
         String tag = "fleet/" + c.name() + "/" + size;
         List<Double> samples = new ArrayList<>();
-        try (Operation op = comm.prepare(c, counts, DataType.FLOAT, ReduceOp.SUM, 0, false)) {
+        try (Operation op = comm.prepare(new Call(c, counts, DataType.FLOAT, ReduceOp.SUM, 0, false))) {
             op.fill();
             plane.barrier(tag + "/start");
             for (int w = 0; w < order.warmup(); w++) {

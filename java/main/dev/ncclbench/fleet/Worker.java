@@ -24,13 +24,16 @@ final class Worker {
     private final InetSocketAddress coordinator;
     private final String token;
     private final int rank;
+    private final int localRank;
     private final Backend backend;
     private final RunSpec spec;
 
-    Worker(InetSocketAddress coordinator, String token, int rank, Backend backend, RunSpec spec) {
+    /** @param localRank this node's index among the processes of its node, for the GPU the groups take */
+    Worker(InetSocketAddress coordinator, String token, int rank, int localRank, Backend backend, RunSpec spec) {
         this.coordinator = coordinator;
         this.token = token;
         this.rank = rank;
+        this.localRank = localRank;
         this.backend = backend;
         this.spec = spec;
     }
@@ -55,7 +58,7 @@ final class Worker {
                     }
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
-                        running.add(pool.submit(() -> GroupRun.run(backend, spec, a, order)));
+                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, a, order)));
                     }
                     List<Messages.GroupResult> results = new ArrayList<>();
                     for (int i = 0; i < running.size(); i++) {

@@ -2,6 +2,7 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
@@ -150,7 +151,7 @@ final class SweepEngine {
 
     /** The backend's code path for a call of this size (Operation#codePath), or null. */
     private String codePath(Collective coll, Counts counts, int root) {
-        try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, false)) {
+        try (Operation op = comm.prepare(call(coll, counts, root, false))) {
             return op.codePath();
         }
     }
@@ -184,7 +185,7 @@ final class SweepEngine {
         String algorithm;
         // a GPU's events time the calls; otherwise the host's clock does, and the host's compiler and CPUs matter
         boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
-        try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, inPlace)) {
+        try (Operation op = comm.prepare(call(coll, counts, root, inPlace))) {
             algorithm = op.algorithm();
             op.fill();
             op.launch(0);
@@ -313,7 +314,7 @@ final class SweepEngine {
         int elt = spec.type().bytes();
         for (long size = spec.minBytes(); size <= spec.maxBytes(); size = Math.max(size * 2, 1)) {
             Counts counts = coll.counts(size / elt, elt, n);
-            try (Operation op = comm.prepare(coll, counts, spec.type(), spec.op(), root, false)) {
+            try (Operation op = comm.prepare(call(coll, counts, root, false))) {
                 for (int w = 0; w < spec.warmupIters(); w++) {
                     op.launch(w);
                 }
@@ -323,6 +324,10 @@ final class SweepEngine {
                 break;
             }
         }
+    }
+
+    private Call call(Collective coll, Counts counts, int root, boolean inPlace) {
+        return new Call(coll, counts, spec.type(), spec.op(), root, inPlace);
     }
 
     private String tag(Collective coll, Counts counts, int root, boolean inPlace) {

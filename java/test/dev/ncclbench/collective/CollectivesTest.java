@@ -10,6 +10,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,30 +31,33 @@ class CollectivesTest {
         return (count / n) & -(16L / eb);
     }
 
-    private static Counts expectedCounts(String name, long count, int eb, int n) {
+    private static Counts expectedCounts(Kind kind, long count, int eb, int n) {
         long b = base(count, eb, n);
-        switch (name) {
-            case "all_reduce": case "broadcast": case "reduce": case "sendrecv":
-                return new Counts(count, count, count, 0, 0);
-            case "all_gather": case "gather":
-                return new Counts(b, b * n, b, b, 0);
-            case "reduce_scatter": case "scatter":
-                return new Counts(b * n, b, b, 0, b);
-            case "alltoall":
-                return new Counts(b * n, b * n, b, 0, 0);
-            default:
-                throw new AssertionError(name);
-        }
+        return switch (kind) {
+            case ALL_REDUCE, BROADCAST, REDUCE, SENDRECV -> new Counts(count, count, count, 0, 0);
+            case ALL_GATHER, GATHER -> new Counts(b, b * n, b, b, 0);
+            case REDUCE_SCATTER, SCATTER -> new Counts(b * n, b, b, 0, b);
+            case ALLTOALL -> new Counts(b * n, b * n, b, 0, 0);
+        };
     }
 
-    private static double expectedFactor(String name, int n) {
-        switch (name) {
-            case "all_reduce": return 2.0 * (n - 1) / n;
-            case "all_gather": case "reduce_scatter": case "alltoall": case "gather": case "scatter":
-                return (double) (n - 1) / n;
-            case "broadcast": case "reduce": case "sendrecv": return 1.0;
-            default: throw new AssertionError(name);
+    private static double expectedFactor(Kind kind, int n) {
+        return switch (kind) {
+            case ALL_REDUCE -> 2.0 * (n - 1) / n;
+            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL, GATHER, SCATTER -> (double) (n - 1) / n;
+            case BROADCAST, REDUCE, SENDRECV -> 1.0;
+        };
+    }
+
+    @Test
+    void everyKindHasOneCollectiveNamedByItsLabel() {
+        for (Kind k : Kind.values()) {
+            List<Collective> of = Collectives.all().stream().filter(c -> c.kind() == k).toList();
+            assertEquals(1, of.size(), k.toString());
+            assertEquals(k.label(), of.get(0).name());
+            assertSame(of.get(0), Collectives.byName(k.label()));
         }
+        assertEquals(Kind.values().length, Collectives.all().size());
     }
 
     @Test
@@ -74,7 +78,7 @@ class CollectivesTest {
                     for (long count : COUNTS) {
                         String where = c.name() + " n=" + n + " elt=" + eb + " count=" + count;
                         Counts got = c.counts(count, eb, n);
-                        Counts want = expectedCounts(c.name(), count, eb, n);
+                        Counts want = expectedCounts(c.kind(), count, eb, n);
                         assertEquals(want, got, where);
                         if (GATHER_LIKE.contains(c.name())) {
                             assertEquals(0, got.paramCount() * eb % 16, "per-rank block is a multiple of 16 bytes: " + where);
@@ -113,7 +117,7 @@ class CollectivesTest {
                     for (long size : new long[] {8, 96, 1000, 1 << 20, 3L << 20}) {
                         long count = size / t.bytes();
                         Counts got = c.counts(count, t.bytes(), n);
-                        Counts want = expectedCounts(c.name(), count, t.bytes(), n);
+                        Counts want = expectedCounts(c.kind(), count, t.bytes(), n);
                         assertEquals(Math.max(want.sendCount(), want.recvCount()) * t.bytes(), got.sizeBytes(t),
                                 c.name() + " n=" + n + " " + t.label() + " size=" + size);
                     }
@@ -130,7 +134,7 @@ class CollectivesTest {
         for (Collective c : Collectives.all()) {
             for (int n : RANKS) {
                 String where = c.name() + " n=" + n;
-                assertEquals(expectedFactor(c.name(), n), c.busbwFactor(n), 0.0, where);
+                assertEquals(expectedFactor(c.kind(), n), c.busbwFactor(n), 0.0, where);
                 assertEquals(GATHER_LIKE.contains(c.name()) ? n : 1, c.algBytesRanks(n), where);
                 for (int eb : ELEMENT_BYTES) {
                     Counts counts = c.counts(1 << 20, eb, n);
@@ -138,7 +142,7 @@ class CollectivesTest {
                     double bytes = (double) counts.paramCount() * eb * (GATHER_LIKE.contains(c.name()) ? n : 1);
                     double algbw = bytes / 1.0e9 / seconds;
                     assertEquals(algbw, c.algbw(counts, eb, n, seconds), 0.0, where);
-                    assertEquals(algbw * expectedFactor(c.name(), n), c.busbw(counts, eb, n, seconds), 0.0, where);
+                    assertEquals(algbw * expectedFactor(c.kind(), n), c.busbw(counts, eb, n, seconds), 0.0, where);
                 }
             }
         }

@@ -1,10 +1,9 @@
 package dev.ncclbench.sweep;
 
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
-import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.rendezvous.ControlPlane;
@@ -140,8 +139,8 @@ class SweepEngineTimingTest {
         public Set<Capability> capabilities() { return EnumSet.allOf(Capability.class); }
         public void close() { }
 
-        public Operation prepare(Collective c, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
-            log.add("prepare " + counts.sizeBytes(type) + " in-place=" + inPlace);
+        public Operation prepare(Call call) {
+            log.add("prepare " + call.counts().sizeBytes(call.type()) + " in-place=" + call.inPlace());
             return new Operation() {
                 private boolean capturing;
                 public void fill() { log.add("fill"); }

@@ -8,7 +8,6 @@ import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
-import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
@@ -72,23 +71,6 @@ public final class NcclBackend implements Backend {
     }
 
     /**
-     * The auto decision: "nccl" when ready, else "socket", with the visible line saying why.
-     *
-     * @param backend "nccl" or "socket"
-     * @param line    one line for the user, e.g. "backend auto: socket, because NCCL ... but no NVIDIA driver ..."
-     */
-    public record AutoChoice(String backend, String line) {
-    }
-
-    public static AutoChoice chooseAuto(RunSpec spec) {
-        Readiness r = readinessFor(spec);
-        if (r.ready()) {
-            return new AutoChoice("nccl", "# backend auto: nccl (" + r.found() + ")");
-        }
-        return new AutoChoice("socket", "# backend auto: socket, because " + r.reason());
-    }
-
-    /**
      * Refuses what this backend cannot run, before anything is allocated or loaded (exit 2 with one line).
      * fp8 is refused rather than mapped: the data pattern's sums are not exact in 8-bit floats, so #wrong
      * would mean nothing.
@@ -107,11 +89,6 @@ public final class NcclBackend implements Backend {
     static String refusal(DataType t) {
         return "-d " + t.label() + " is not supported by the nccl backend (its check data is not exact in 8-bit floats);"
                 + " use -d half or -d bfloat16";
-    }
-
-    @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
-        return open(spec, planes, LaunchDetector.detect(System.getenv(), null, null).localRank());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.Kind;
 import dev.ncclbench.collective.ReduceOp;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.nccl;
@@ -20,53 +21,52 @@ final class NcclCalls {
     }
 
     /** @return the ncclResult_t of the first call that failed, else 0 */
-    static int run(String coll, NcclSymbols sym, BytePointer send, BytePointer recv, long count, DataType type, ReduceOp op,
+    static int run(Kind kind, NcclSymbols sym, BytePointer send, BytePointer recv, long count, DataType type, ReduceOp op,
                    int root, int rank, int n, ncclComm comm, CUstream_st s) {
         int dt = ncclType(type);
         int eb = type.bytes();
-        switch (coll) {
-            case "all_reduce": return nccl.ncclAllReduce(send, recv, count, dt, ncclOp(op), comm, s);
-            case "all_gather": return nccl.ncclAllGather(send, recv, count, dt, comm, s);
-            case "reduce_scatter": return nccl.ncclReduceScatter(send, recv, count, dt, ncclOp(op), comm, s);
-            case "broadcast": return nccl.ncclBroadcast(send, recv, count, dt, root, comm, s);
-            case "reduce": return nccl.ncclReduce(send, recv, count, dt, ncclOp(op), root, comm, s);
-            case "sendrecv": {
+        return switch (kind) {
+            case ALL_REDUCE -> nccl.ncclAllReduce(send, recv, count, dt, ncclOp(op), comm, s);
+            case ALL_GATHER -> nccl.ncclAllGather(send, recv, count, dt, comm, s);
+            case REDUCE_SCATTER -> nccl.ncclReduceScatter(send, recv, count, dt, ncclOp(op), comm, s);
+            case BROADCAST -> nccl.ncclBroadcast(send, recv, count, dt, root, comm, s);
+            case REDUCE -> nccl.ncclReduce(send, recv, count, dt, ncclOp(op), root, comm, s);
+            case SENDRECV -> {
                 int r = nccl.ncclSend(send, count, dt, (rank + 1) % n, comm, s);
-                return r != 0 ? r : nccl.ncclRecv(recv, count, dt, (rank - 1 + n) % n, comm, s);
+                yield r != 0 ? r : nccl.ncclRecv(recv, count, dt, (rank - 1 + n) % n, comm, s);
             }
-            case "alltoall":
+            case ALLTOALL -> {
                 if (sym.allToAll()) {
-                    return nccl.ncclAlltoAll(send, recv, count, dt, comm, s);
+                    yield nccl.ncclAlltoAll(send, recv, count, dt, comm, s);
                 }
-                for (int p = 0; p < n; p++) {
-                    int r = nccl.ncclSend(at(send, p * count * eb), count, dt, p, comm, s);
+                int r = 0;
+                for (int p = 0; p < n && r == 0; p++) {
+                    r = nccl.ncclSend(at(send, p * count * eb), count, dt, p, comm, s);
                     r = r != 0 ? r : nccl.ncclRecv(at(recv, p * count * eb), count, dt, p, comm, s);
-                    if (r != 0) {
-                        return r;
-                    }
                 }
-                return 0;
-            case "gather":
+                yield r;
+            }
+            case GATHER -> {
                 if (sym.gatherScatter()) {
-                    return nccl.ncclGather(send, recv, count, dt, root, comm, s);
+                    yield nccl.ncclGather(send, recv, count, dt, root, comm, s);
                 }
                 int g = nccl.ncclSend(send, count, dt, root, comm, s);
                 for (int p = 0; rank == root && p < n && g == 0; p++) {
                     g = nccl.ncclRecv(at(recv, p * count * eb), count, dt, p, comm, s);
                 }
-                return g;
-            case "scatter":
+                yield g;
+            }
+            case SCATTER -> {
                 if (sym.gatherScatter()) {
-                    return nccl.ncclScatter(send, recv, count, dt, root, comm, s);
+                    yield nccl.ncclScatter(send, recv, count, dt, root, comm, s);
                 }
                 int c = 0;
                 for (int p = 0; rank == root && p < n && c == 0; p++) {
                     c = nccl.ncclSend(at(send, p * count * eb), count, dt, p, comm, s);
                 }
-                return c != 0 ? c : nccl.ncclRecv(recv, count, dt, root, comm, s);
-            default:
-                throw new BackendException(ExitCode.USAGE, coll + " is not supported by the nccl backend", null);
-        }
+                yield c != 0 ? c : nccl.ncclRecv(recv, count, dt, root, comm, s);
+            }
+        };
     }
 
     private static BytePointer at(BytePointer p, long bytes) {

@@ -1,10 +1,9 @@
 package dev.ncclbench.backend.nccl;
 
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
-import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Counts;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.collective.Kind;
 import org.bytedeco.cuda.cudart.CUevent_st;
 import org.bytedeco.cuda.cudart.CUgraphExec_st;
 import org.bytedeco.cuda.cudart.CUgraph_st;
@@ -21,12 +20,10 @@ import org.bytedeco.javacpp.BytePointer;
  */
 final class NcclOperation implements Operation {
     private final NcclRankComm rc;
-    private final Collective coll;
+    private final Call call;
     private final Counts counts;
-    private final DataType type;
-    private final ReduceOp op;
+    private final String name;
     private final int root;
-    private final boolean inPlace;
     private final int eb;
     private final long sendBytes;
     private final long recvBytes;
@@ -40,16 +37,14 @@ final class NcclOperation implements Operation {
     private CUgraphExec_st[] graphs;
     private CUgraph_st[] graphSources;
 
-    NcclOperation(NcclRankComm rc, Collective coll, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
+    NcclOperation(NcclRankComm rc, Call call) {
         this.rc = rc;
-        this.coll = coll;
-        this.counts = counts;
-        this.type = type;
-        this.op = op;
-        this.root = Math.max(root, 0);
-        this.inPlace = inPlace;
-        this.eb = type.bytes();
-        NcclCalls.ncclType(type); // refuses an unsupported type before anything is allocated
+        this.call = call;
+        this.counts = call.counts();
+        this.name = call.collective().name();
+        this.root = Math.max(call.root(), 0);
+        this.eb = call.type().bytes();
+        NcclCalls.ncclType(call.type()); // refuses an unsupported type before anything is allocated
         this.sendBytes = counts.sendCount() * eb;
         this.recvBytes = counts.recvCount() * eb;
         int g = rc.devices.length;
@@ -57,7 +52,7 @@ final class NcclOperation implements Operation {
         for (int i = 0; i < g; i++) {
             device(i);
             rc.sendBase(i, Math.max(sendBytes, recvBytes));
-            data[i] = new DeviceData(rc.kernels[i], rc.streams[i], type, op);
+            data[i] = new DeviceData(rc.kernels[i], rc.streams[i], call.type(), call.op());
         }
     }
 
@@ -65,20 +60,21 @@ final class NcclOperation implements Operation {
         NcclRuntime.checkCuda(cudart.cudaSetDevice(rc.devices[i]), "cudaSetDevice");
     }
 
-    /** GPU i's send pointer for call {@code call}: nccl-tests' shift, and in place the rank's slot of recv. */
-    private BytePointer send(int i, long call) {
-        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), call);
+    /** GPU i's send pointer for call number {@code index}: nccl-tests' shift, and in place the rank's slot of recv. */
+    private BytePointer send(int i, long index) {
+        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), index);
         int rank = rc.firstRank + i;
-        if (inPlace) {
+        if (call.inPlace()) {
             return new BytePointer(rc.recvBase(i, 0)).position(shift + counts.sendInPlaceOffset() * rank * eb);
         }
         return new BytePointer(rc.sendBase(i, 0)).position(shift);
     }
 
-    private BytePointer recv(int i, long call) {
-        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), call);
+    private BytePointer recv(int i, long index) {
+        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), index);
         int rank = rc.firstRank + i;
-        return new BytePointer(rc.recvBase(i, 0)).position(shift + (inPlace ? counts.recvInPlaceOffset() * rank * eb : 0));
+        long slot = call.inPlace() ? counts.recvInPlaceOffset() * rank * eb : 0;
+        return new BytePointer(rc.recvBase(i, 0)).position(shift + slot);
     }
 
     @Override
@@ -96,22 +92,23 @@ final class NcclOperation implements Operation {
 
     /** One call over every GPU of this thread: grouped only when there are several, as nccl-tests does. */
     @Override
-    public void launch(int call) {
+    public void launch(int index) {
         int g = data.length;
         try {
-            rc.watchdog.arm(rc.firstRank, coll.name() + " " + counts.sizeBytes(type) + " B");
+            rc.watchdog.arm(rc.firstRank, name + " " + counts.sizeBytes(call.type()) + " B");
             if (g > 1) {
                 NcclRuntime.check(nccl.ncclGroupStart(), "ncclGroupStart");
             }
             for (int i = 0; i < g; i++) {
-                int r = NcclCalls.run(coll.name(), NcclRuntime.symbols, send(i, call), recv(i, call), counts.paramCount(), type,
-                        op, root, rc.firstRank + i, rc.nranks, rc.comms[i], rc.streams[i]);
+                int r = NcclCalls.run(call.collective().kind(), NcclRuntime.symbols, send(i, index), recv(i, index),
+                        counts.paramCount(), call.type(), call.op(), root, rc.firstRank + i, rc.nranks, rc.comms[i],
+                        rc.streams[i]);
                 if (!NcclStatus.healthy(r)) {
-                    NcclRuntime.check(r, coll.name());
+                    NcclRuntime.check(r, name);
                 }
             }
             if (g > 1) {
-                NcclRuntime.check(nccl.ncclGroupEnd(), coll.name());
+                NcclRuntime.check(nccl.ncclGroupEnd(), name);
             }
         } catch (RuntimeException e) {
             abandonCapture();
@@ -128,7 +125,7 @@ final class NcclOperation implements Operation {
 
     @Override
     public void groupEnd() {
-        rc.watchdog.arm(rc.firstRank, coll.name() + " (group of -m calls)");
+        rc.watchdog.arm(rc.firstRank, name + " (group of -m calls)");
         try {
             NcclRuntime.check(nccl.ncclGroupEnd(), "ncclGroupEnd");
         } catch (RuntimeException e) {
@@ -211,12 +208,12 @@ final class NcclOperation implements Operation {
                 NcclRuntime.check(nccl.ncclCommGetAsyncError(rc.comms[i], async), "ncclCommGetAsyncError");
                 if (!NcclStatus.healthy(async[0])) {
                     int code = async[0];
-                    String why = coll.name() + " on rank " + (rc.firstRank + i) + " failed asynchronously: "
+                    String why = name + " on rank " + (rc.firstRank + i) + " failed asynchronously: "
                             + NcclStatus.name(code) + " (" + code + "); communicators aborted";
                     rc.abort(NcclStatus.exitCode(code), why, "check the NCCL log of every rank (" + rc.logFiles() + ")");
                 }
                 if (System.nanoTime() - start > limitS * 1_000_000_000L) {
-                    rc.abort(Watchdog.hang(rc.firstRank + i, coll.name(), limitS) + "; communicators aborted");
+                    rc.abort(Watchdog.hang(rc.firstRank + i, name, limitS) + "; communicators aborted");
                 }
             }
             Thread.onSpinWait();
@@ -250,15 +247,23 @@ final class NcclOperation implements Operation {
 
     @Override
     public long verify() {
-        if (inPlace && (coll.name().equals("alltoall") || coll.name().equals("sendrecv"))) {
-            return -1; // NCCL gives in-place alltoall and sendrecv no defined result: nccl-tests prints N/A
+        if (call.inPlace() && !definedInPlace(call.collective().kind())) {
+            return -1;
         }
         long wrong = 0;
         for (int i = 0; i < data.length; i++) {
             device(i);
-            wrong += data[i].verify(coll, recv(i, 0), counts, rc.nranks, rc.firstRank + i, root);
+            wrong += data[i].verify(call.collective(), recv(i, 0), counts, rc.nranks, rc.firstRank + i, root);
         }
         return wrong;
+    }
+
+    /** NCCL gives in-place alltoall and sendrecv no defined result: nccl-tests prints N/A. */
+    private static boolean definedInPlace(Kind kind) {
+        return switch (kind) {
+            case ALLTOALL, SENDRECV -> false;
+            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE, GATHER, SCATTER -> true;
+        };
     }
 
     /** -G: ThreadLocal capture (as nccl-tests: other threads may capture or allocate meanwhile). */
@@ -315,17 +320,6 @@ final class NcclOperation implements Operation {
                 cudart.cudaGraphDestroy(g);
             }
         }
-    }
-
-    /** Old engines: capture {@code calls} launches, as one group per call. */
-    @Override
-    public boolean captureGraph(int calls) {
-        beginCapture();
-        for (int c = 0; c < calls; c++) {
-            launch(c);
-        }
-        endCapture();
-        return true;
     }
 
     @Override

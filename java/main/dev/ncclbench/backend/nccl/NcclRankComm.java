@@ -2,12 +2,10 @@ package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
-import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Counts;
-import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
@@ -199,11 +197,11 @@ final class NcclRankComm implements RankComm {
     }
 
     @Override
-    public Operation prepare(Collective collective, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
-        if (op == ReduceOp.AVG && !NcclRuntime.hasAvg) {
+    public Operation prepare(Call call) {
+        if (call.op() == ReduceOp.AVG && !NcclRuntime.hasAvg) {
             throw new BackendException(ExitCode.USAGE, "-o avg needs NCCL 2.10 or newer", null);
         }
-        return new NcclOperation(this, collective, counts, type, op, root, inPlace);
+        return new NcclOperation(this, call);
     }
 
     @Override

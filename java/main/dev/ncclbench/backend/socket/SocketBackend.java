@@ -115,8 +115,9 @@ public final class SocketBackend implements Backend {
         return "set NCCL_SOCKET_IFNAME to one of: " + InterfaceSelector.names(all) + " (e.g. NCCL_SOCKET_IFNAME=" + example + ")";
     }
 
+    /** Sockets take no GPU: {@code localRank} decides nothing here. */
     @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes) {
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
         InterfaceSelector.Selection sel = select(spec);
         if (sel.empty()) {
             throw new BackendException(ExitCode.ENVIRONMENT, "no socket interface matches " + sel.rule(), remedy());

@@ -1,11 +1,11 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataPattern;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.collective.Kind;
 import dev.ncclbench.spec.Sizes;
 
 import java.nio.ByteBuffer;
@@ -24,12 +24,9 @@ final class SocketOperation implements Operation {
 
     private final SocketRankComm comm;
     private final Mesh mesh;
-    private final Collective coll;
+    private final Call call;
     private final Counts counts;
-    private final DataType type;
-    private final ReduceOp op;
     private final int root;
-    private final boolean inPlace;
     private final Reducer reducer;
     private final int rank;
     private final int n;
@@ -45,43 +42,53 @@ final class SocketOperation implements Operation {
     private final String what;
     /** all_reduce's replayed steps; null for the other collectives, which build their transfers per call. */
     private final AllReducePlan allReduce;
+    /** This collective's algorithm, chosen once here rather than on every launch. */
+    private final Runnable run;
 
-    SocketOperation(SocketRankComm comm, Collective coll, Counts counts, DataType type, ReduceOp op, int root,
-                    boolean inPlace, ByteBuffer main, ByteBuffer send, ByteBuffer scratch) {
+    SocketOperation(SocketRankComm comm, Call call, ByteBuffer main, ByteBuffer send, ByteBuffer scratch) {
         this.comm = comm;
         this.mesh = comm.mesh();
-        this.coll = coll;
-        this.counts = counts;
-        this.type = type;
-        this.op = op;
-        this.root = Math.max(root, 0);
-        this.inPlace = inPlace;
-        this.reducer = coll.reduces() ? new Reducer(type, op) : null;
+        this.call = call;
+        this.counts = call.counts();
+        this.root = Math.max(call.root(), 0);
+        this.reducer = call.collective().reduces() ? new Reducer(call.type(), call.op()) : null;
         this.rank = comm.rank();
         this.n = comm.nranks();
-        this.elt = type.bytes();
+        this.elt = call.type().bytes();
         this.main = main;
         this.scratch = scratch;
-        this.sBuf = inPlace ? main : send;
-        this.sOff = inPlace ? (int) (counts.sendInPlaceOffset() * rank * elt) : 0;
-        this.rOff = inPlace ? (int) (counts.recvInPlaceOffset() * rank * elt) : 0;
+        this.sBuf = call.inPlace() ? main : send;
+        this.sOff = call.inPlace() ? (int) (counts.sendInPlaceOffset() * rank * elt) : 0;
+        this.rOff = call.inPlace() ? (int) (counts.recvInPlaceOffset() * rank * elt) : 0;
         this.sendBytes = (int) (counts.sendCount() * elt);
         this.recvBytes = (int) (counts.recvCount() * elt);
-        this.what = coll.name() + " " + Sizes.human(counts.sizeBytes(type));
-        this.allReduce = coll.name().equals("all_reduce")
+        this.what = call.collective().name() + " " + Sizes.human(counts.sizeBytes(call.type()));
+        Kind kind = call.collective().kind();
+        this.allReduce = kind == Kind.ALL_REDUCE
                 ? new AllReducePlan(mesh, comm.tuning().allReduce(counts.paramCount() * elt, n), sBuf, sOff, main, rOff,
                         scratch, counts.paramCount(), elt, reducer, what)
                 : null;
+        this.run = switch (kind) {
+            case ALL_REDUCE -> allReduce::run;
+            case REDUCE_SCATTER -> this::reduceScatter;
+            case ALL_GATHER -> this::allGather;
+            case BROADCAST -> this::broadcast;
+            case REDUCE -> this::reduce;
+            case ALLTOALL -> this::allToAll;
+            case GATHER -> this::gather;
+            case SCATTER -> this::scatter;
+            case SENDRECV -> this::sendRecv;
+        };
     }
 
     /** The algorithm this call runs, for the result row (as NCCL reports its algo). */
     @Override
     public String algorithm() {
-        return switch (coll.name()) {
-            case "all_reduce" -> allReduce.algorithm();
-            case "reduce_scatter", "all_gather" -> n == 1 ? "local" : SocketTuning.RING;
-            case "broadcast", "reduce" -> n == 1 ? "local" : "chain";
-            default -> "direct";
+        return switch (call.collective().kind()) {
+            case ALL_REDUCE -> allReduce.algorithm();
+            case REDUCE_SCATTER, ALL_GATHER -> n == 1 ? "local" : SocketTuning.RING;
+            case BROADCAST, REDUCE -> n == 1 ? "local" : "chain";
+            case ALLTOALL, GATHER, SCATTER, SENDRECV -> "direct";
         };
     }
 
@@ -102,20 +109,21 @@ final class SocketOperation implements Operation {
             m.put(poison, 0, Math.min(poison.length, total - off));
         }
         for (long j = 0; j < counts.sendCount(); j++) {
-            Elements.write(sBuf, sOff + (int) (j * elt), type, DataPattern.input(rank, j, op));
+            Elements.write(sBuf, sOff + (int) (j * elt), call.type(), DataPattern.input(rank, j, call.op()));
         }
     }
 
     @Override
     public long verify() {
+        Collective coll = call.collective();
         if (!coll.hasOutput(rank, root)) {
             return 0;
         }
         long wrong = 0;
         for (long j = 0; j < counts.recvCount(); j++) {
-            double want = DataPattern.expected(coll, rank, j, counts, n, root, op, type);
-            double got = Elements.read(main, rOff + (int) (j * elt), type);
-            if (!DataPattern.matches(got, want, op, type)) {
+            double want = DataPattern.expected(coll, rank, j, counts, n, root, call.op(), call.type());
+            double got = Elements.read(main, rOff + (int) (j * elt), call.type());
+            if (!DataPattern.matches(got, want, call.op(), call.type())) {
                 wrong++;
             }
         }
@@ -134,18 +142,7 @@ final class SocketOperation implements Operation {
 
     @Override
     public void launch() {
-        switch (coll.name()) {
-            case "all_reduce": allReduce(); break;
-            case "reduce_scatter": reduceScatter(); break;
-            case "all_gather": allGather(); break;
-            case "broadcast": broadcast(); break;
-            case "reduce": reduce(); break;
-            case "alltoall": allToAll(); break;
-            case "gather": gather(); break;
-            case "scatter": scatter(); break;
-            case "sendrecv": sendRecv(); break;
-            default: throw new IllegalStateException("no socket algorithm for " + coll.name());
-        }
+        run.run();
     }
 
     private int mod(int x) {
@@ -173,10 +170,6 @@ final class SocketOperation implements Operation {
     /** Byte offset of chunk i when {@code count} elements are cut into n chunks. */
     private int chunk(long count, int i) {
         return (int) (count * i / n) * elt;
-    }
-
-    private void allReduce() {
-        allReduce.run();
     }
 
     private void reduceScatter() {
@@ -282,7 +275,7 @@ final class SocketOperation implements Operation {
         int block = (int) (counts.paramCount() * elt);
         ByteBuffer src = sBuf;
         int srcOff = sOff;
-        if (inPlace) {
+        if (call.inPlace()) {
             copy(sBuf, sOff, scratch, 0, sendBytes);
             src = scratch;
             srcOff = 0;
@@ -339,7 +332,7 @@ final class SocketOperation implements Operation {
         }
         ByteBuffer src = sBuf;
         int srcOff = sOff;
-        if (inPlace) {
+        if (call.inPlace()) {
             copy(sBuf, sOff, scratch, 0, bytes);
             src = scratch;
             srcOff = 0;

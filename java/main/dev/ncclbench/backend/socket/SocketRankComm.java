@@ -2,13 +2,13 @@ package dev.ncclbench.backend.socket;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.results.RankInfo;
 
 import java.nio.ByteBuffer;
@@ -59,7 +59,10 @@ final class SocketRankComm implements RankComm {
     }
 
     @Override
-    public Operation prepare(Collective c, Counts counts, DataType type, ReduceOp op, int root, boolean inPlace) {
+    public Operation prepare(Call call) {
+        Collective c = call.collective();
+        Counts counts = call.counts();
+        DataType type = call.type();
         if (c.reduces() && !Reducer.supports(type)) {
             throw new BackendException(ExitCode.USAGE, "the socket backend reduces float, double, int32 and int64, not "
                     + type.label(), "use -d float (or the nccl backend)");
@@ -74,7 +77,7 @@ final class SocketRankComm implements RankComm {
         main = ensure(main, mainBytes);
         send = ensure(send, sendBytes);
         scratch = ensure(scratch, mainBytes);
-        return new SocketOperation(this, c, counts, type, op, root, inPlace, main, send, scratch);
+        return new SocketOperation(this, call, main, send, scratch);
     }
 
     private static ByteBuffer ensure(ByteBuffer b, long bytes) {

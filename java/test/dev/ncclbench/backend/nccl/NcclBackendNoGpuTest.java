@@ -4,6 +4,7 @@ import dev.ncclbench.cli.Main;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.RealNccl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -32,12 +33,16 @@ class NcclBackendNoGpuTest {
     }
 
     @Test
-    void autoSaysWhyItFallsBackToSockets() {
+    void autoSaysWhyItFallsBackToSockets(@TempDir Path out) {
         RealNccl.require();
         assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
-        NcclBackend.AutoChoice c = NcclBackend.chooseAuto(null);
-        assertEquals("socket", c.backend());
-        assertTrue(c.line().contains("backend auto: socket, because") && c.line().contains("libcuda.so.1"), c.line());
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"sweep", "--backend", "auto", "--ranks", "1", "-b", "8", "-e", "8", "-n", "1",
+                "-w", "0", "--out", out.toString()},
+                new PrintWriter(new StringWriter()), new PrintWriter(err));
+        assertEquals(0, code, err.toString());
+        String e = err.toString();
+        assertTrue(e.contains("auto chose the socket backend: ") && e.contains("libcuda.so.1"), e);
     }
 
     @Test

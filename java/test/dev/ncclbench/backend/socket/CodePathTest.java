@@ -1,5 +1,6 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
@@ -48,8 +49,8 @@ class CodePathTest {
                 assertEquals(mid, path(comm, 2 << 20));
                 assertEquals(mid, path(comm, 32 << 20), "32 MiB: exchanges of 32 MiB still run on the rank's thread");
                 assertNotEquals(mid, path(comm, 64 << 20), "64 MiB: exchanges past the limit run on blocking threads");
-                try (Operation gather = comm.prepare(Collectives.byName("all_gather"), Collectives.byName("all_gather")
-                        .counts(1024, 4, 2), DataType.FLOAT, ReduceOp.SUM, -1, false)) {
+                try (Operation gather = comm.prepare(new Call(Collectives.byName("all_gather"),
+                        Collectives.byName("all_gather").counts(1024, 4, 2), DataType.FLOAT, ReduceOp.SUM, -1, false))) {
                     assertNull(gather.codePath(), "only all_reduce names its path: other sizes warm only themselves");
                 }
             }
@@ -57,8 +58,8 @@ class CodePathTest {
     }
 
     private static String path(SocketRankComm comm, long bytes) {
-        try (Operation op = comm.prepare(ALL_REDUCE, ALL_REDUCE.counts(bytes / 4, 4, 2), DataType.FLOAT, ReduceOp.SUM,
-                -1, false)) {
+        try (Operation op = comm.prepare(new Call(ALL_REDUCE, ALL_REDUCE.counts(bytes / 4, 4, 2), DataType.FLOAT,
+                ReduceOp.SUM, -1, false))) {
             return op.codePath();
         }
     }

@@ -1,5 +1,6 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
@@ -74,8 +75,8 @@ class FreshConnectionsTest {
         long wrong = 0;
         for (long size : SIZES) {
             for (boolean inPlace : new boolean[] {false, true}) {
-                try (Operation op = comm.prepare(ALL_REDUCE, ALL_REDUCE.counts(size / 4, 4, 2), DataType.FLOAT,
-                        ReduceOp.SUM, -1, inPlace)) {
+                try (Operation op = comm.prepare(new Call(ALL_REDUCE, ALL_REDUCE.counts(size / 4, 4, 2),
+                        DataType.FLOAT, ReduceOp.SUM, -1, inPlace))) {
                     op.fill();
                     op.launch(0);
                     op.drain();
