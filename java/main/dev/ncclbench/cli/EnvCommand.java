@@ -2,8 +2,10 @@ package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.env.EnvRules;
 import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** `ncclbench env`: what was found where (NCCL, CUDA runtime, driver, GPUs), and what is missing. Loads no CUDA. */
@@ -32,11 +35,20 @@ public final class EnvCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print as JSON")
     boolean json;
 
+    @Option(names = "--ignore", paramLabel = "ID", description = "Leave out this rule (repeatable; see ncclbench"
+            + " rules): it is no longer listed as missing nor counted for the exit code")
+    List<String> ignore = List.of();
+
     @Override
     public Integer call() throws Exception {
+        for (String id : ignore) {
+            if (!EnvRules.book().knows(id)) {
+                throw NcclbenchException.usage("--ignore " + id + ": no env rule has that id (see ncclbench rules)");
+            }
+        }
         NativeLibraries.Report libs = NativeLibraries.find();
         ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
-        List<Finding> findings = Missing.of(libs, probe);
+        List<Finding> findings = Missing.of(libs, probe, Set.copyOf(ignore));
         List<String> missing = findings.stream().map(Missing::line).toList();
         boolean probeLib = ProbeChild.libraryAvailable();
         PrintWriter out = spec.commandLine().getOut();

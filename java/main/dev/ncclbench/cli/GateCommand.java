@@ -117,7 +117,7 @@ public final class GateCommand implements Callable<Integer> {
         GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
             GateOptions opts = options();
             for (String id : ignore) {
-                if (!CurveRules.BOOK.knows(id)) {
+                if (!CurveRules.book().knows(id)) {
                     throw NcclbenchException.usage("--ignore: no curve rule '" + id + "'");
                 }
             }
@@ -144,7 +144,7 @@ public final class GateCommand implements Callable<Integer> {
                     : FabricCatalog.builtIn();
             Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
                     path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes());
-            List<Finding> findings = CurveRules.check(curve, ignore);
+            List<Finding> findings = CurveRules.book().run(curve, ignore);
             return new Gate(opts).judge(runFile, doc, b, bFile, findings);
         }
     }
