@@ -174,6 +174,23 @@ def main():
          gpus=[("0000:1b:00.0", "NVIDIA H100 80GB HBM3", GPU_SAME_SWITCH)],
          versions="nccl=2.23.4\nverbs=/usr/lib/x86_64-linux-gnu/libibverbs.so.1", lspci=NO_ACS)
 
+    # 7. a workstation fresh from the OS installer: two GeForce cards and a ConnectX card, but neither NCCL nor
+    #    libibverbs installed yet
+    r = os.path.join(out, "workstation-no-userspace")
+    iface(r, "lo", 1, loopback=True)
+    iface(r, "enp5s0", 2, speed=1000, driver="igc", device="/sys/devices/pci0000:00/0000:00:1c.0/0000:05:00.0")
+    iface(r, "enp65s0np0", 3, speed=100000, driver="mlx5_core", device=HCA)
+    addrs(r, [("lo", ["127.0.0.1/8"]), ("enp5s0", ["192.168.1.20/24"]), ("enp65s0np0", ["10.3.0.20/24"])])
+    ib(r, "mlx5_0", HCA, ["enp65s0np0"], {1: ("4: ACTIVE", "5: LinkUp", "100 Gb/sec (2X EDR)", "Ethernet",
+                                              [("0000:0000:0000:0000:0000:ffff:0a03:0014", "RoCE v2", "enp65s0np0")])})
+    base(r, "ws-lab-2", driver=OPEN, kernel="6.8.0-45-generic", gpus=[
+        ("0000:01:00.0", "NVIDIA GeForce RTX 4090", "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0"),
+        ("0000:02:00.0", "NVIDIA GeForce RTX 4090", "/sys/devices/pci0000:00/0000:00:01.1/0000:02:00.0")],
+        versions="verbs=", lspci=NO_ACS)
+
+    # 8. a capture whose collectors all failed (scripts/capture-host.sh without permissions): only sysfs came back
+    iface(os.path.join(out, "collectors-failed"), "lo", 1, loopback=True)
+
 
 if __name__ == "__main__":
     main()

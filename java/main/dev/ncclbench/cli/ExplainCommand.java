@@ -67,7 +67,7 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         Set<String> ignored = new LinkedHashSet<>();
         for (String id : ignore) {
-            if (!ExplainRules.BOOK.knows(id)) {
+            if (!ExplainRules.book().knows(id)) {
                 throw NcclbenchException.usage("--ignore " + id + ": no such rule (`ncclbench rules` lists them)");
             }
             ignored.add(id);

@@ -1,11 +1,9 @@
 package dev.ncclbench.cli;
 
-import dev.ncclbench.diagnosis.rules.ExplainRules;
-import dev.ncclbench.doctor.compare.CompareRules;
-import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.finding.RuleBook;
 import dev.ncclbench.output.Json;
+import dev.ncclbench.rules.RuleBooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,10 +22,6 @@ import java.util.concurrent.Callable;
         description = "List every rule of explain (and of every other command that judges evidence): its id, the"
                 + " worst severity it reports, and what it looks for. The ids are what --ignore takes.")
 public final class RulesCommand implements Callable<Integer> {
-    /** Every book, in the order listed. A command that judges evidence with rules adds its book here. */
-    static final List<RuleBook<?>> BOOKS = List.of(ExplainRules.BOOK, DoctorRules.book(), CompareRules.book(),
-            dev.ncclbench.gate.curve.CurveRules.BOOK);
-
     @Spec
     CommandSpec spec;
 
@@ -39,7 +33,7 @@ public final class RulesCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (RuleBook<?> book : BOOKS) {
+            for (RuleBook<?> book : RuleBooks.all()) {
                 for (Rule<?> r : book.rules()) {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("book", book.name());
@@ -52,9 +46,9 @@ public final class RulesCommand implements Callable<Integer> {
             }
             out.println(Json.pretty().writeValueAsString(rows));
         } else {
-            int width = BOOKS.stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
+            int width = RuleBooks.all().stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);
-            for (RuleBook<?> book : BOOKS) {
+            for (RuleBook<?> book : RuleBooks.all()) {
                 out.printf(Locale.ROOT, "%s (%d rules, in the order they run)%n", book.name(), book.rules().size());
                 for (Rule<?> r : book.rules()) {
                     out.printf(Locale.ROOT, "  %-" + width + "s  %-7s  %s%s%n", r.id(), r.severity(), r.summary(),

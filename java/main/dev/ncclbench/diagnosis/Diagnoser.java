@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Judges a log: {@link Facts} from the evidence, then every rule of {@link ExplainRules#BOOK}, then the health
+ * Judges a log: {@link Facts} from the evidence, then every rule of {@link ExplainRules#book()}, then the health
  * from what the rules say. Pure: the same evidence gives the same diagnosis.
  */
 public final class Diagnoser {
@@ -20,12 +20,12 @@ public final class Diagnoser {
     }
 
     public static Diagnosis diagnose(NcclLogEvidence e) {
-        return diagnose(e, ExplainRules.BOOK, Set.of());
+        return diagnose(e, ExplainRules.book(), Set.of());
     }
 
     /** Without the findings of the ignored rule ids (`explain --ignore`): they no longer count for the health. */
     public static Diagnosis diagnose(NcclLogEvidence e, Set<String> ignored) {
-        return diagnose(e, ExplainRules.BOOK, ignored);
+        return diagnose(e, ExplainRules.book(), ignored);
     }
 
     public static Diagnosis diagnose(NcclLogEvidence e, RuleBook<Facts> book, Set<String> ignored) {

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -23,11 +24,14 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
         findings = List.copyOf(findings);
     }
 
-    /** Finds the libraries, asks NCCL in a child process when it is there, and lists what is missing. Loads no CUDA. */
-    public static EnvReport collect(String socketIfname) {
+    /**
+     * Finds the libraries, asks NCCL in a child process when it is there, and lists what is missing, less the
+     * ENV-* rules ignored. Loads no CUDA.
+     */
+    public static EnvReport collect(String socketIfname, Set<String> ignored) {
         NativeLibraries.Report libs = NativeLibraries.find();
         ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
-        return new EnvReport(libs, probe, Missing.of(libs, probe), ProbeChild.libraryAvailable(),
+        return new EnvReport(libs, probe, Missing.of(libs, probe, ignored), ProbeChild.libraryAvailable(),
                 ProbeChild.javacppCache(), socketIfname);
     }
 

@@ -2,10 +2,14 @@ package dev.ncclbench.env;
 
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
+import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.RuleBook;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the nccl backend lacks on this machine, as findings of the shared rule model: one source for the words
@@ -24,24 +28,17 @@ public final class Missing {
 
     /** Everything missing, in the order `env` lists it; empty when nothing is. */
     public static List<Finding> of(NativeLibraries.Report libs, ProbeResult probe) {
-        List<Finding> out = new ArrayList<>();
-        if (!libs.nccl().present()) {
-            out.add(noNccl());
-        } else if (probe != null && probe.problem() == null && !probe.loaded()) {
-            out.add(unloadable(libs.nccl().path().toString(), probe.dlError()));
-        }
-        if (!libs.cudart().present()) {
-            out.add(noCudart());
-        }
-        if (!libs.driver().present()) {
-            out.add(noDriver());
-        }
-        if (libs.gpus().isEmpty()) {
-            out.add(noGpu());
-        }
-        if (probe != null && probe.bootstrapFailed()) {
-            out.add(bootstrap(probe, dev.ncclbench.netif.InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME"))));
-        }
+        return of(libs, probe, Set.of());
+    }
+
+    /** Everything missing but the ignored rule ids, in the book's order (env lists it that way, not worst first). */
+    public static List<Finding> of(NativeLibraries.Report libs, ProbeResult probe, Set<String> ignored) {
+        RuleBook<EnvRules.Machine> book = EnvRules.book();
+        List<String> order = book.rules().stream().map(Rule::id).toList();
+        List<Finding> out = new ArrayList<>(book.run(
+                new EnvRules.Machine(libs, probe, System.getenv("NCCL_SOCKET_IFNAME")), ignored));
+        // a crash (not in the book's list) goes last
+        out.sort(Comparator.comparingInt(f -> order.contains(f.ruleId()) ? order.indexOf(f.ruleId()) : order.size()));
         return List.copyOf(out);
     }
 

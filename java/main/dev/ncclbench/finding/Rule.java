@@ -3,8 +3,9 @@ package dev.ncclbench.finding;
 import java.util.List;
 
 /**
- * One check: a pure function from collected evidence (a log's facts, a host snapshot) to findings. One class
- * per rule; {@link RuleBook} runs them in order and turns a crash into a finding.
+ * One check: a pure function from collected evidence (a log's facts, a host snapshot) to findings. A rule
+ * extends {@link BaseRule}, which holds its metadata, and writes only {@link #check}; {@link RuleBook} runs the
+ * rules in order and turns a crash into a finding.
  *
  * @param <E> the evidence the rule judges
  */

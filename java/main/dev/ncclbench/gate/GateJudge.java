@@ -48,7 +48,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
     /** Finds the baseline, runs the curve check and the gate; says on err when no baseline applies. */
     public GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
         for (String id : ignore) {
-            if (!CurveRules.BOOK.knows(id)) {
+            if (!CurveRules.book().knows(id)) {
                 throw NcclbenchException.usage("--ignore: no curve rule '" + id + "'");
             }
         }
@@ -75,7 +75,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                 : FabricCatalog.builtIn();
         Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes());
-        List<Finding> findings = CurveRules.check(curve, ignore);
+        List<Finding> findings = CurveRules.book().run(curve, ignore);
         return new Gate(options).judge(runFile, doc, b, bFile, findings);
     }
 

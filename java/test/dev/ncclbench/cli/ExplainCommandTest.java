@@ -110,7 +110,7 @@ class ExplainCommandTest {
     void rulesListsEveryExplainRuleWithItsSeverity() {
         assertEquals(0, run("rules"));
         String text = out.toString();
-        for (var r : dev.ncclbench.diagnosis.rules.ExplainRules.BOOK.rules()) {
+        for (var r : dev.ncclbench.diagnosis.rules.ExplainRules.book().rules()) {
             assertTrue(text.lines().anyMatch(l -> l.contains(r.id()) && l.contains(r.severity().name())),
                     r.id() + " missing from\n" + text);
         }

@@ -68,7 +68,7 @@ class FixtureTest {
                 JSON.readTree(p.toFile()).get("rules").forEach(n -> fired.add(n.asText()));
             }
         }
-        List<String> missing = dev.ncclbench.diagnosis.rules.ExplainRules.BOOK.rules().stream()
+        List<String> missing = dev.ncclbench.diagnosis.rules.ExplainRules.book().rules().stream()
                 .map(dev.ncclbench.finding.Rule::id).filter(id -> !fired.contains(id)).toList();
         assertEquals(List.of(), missing, "rules without a fixture that fires them");
     }

@@ -93,7 +93,7 @@ class SeedStoriesTest {
                 throw new IllegalStateException("boom");
             }
         };
-        Diagnosis d = Diagnoser.diagnose(FixtureTest.read("seeds/ib-without-gdrdma.log"), ExplainRules.BOOK.with(boom),
+        Diagnosis d = Diagnoser.diagnose(FixtureTest.read("seeds/ib-without-gdrdma.log"), ExplainRules.book().with(boom),
                 java.util.Set.of());
         assertTrue(d.findings().stream().anyMatch(f -> f.ruleId().equals("RULE-CRASHED")
                 && f.title().contains("BOOM")));

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
@@ -15,20 +15,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** Bootstrap found no socket interface: NCCL_SOCKET_IFNAME matches nothing, and NCCL does not fall back. */
-public final class BootstrapNoInterface implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "BOOTSTRAP-NO-INTERFACE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "bootstrap found no socket interface (NCCL_SOCKET_IFNAME matches nothing): the job dies at init";
+public final class BootstrapNoInterface extends BaseRule<Facts> {
+    public BootstrapNoInterface() {
+        super("BOOTSTRAP-NO-INTERFACE", Severity.ERROR,
+                "bootstrap found no socket interface (NCCL_SOCKET_IFNAME matches nothing): the job dies at init");
     }
 
     @Override

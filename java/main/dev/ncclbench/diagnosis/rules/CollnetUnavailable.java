@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
@@ -11,20 +11,10 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 import java.util.List;
 
 /** CollNet (SHARP) could not start; NCCL uses point-to-point instead. Not a failure. */
-public final class CollnetUnavailable implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "COLLNET-UNAVAILABLE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.INFO;
-    }
-
-    @Override
-    public String summary() {
-        return "CollNet (SHARP) could not initialise; NCCL uses point-to-point instead";
+public final class CollnetUnavailable extends BaseRule<Facts> {
+    public CollnetUnavailable() {
+        super("COLLNET-UNAVAILABLE", Severity.INFO,
+                "CollNet (SHARP) could not initialise; NCCL uses point-to-point instead");
     }
 
     /** NCCL's "Cannot initialize CollNet, using point-to-point network instead" (transport/coll_net, init.cc). */

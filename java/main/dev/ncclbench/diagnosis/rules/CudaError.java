@@ -10,14 +10,9 @@ import java.util.List;
 
 /** "Cuda failure 'out of memory'", "Failed to CUDA calloc 1048576 bytes", cudaErrorXxx, "unhandled cuda error". */
 public final class CudaError extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "CUDA-ERROR";
-    }
-
-    @Override
-    public String summary() {
-        return "a CUDA call inside NCCL failed (out of memory, Failed to CUDA calloc, cudaError..., unhandled cuda error)";
+    public CudaError() {
+        super("CUDA-ERROR",
+                "a CUDA call inside NCCL failed (out of memory, Failed to CUDA calloc, cudaError..., unhandled cuda error)");
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** The explain rules, in the order they run (and `ncclbench rules` lists them). A new rule is one line here. */
 public final class ExplainRules {
-    public static final RuleBook<Facts> BOOK = new RuleBook<>("explain", List.of(
+    private static final RuleBook<Facts> BOOK = new RuleBook<>("explain", List.of(
             new NoNcclLines(),
             new BootstrapNoInterface(),
             new NetConnectionFailure(),
@@ -37,5 +37,9 @@ public final class ExplainRules {
             new LogLinesUnused()));
 
     private ExplainRules() {
+    }
+
+    public static RuleBook<Facts> book() {
+        return BOOK;
     }
 }

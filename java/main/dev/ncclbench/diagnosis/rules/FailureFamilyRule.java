@@ -4,7 +4,7 @@ import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.diagnosis.facts.FailureKind;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.finding.Finding;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 
@@ -15,7 +15,15 @@ import java.util.List;
  * A rule for one family of failure lines: ERROR when NCCL did not survive them (WARNING when every one came during
  * a process's init and that process still completed it), with the first failing host and rank, and the remedy.
  */
-abstract class FailureFamilyRule implements Rule<Facts> {
+abstract class FailureFamilyRule extends BaseRule<Facts> {
+
+    FailureFamilyRule(String id, String summary) {
+        super(id, Severity.ERROR, summary);
+    }
+
+    FailureFamilyRule(String id, String summary, boolean degradesPath) {
+        super(id, Severity.ERROR, summary, degradesPath);
+    }
 
     /** The family this rule explains. */
     abstract FailureKind kind();
@@ -27,11 +35,6 @@ abstract class FailureFamilyRule implements Rule<Facts> {
     abstract List<String> remedy(Facts f, List<Warning> lines);
 
     abstract String reference();
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
 
     @Override
     public List<Finding> check(Facts f) {

@@ -24,14 +24,9 @@ public final class IbCompletionError extends FailureFamilyRule {
             "IBV_WC_REM_INV_RD_REQ_ERR", "IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR", "IBV_WC_INV_EEC_STATE_ERR",
             "IBV_WC_FATAL_ERR", "IBV_WC_RESP_TIMEOUT_ERR", "IBV_WC_GENERAL_ERR"};
 
-    @Override
-    public String id() {
-        return "IB-COMPLETION-ERROR";
-    }
-
-    @Override
-    public String summary() {
-        return "an IB/RoCE transfer completed with an error status (retry exceeded, remote access error, flush...)";
+    public IbCompletionError() {
+        super("IB-COMPLETION-ERROR",
+                "an IB/RoCE transfer completed with an error status (retry exceeded, remote access error, flush...)");
     }
 
     @Override

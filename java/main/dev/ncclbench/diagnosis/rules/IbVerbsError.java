@@ -9,15 +9,10 @@ import java.util.List;
 
 /** An ibv_* call failed (ibv_modify_qp, ibv_reg_mr, ibv_create_qp...) or the HCA raised a fatal async event. */
 public final class IbVerbsError extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "IB-VERBS-ERROR";
-    }
-
-    @Override
-    public String summary() {
-        return "an InfiniBand/RoCE verbs call failed (ibv_modify_qp, ibv_reg_mr, ibv_create_qp) or a fatal async"
-                + " event (WARNING when NCCL carried on)";
+    public IbVerbsError() {
+        super("IB-VERBS-ERROR",
+                "an InfiniBand/RoCE verbs call failed (ibv_modify_qp, ibv_reg_mr, ibv_create_qp) or a fatal async"
+                + " event (WARNING when NCCL carried on)");
     }
 
     @Override

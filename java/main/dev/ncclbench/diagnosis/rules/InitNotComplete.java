@@ -3,27 +3,17 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence.RankInfo;
 
 import java.util.List;
 
 /** Ranks that started init and never printed Init COMPLETE: a cut log, or ranks that hung or died. */
-public final class InitNotComplete implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "INIT-NOT-COMPLETE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "ranks started init without 'Init COMPLETE' (a cut log, or ranks that hang or died in init)";
+public final class InitNotComplete extends BaseRule<Facts> {
+    public InitNotComplete() {
+        super("INIT-NOT-COMPLETE", Severity.WARNING,
+                "ranks started init without 'Init COMPLETE' (a cut log, or ranks that hang or died in init)");
     }
 
     @Override

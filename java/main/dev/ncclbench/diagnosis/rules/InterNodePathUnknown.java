@@ -4,26 +4,16 @@ import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** Several hosts, yet no line says how they talk: the path between nodes is the one that matters, and unknown. */
-public final class InterNodePathUnknown implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "INTER-NODE-PATH-UNKNOWN";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a multi-node log with no NET line: the inter-node path is unknown (not the intra-node one)";
+public final class InterNodePathUnknown extends BaseRule<Facts> {
+    public InterNodePathUnknown() {
+        super("INTER-NODE-PATH-UNKNOWN", Severity.WARNING,
+                "a multi-node log with no NET line: the inter-node path is unknown (not the intra-node one)");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 
@@ -11,20 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** GPUs of one node copy through host shared memory instead of P2P. */
-public final class IntraShm implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "INTRA-SHM";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "GPUs of one node exchange data through host shared memory, not P2P (disabled, ACS, virtualisation)";
+public final class IntraShm extends BaseRule<Facts> {
+    public IntraShm() {
+        super("INTRA-SHM", Severity.WARNING,
+                "GPUs of one node exchange data through host shared memory, not P2P (disabled, ACS, virtualisation)");
     }
 
     @Override

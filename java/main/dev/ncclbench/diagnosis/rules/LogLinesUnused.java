@@ -3,26 +3,16 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** The reader's coverage: NCCL lines it had no use for, lines cut, items over the caps. */
-public final class LogLinesUnused implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "LOG-LINES-UNUSED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.INFO;
-    }
-
-    @Override
-    public String summary() {
-        return "how many NCCL lines the reader did not use, cut, or dropped over its caps";
+public final class LogLinesUnused extends BaseRule<Facts> {
+    public LogLinesUnused() {
+        super("LOG-LINES-UNUSED", Severity.INFO,
+                "how many NCCL lines the reader did not use, cut, or dropped over its caps");
     }
 
     @Override

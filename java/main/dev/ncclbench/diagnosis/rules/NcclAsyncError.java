@@ -10,15 +10,10 @@ import java.util.Locale;
 
 /** Async errors and aborts: ncclRemoteError, ncclSystemError, ncclInternalError, "Abort", watchdog timeouts. */
 public final class NcclAsyncError extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "NCCL-ASYNC-ERROR";
-    }
-
-    @Override
-    public String summary() {
-        return "a communicator failed asynchronously or was aborted (ncclRemoteError, ncclSystemError,"
-                + " ncclInternalError, Abort, watchdog timeout)";
+    public NcclAsyncError() {
+        super("NCCL-ASYNC-ERROR",
+                "a communicator failed asynchronously or was aborted (ncclRemoteError, ncclSystemError,"
+                + " ncclInternalError, Abort, watchdog timeout)");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.FailureKind;
 import dev.ncclbench.diagnosis.facts.Lines;
@@ -12,20 +12,10 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 import java.util.List;
 
 /** NCCL reported a failure that no more specific rule explains. */
-public final class NcclError implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NCCL-ERROR";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL reported a failure (system/internal error, error line) that no more specific rule explains";
+public final class NcclError extends BaseRule<Facts> {
+    public NcclError() {
+        super("NCCL-ERROR", Severity.ERROR,
+                "NCCL reported a failure (system/internal error, error line) that no more specific rule explains");
     }
 
     @Override

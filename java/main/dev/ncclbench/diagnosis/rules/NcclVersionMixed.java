@@ -3,26 +3,15 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** Ranks that print different NCCL versions. */
-public final class NcclVersionMixed implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NCCL-VERSION-MIXED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "ranks run different NCCL versions";
+public final class NcclVersionMixed extends BaseRule<Facts> {
+    public NcclVersionMixed() {
+        super("NCCL-VERSION-MIXED", Severity.WARNING, "ranks run different NCCL versions");
     }
 
     @Override

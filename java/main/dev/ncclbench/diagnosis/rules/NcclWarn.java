@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
@@ -11,20 +11,9 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 import java.util.List;
 
 /** WARN lines no other rule interprets: shown, never silently dropped. */
-public final class NcclWarn implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NCCL-WARN";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL WARN lines no other rule interprets";
+public final class NcclWarn extends BaseRule<Facts> {
+    public NcclWarn() {
+        super("NCCL-WARN", Severity.WARNING, "NCCL WARN lines no other rule interprets");
     }
 
     @Override

@@ -9,14 +9,9 @@ import java.util.List;
 
 /** A connection between ranks could not be made: refused, timed out, unreachable, bootstrap timeouts. */
 public final class NetConnectionFailure extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "NET-CONNECTION-FAILURE";
-    }
-
-    @Override
-    public String summary() {
-        return "a socket connection between ranks was refused, timed out or unreachable (bootstrap, proxy, NET/Socket)";
+    public NetConnectionFailure() {
+        super("NET-CONNECTION-FAILURE",
+                "a socket connection between ranks was refused, timed out or unreachable (bootstrap, proxy, NET/Socket)");
     }
 
     @Override

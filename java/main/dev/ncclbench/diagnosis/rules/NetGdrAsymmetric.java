@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.Direction;
@@ -14,25 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /** GPUDirect RDMA on some nodes, sides or connections only. */
-public final class NetGdrAsymmetric implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-GDR-ASYMMETRIC";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "GPUDirect RDMA on some nodes or connections only (INFO when only sends lack it)";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+public final class NetGdrAsymmetric extends BaseRule<Facts> {
+    public NetGdrAsymmetric() {
+        super("NET-GDR-ASYMMETRIC", Severity.ERROR,
+                "GPUDirect RDMA on some nodes or connections only (INFO when only sends lack it)", true);
     }
 
     @Override

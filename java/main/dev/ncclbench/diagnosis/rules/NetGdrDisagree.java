@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.GdrStatus;
@@ -17,20 +17,10 @@ import java.util.Map;
  * The GPUDirect lines contradict each other: a node whose HCA lines say GDR is enabled while its connections lack
  * /GDRDMA (or the reverse), or one HCA both enabled and disabled (per-GPU lines), per HCA and per node.
  */
-public final class NetGdrDisagree implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-GDR-DISAGREE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "GPUDirect lines disagree: per-HCA GDR Enabled/Disabled against the /GDRDMA of the connections, per node";
+public final class NetGdrDisagree extends BaseRule<Facts> {
+    public NetGdrDisagree() {
+        super("NET-GDR-DISAGREE", Severity.WARNING,
+                "GPUDirect lines disagree: per-HCA GDR Enabled/Disabled against the /GDRDMA of the connections, per node");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.diagnosis.facts.PathKind;
@@ -16,25 +16,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** The second seed story: RDMA carries the bytes, but every transfer bounces through host memory. */
-public final class NetIbNoGdr implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-IB-NO-GDR";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "RDMA is up but GPUDirect RDMA is off: data is staged through host memory";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+public final class NetIbNoGdr extends BaseRule<Facts> {
+    public NetIbNoGdr() {
+        super("NET-IB-NO-GDR", Severity.ERROR,
+                "RDMA is up but GPUDirect RDMA is off: data is staged through host memory", true);
     }
 
     @Override

@@ -9,14 +9,9 @@ import java.util.List;
 
 /** A peer went away mid-job: "Connection closed by remote peer", resets, proxy "Socket recv failed". */
 public final class NetPeerLost extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "NET-PEER-LOST";
-    }
-
-    @Override
-    public String summary() {
-        return "a peer closed or reset its connection (socketProgress, proxy recv failed, remote process exited)";
+    public NetPeerLost() {
+        super("NET-PEER-LOST",
+                "a peer closed or reset its connection (socketProgress, proxy recv failed, remote process exited)");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
@@ -11,20 +11,10 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import java.util.List;
 
 /** A NET plugin other than IB (AWS Libfabric, TCPX, FasTrak) carries the bytes. */
-public final class NetPlugin implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-PLUGIN";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.INFO;
-    }
-
-    @Override
-    public String summary() {
-        return "inter-node traffic uses a NET plugin (AWS Libfabric, GPUDirectTCPX, FasTrak...), with or without GPUDirect";
+public final class NetPlugin extends BaseRule<Facts> {
+    public NetPlugin() {
+        super("NET-PLUGIN", Severity.INFO,
+                "inter-node traffic uses a NET plugin (AWS Libfabric, GPUDirectTCPX, FasTrak...), with or without GPUDirect");
     }
 
     @Override

@@ -14,20 +14,10 @@ import java.util.List;
 
 /** A NET plugin (NET/OFI, TCPX, FasTrak...) failed, and what NCCL used instead. */
 public final class NetPluginFailed extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "NET-PLUGIN-FAILED";
-    }
-
-    @Override
-    public String summary() {
-        return "a NET plugin (NET/OFI, GPUDirectTCPX, FasTrak, IBext) failed to initialise or failed, and what NCCL"
-                + " fell back to";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+    public NetPluginFailed() {
+        super("NET-PLUGIN-FAILED",
+                "a NET plugin (NET/OFI, GPUDirectTCPX, FasTrak, IBext) failed to initialise or failed, and what NCCL"
+                + " fell back to", true);
     }
 
     /** A plugin that failed at init and left NCCL on sockets between nodes degrades the path: an ERROR. */

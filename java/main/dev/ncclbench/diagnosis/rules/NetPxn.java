@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
@@ -11,20 +11,9 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import java.util.List;
 
 /** PXN: a send first crosses NVLink to the GPU next to the NIC. */
-public final class NetPxn implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-PXN";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.INFO;
-    }
-
-    @Override
-    public String summary() {
-        return "PXN: some sends go through a peer GPU's NIC (NET/<net>/<dev>(<proxy rank>))";
+public final class NetPxn extends BaseRule<Facts> {
+    public NetPxn() {
+        super("NET-PXN", Severity.INFO, "PXN: some sends go through a peer GPU's NIC (NET/<net>/<dev>(<proxy rank>))");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Networks;
 import dev.ncclbench.diagnosis.facts.PathKind;
@@ -16,25 +16,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** The runbook's story: inter-node traffic on TCP sockets while the log shows RDMA hardware. */
-public final class NetSocketFallback implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-SOCKET-FALLBACK";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "inter-node traffic uses TCP sockets although the log shows RDMA hardware or settings";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+public final class NetSocketFallback extends BaseRule<Facts> {
+    public NetSocketFallback() {
+        super("NET-SOCKET-FALLBACK", Severity.ERROR,
+                "inter-node traffic uses TCP sockets although the log shows RDMA hardware or settings", true);
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.PathKind;
 
@@ -11,20 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Sockets between nodes and no RDMA device in sight: right for plain Ethernet, a hint in a container. */
-public final class NetSocketNoRdma implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NET-SOCKET-NO-RDMA";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "inter-node traffic uses TCP sockets and NCCL found no RDMA device (WARNING when NET/IB found none)";
+public final class NetSocketNoRdma extends BaseRule<Facts> {
+    public NetSocketNoRdma() {
+        super("NET-SOCKET-NO-RDMA", Severity.WARNING,
+                "inter-node traffic uses TCP sockets and NCCL found no RDMA device (WARNING when NET/IB found none)");
     }
 
     @Override

@@ -3,26 +3,16 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** The input holds no NCCL output at all: nothing can be judged, and that is not a pass. */
-public final class NoNcclLines implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NO-NCCL-LINES";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "the input holds no NCCL output (NCCL_DEBUG was not INFO, or the wrong file)";
+public final class NoNcclLines extends BaseRule<Facts> {
+    public NoNcclLines() {
+        super("NO-NCCL-LINES", Severity.ERROR,
+                "the input holds no NCCL output (NCCL_DEBUG was not INFO, or the wrong file)");
     }
 
     @Override

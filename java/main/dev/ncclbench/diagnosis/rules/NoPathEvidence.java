@@ -3,27 +3,17 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.PathKind;
 
 import java.util.List;
 
 /** NCCL lines but no connection line: the path is guessed or unknown, and that is not a pass. */
-public final class NoPathEvidence implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "NO-PATH-EVIDENCE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "the log has no connection lines (Channel ... via ...): the path is inferred or unknown";
+public final class NoPathEvidence extends BaseRule<Facts> {
+    public NoPathEvidence() {
+        super("NO-PATH-EVIDENCE", Severity.WARNING,
+                "the log has no connection lines (Channel ... via ...): the path is inferred or unknown");
     }
 
     @Override

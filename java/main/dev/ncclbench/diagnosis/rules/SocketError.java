@@ -9,14 +9,9 @@ import java.util.List;
 
 /** Socket set-up errors: address family, address lookups, no interface in the subnet of NCCL_COMM_ID. */
 public final class SocketError extends FailureFamilyRule {
-    @Override
-    public String id() {
-        return "SOCKET-ERROR";
-    }
-
-    @Override
-    public String summary() {
-        return "a socket could not be set up (ncclSocketInit address family, address lookup, no interface in the subnet)";
+    public SocketError() {
+        super("SOCKET-ERROR",
+                "a socket could not be set up (ncclSocketInit address family, address lookup, no interface in the subnet)");
     }
 
     @Override

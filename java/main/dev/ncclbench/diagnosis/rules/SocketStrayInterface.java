@@ -3,7 +3,7 @@ package dev.ncclbench.diagnosis.rules;
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.PathKind;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
@@ -13,20 +13,10 @@ import java.util.List;
 import java.util.Set;
 
 /** NET/Socket spreads traffic over every matching interface, local bridges and loopback included. */
-public final class SocketStrayInterface implements Rule<Facts> {
-    @Override
-    public String id() {
-        return "SOCKET-STRAY-INTERFACE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "NET/Socket includes a local bridge or loopback (docker, virbr, veth, br-, lo)";
+public final class SocketStrayInterface extends BaseRule<Facts> {
+    public SocketStrayInterface() {
+        super("SOCKET-STRAY-INTERFACE", Severity.WARNING,
+                "NET/Socket includes a local bridge or loopback (docker, virbr, veth, br-, lo)");
     }
 
     @Override

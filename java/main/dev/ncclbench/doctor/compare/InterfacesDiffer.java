@@ -6,7 +6,7 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
@@ -19,20 +19,10 @@ import java.util.TreeSet;
  * Interface names or rates differ between nodes: one NCCL_SOCKET_IFNAME cannot suit all of them, and NCCL's default
  * picks a different NIC per node.
  */
-public final class InterfacesDiffer implements Rule<Fleet> {
-    @Override
-    public String id() {
-        return "NODES-INTERFACES-DIFFER";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "interface names, rates or NCCL's predicted bootstrap interface differ between nodes";
+public final class InterfacesDiffer extends BaseRule<Fleet> {
+    public InterfacesDiffer() {
+        super("NODES-INTERFACES-DIFFER", Severity.WARNING,
+                "interface names, rates or NCCL's predicted bootstrap interface differ between nodes");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.doctor.compare;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
@@ -13,20 +13,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** An NCCL_ variable set on some nodes only, or to different values: the nodes do not run the same NCCL. */
-public final class NcclEnvDiffers implements Rule<Fleet> {
-    @Override
-    public String id() {
-        return "NODES-NCCL-ENV-DIFFERS";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "an NCCL_ variable (environment or nccl.conf) is set on some nodes only, or differs between them";
+public final class NcclEnvDiffers extends BaseRule<Fleet> {
+    public NcclEnvDiffers() {
+        super("NODES-NCCL-ENV-DIFFERS", Severity.WARNING,
+                "an NCCL_ variable (environment or nccl.conf) is set on some nodes only, or differs between them");
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ncclbench.doctor.compare;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /** NCCL, driver, OFED, CUDA or kernel differ between nodes: the runbook's "upgraded on only some nodes". */
-public final class VersionsDiffer implements Rule<Fleet> {
+public final class VersionsDiffer extends BaseRule<Fleet> {
     private static final Map<String, Function<HostSnapshot, String>> WHAT = new LinkedHashMap<>();
 
     static {
@@ -25,19 +25,9 @@ public final class VersionsDiffer implements Rule<Fleet> {
         WHAT.put("kernel", HostSnapshot::kernel);
     }
 
-    @Override
-    public String id() {
-        return "NODES-VERSIONS-DIFFER";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL, NVIDIA driver, OFED, CUDA or kernel versions differ between the nodes of a job";
+    public VersionsDiffer() {
+        super("NODES-VERSIONS-DIFFER", Severity.ERROR,
+                "NCCL, NVIDIA driver, OFED, CUDA or kernel versions differ between the nodes of a job");
     }
 
     @Override

@@ -4,31 +4,16 @@ import dev.ncclbench.doctor.snapshot.AcsBridge;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** ACS P2P Request/Completion Redirect on a PCI bridge: peer traffic goes up to the root complex, GPUDirect breaks. */
-public final class AcsRedirect implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "ACS-REDIRECT";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "ACS redirect (ReqRedir+/CmpltRedir+) is on for a PCI bridge: GPU peer-to-peer and GPUDirect RDMA are blocked";
+public final class AcsRedirect extends BaseRule<HostSnapshot> {
+    public AcsRedirect() {
+        super("ACS-REDIRECT", Severity.ERROR,
+                "ACS redirect (ReqRedir+/CmpltRedir+) is on for a PCI bridge: GPU peer-to-peer and GPUDirect RDMA are blocked", true);
     }
 
     @Override

@@ -4,26 +4,16 @@ import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** NCCL_COMM_ID names an address no local interface shares a subnet with: bootstrap has nothing to bind. */
-public final class CommIdNoSubnet implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "COMM-ID-NO-SUBNET";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_COMM_ID's address is in no local interface's subnet, so bootstrap finds no interface";
+public final class CommIdNoSubnet extends BaseRule<HostSnapshot> {
+    public CommIdNoSubnet() {
+        super("COMM-ID-NO-SUBNET", Severity.ERROR,
+                "NCCL_COMM_ID's address is in no local interface's subnet, so bootstrap finds no interface");
     }
 
     @Override

@@ -4,27 +4,17 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.Problem;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** A collector that failed or lacked permission: its question stays open, said out loud rather than passed. */
-public final class EvidenceMissing implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "EVIDENCE-MISSING";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a collector could not read its evidence (permission, missing tool, incomplete capture): not a pass";
+public final class EvidenceMissing extends BaseRule<HostSnapshot> {
+    public EvidenceMissing() {
+        super("EVIDENCE-MISSING", Severity.WARNING,
+                "a collector could not read its evidence (permission, missing tool, incomplete capture): not a pass");
     }
 
     @Override

@@ -5,32 +5,17 @@ import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.doctor.snapshot.Nvidia;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** NCCL_NET_GDR_LEVEL stricter than the GPU-NIC PCIe distance: GPUDirect RDMA is disabled for those GPUs. */
-public final class GdrLevelTooStrict implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "GDR-LEVEL-TOO-STRICT";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_NET_GDR_LEVEL is stricter than the GPU-NIC PCIe distance, so GPUDirect RDMA is disabled";
+public final class GdrLevelTooStrict extends BaseRule<HostSnapshot> {
+    public GdrLevelTooStrict() {
+        super("GDR-LEVEL-TOO-STRICT", Severity.ERROR,
+                "NCCL_NET_GDR_LEVEL is stricter than the GPU-NIC PCIe distance, so GPUDirect RDMA is disabled", true);
     }
 
     @Override

@@ -3,31 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** GPUs and RDMA devices, but neither peer memory nor DMA-BUF: NCCL's RDMA stages through host memory. */
-public final class GdrNoPeerMemory implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "GDR-NO-PEER-MEMORY";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "no nvidia_peermem / nv_peer_mem and DMA-BUF's prerequisites unmet: GPUDirect RDMA is off (host-staged)";
+public final class GdrNoPeerMemory extends BaseRule<HostSnapshot> {
+    public GdrNoPeerMemory() {
+        super("GDR-NO-PEER-MEMORY", Severity.ERROR,
+                "no nvidia_peermem / nv_peer_mem and DMA-BUF's prerequisites unmet: GPUDirect RDMA is off (host-staged)", true);
     }
 
     @Override

@@ -4,27 +4,17 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.Nvidia;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 import java.util.Locale;
 
 /** No GPU, or consumer GPUs: GPUDirect RDMA is not on the menu, so sockets or host-staged RDMA are expected. */
-public final class GpuWithoutGdr implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "GPU-NO-GDR";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.INFO;
-    }
-
-    @Override
-    public String summary() {
-        return "no GPU listed, or consumer GPUs without GPUDirect RDMA: a socket or host-staged path is expected, not a fallback";
+public final class GpuWithoutGdr extends BaseRule<HostSnapshot> {
+    public GpuWithoutGdr() {
+        super("GPU-NO-GDR", Severity.INFO,
+                "no GPU listed, or consumer GPUs without GPUDirect RDMA: a socket or host-staged path is expected, not a fallback");
     }
 
     @Override

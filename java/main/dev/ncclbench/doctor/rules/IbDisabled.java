@@ -3,31 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** NCCL_IB_DISABLE non-zero, often copied from a laptop or dev config and never removed: NCCL uses sockets. */
-public final class IbDisabled implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "IB-DISABLED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_IB_DISABLE is set (non-zero): NCCL ignores every RDMA device and falls back to sockets";
+public final class IbDisabled extends BaseRule<HostSnapshot> {
+    public IbDisabled() {
+        super("IB-DISABLED", Severity.ERROR,
+                "NCCL_IB_DISABLE is set (non-zero): NCCL ignores every RDMA device and falls back to sockets", true);
     }
 
     @Override

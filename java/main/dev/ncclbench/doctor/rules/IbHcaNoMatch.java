@@ -4,7 +4,7 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
@@ -14,25 +14,10 @@ import java.util.List;
  * NCCL_IB_HCA filters out every device: NCCL's syntax is `hca[:port],...`, prefix match by default (mlx5_1 also
  * matches mlx5_10), a leading `^` excludes, then `=` means exact names.
  */
-public final class IbHcaNoMatch implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "IB-HCA-NO-MATCH";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_IB_HCA matches none of the RDMA devices here (prefix match; ^ excludes; = exact)";
+public final class IbHcaNoMatch extends BaseRule<HostSnapshot> {
+    public IbHcaNoMatch() {
+        super("IB-HCA-NO-MATCH", Severity.ERROR,
+                "NCCL_IB_HCA matches none of the RDMA devices here (prefix match; ^ excludes; = exact)", true);
     }
 
     @Override

@@ -4,27 +4,17 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** An RDMA port that is not Active, or whose physical state is not LinkUp (cable, or no subnet manager converged). */
-public final class IbPortDown implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "IB-PORT-NOT-ACTIVE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "an RDMA port is not Active or its physical state is not LinkUp (cabling, subnet manager)";
+public final class IbPortDown extends BaseRule<HostSnapshot> {
+    public IbPortDown() {
+        super("IB-PORT-NOT-ACTIVE", Severity.ERROR,
+                "an RDMA port is not Active or its physical state is not LinkUp (cabling, subnet manager)");
     }
 
     @Override

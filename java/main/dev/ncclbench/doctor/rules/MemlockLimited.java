@@ -3,26 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** The memlock limit is not unlimited and CAP_IPC_LOCK is absent: verbs cannot pin NCCL's buffers. */
-public final class MemlockLimited implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "MEMLOCK-LIMITED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "the memlock ulimit is limited (and no CAP_IPC_LOCK): RDMA memory registration fails, NCCL falls back";
+public final class MemlockLimited extends BaseRule<HostSnapshot> {
+    public MemlockLimited() {
+        super("MEMLOCK-LIMITED", Severity.ERROR,
+                "the memlock ulimit is limited (and no CAP_IPC_LOCK): RDMA memory registration fails, NCCL falls back");
     }
 
     @Override

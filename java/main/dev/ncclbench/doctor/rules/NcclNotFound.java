@@ -3,26 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** No libnccl.so.2 found: the interface prediction follows assumed rules and cannot be proven by the probe. */
-public final class NcclNotFound implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "NCCL-NOT-FOUND";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "no libnccl.so.2 found (or recorded): the prediction uses assumed NCCL rules";
+public final class NcclNotFound extends BaseRule<HostSnapshot> {
+    public NcclNotFound() {
+        super("NCCL-NOT-FOUND", Severity.WARNING,
+                "no libnccl.so.2 found (or recorded): the prediction uses assumed NCCL rules");
     }
 
     @Override

@@ -3,31 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** NCCL_NET=Socket forces the TCP transport even where RDMA is present. */
-public final class NetForcedSocket implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "NET-FORCED-SOCKET";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_NET=Socket forces TCP sockets even where an RDMA device is usable";
+public final class NetForcedSocket extends BaseRule<HostSnapshot> {
+    public NetForcedSocket() {
+        super("NET-FORCED-SOCKET", Severity.ERROR,
+                "NCCL_NET=Socket forces TCP sockets even where an RDMA device is usable", true);
     }
 
     @Override

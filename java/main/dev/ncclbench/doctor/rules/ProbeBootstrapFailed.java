@@ -5,27 +5,17 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NcclProbe;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** The real NCCL's ncclGetUniqueId failed (the same failure every rank of a job would hit), or the probe itself. */
-public final class ProbeBootstrapFailed implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "PROBE-BOOTSTRAP-FAILED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "the real libnccl.so.2 cannot bootstrap here (ncclGetUniqueId fails), or the probe could not run";
+public final class ProbeBootstrapFailed extends BaseRule<HostSnapshot> {
+    public ProbeBootstrapFailed() {
+        super("PROBE-BOOTSTRAP-FAILED", Severity.ERROR,
+                "the real libnccl.so.2 cannot bootstrap here (ncclGetUniqueId fails), or the probe could not run");
     }
 
     @Override

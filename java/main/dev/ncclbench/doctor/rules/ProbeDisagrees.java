@@ -6,27 +6,17 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NcclProbe;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 import java.util.Objects;
 
 /** The real NCCL chose another bootstrap interface than doctor predicted: trust NCCL, and report the model's gap. */
-public final class ProbeDisagrees implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "PROBE-DISAGREES";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "the real libnccl.so.2 bootstraps on another interface than doctor predicted";
+public final class ProbeDisagrees extends BaseRule<HostSnapshot> {
+    public ProbeDisagrees() {
+        super("PROBE-DISAGREES", Severity.WARNING,
+                "the real libnccl.so.2 bootstraps on another interface than doctor predicted");
     }
 
     @Override

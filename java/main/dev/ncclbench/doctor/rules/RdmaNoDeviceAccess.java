@@ -3,31 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** RDMA devices exist but /dev/infiniband (uverbs) is missing: typical of a container without device access. */
-public final class RdmaNoDeviceAccess implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "RDMA-NO-DEVICE-ACCESS";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "RDMA devices are present but /dev/infiniband has no uverbs node (container without device access)";
+public final class RdmaNoDeviceAccess extends BaseRule<HostSnapshot> {
+    public RdmaNoDeviceAccess() {
+        super("RDMA-NO-DEVICE-ACCESS", Severity.ERROR,
+                "RDMA devices are present but /dev/infiniband has no uverbs node (container without device access)", true);
     }
 
     @Override

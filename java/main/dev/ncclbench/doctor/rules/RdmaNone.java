@@ -3,26 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** No RDMA device at all: NCCL's inter-node path is TCP sockets, which is expected here, not a fallback. */
-public final class RdmaNone implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "RDMA-NONE";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "no RDMA device: inter-node traffic will use TCP sockets (expected on socket-only hosts)";
+public final class RdmaNone extends BaseRule<HostSnapshot> {
+    public RdmaNone() {
+        super("RDMA-NONE", Severity.WARNING,
+                "no RDMA device: inter-node traffic will use TCP sockets (expected on socket-only hosts)");
     }
 
     @Override

@@ -4,7 +4,7 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
@@ -14,20 +14,10 @@ import java.util.List;
  * A RoCE port without a usable GID: no GID at all (a container that sees another GID table than the host), no
  * RoCE v2 entry, or NCCL_IB_GID_INDEX naming an empty slot.
  */
-public final class RoceNoGid implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "ROCE-NO-GID";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "a RoCE port has no usable GID index (empty table, no RoCE v2 entry, or NCCL_IB_GID_INDEX on an empty slot)";
+public final class RoceNoGid extends BaseRule<HostSnapshot> {
+    public RoceNoGid() {
+        super("ROCE-NO-GID", Severity.ERROR,
+                "a RoCE port has no usable GID index (empty table, no RoCE v2 entry, or NCCL_IB_GID_INDEX on an empty slot)");
     }
 
     @Override

@@ -3,29 +3,19 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** A small /dev/shm (containers default to 64 MB): NCCL's shared-memory segments fail with "unhandled system error". */
-public final class ShmSmall implements Rule<HostSnapshot> {
+public final class ShmSmall extends BaseRule<HostSnapshot> {
     /** Below this NCCL's SHM transport and proxy buffers run out with a few GPUs. */
     static final long SMALL = 512L << 20;
 
-    @Override
-    public String id() {
-        return "SHM-SMALL";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "/dev/shm is small (containers default to 64 MB): NCCL fails with 'unhandled system error'";
+    public ShmSmall() {
+        super("SHM-SMALL", Severity.ERROR,
+                "/dev/shm is small (containers default to 64 MB): NCCL fails with 'unhandled system error'");
     }
 
     @Override

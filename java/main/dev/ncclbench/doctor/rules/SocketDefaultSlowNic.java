@@ -6,7 +6,7 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
@@ -16,25 +16,10 @@ import java.util.Optional;
  * The seed case: NCCL_SOCKET_IFNAME unset on a multi-homed host, and NCCL's order (kernel order after ib*) puts the
  * slow management NIC first. Without usable RDMA the whole job runs on it.
  */
-public final class SocketDefaultSlowNic implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "SOCKET-DEFAULT-SLOW-NIC";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_SOCKET_IFNAME unset on a multi-homed host: NCCL's default order picks a slower NIC than the fastest";
+public final class SocketDefaultSlowNic extends BaseRule<HostSnapshot> {
+    public SocketDefaultSlowNic() {
+        super("SOCKET-DEFAULT-SLOW-NIC", Severity.ERROR,
+                "NCCL_SOCKET_IFNAME unset on a multi-homed host: NCCL's default order picks a slower NIC than the fastest", true);
     }
 
     @Override

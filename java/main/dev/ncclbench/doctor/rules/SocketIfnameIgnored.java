@@ -3,26 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** A one-character NCCL_SOCKET_IFNAME ("e", "^") is ignored by NCCL: the default order applies. */
-public final class SocketIfnameIgnored implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "SOCKET-IFNAME-IGNORED";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_SOCKET_IFNAME is one character long, which NCCL ignores";
+public final class SocketIfnameIgnored extends BaseRule<HostSnapshot> {
+    public SocketIfnameIgnored() {
+        super("SOCKET-IFNAME-IGNORED", Severity.WARNING,
+                "NCCL_SOCKET_IFNAME is one character long, which NCCL ignores");
     }
 
     @Override

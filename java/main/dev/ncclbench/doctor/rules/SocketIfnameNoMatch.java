@@ -5,7 +5,7 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.netif.InterfaceAdvice;
 
@@ -14,20 +14,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** NCCL_SOCKET_IFNAME matches nothing: every rank dies in bootstrap about three seconds after launch. */
-public final class SocketIfnameNoMatch implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "SOCKET-IFNAME-NO-MATCH";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_SOCKET_IFNAME matches no running interface: bootstrap fails ('no socket interface found')";
+public final class SocketIfnameNoMatch extends BaseRule<HostSnapshot> {
+    public SocketIfnameNoMatch() {
+        super("SOCKET-IFNAME-NO-MATCH", Severity.ERROR,
+                "NCCL_SOCKET_IFNAME matches no running interface: bootstrap fails ('no socket interface found')");
     }
 
     @Override

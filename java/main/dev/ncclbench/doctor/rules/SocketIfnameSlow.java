@@ -6,27 +6,17 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 import java.util.Optional;
 
 /** NCCL_SOCKET_IFNAME is set and matches only interfaces slower than another usable one. */
-public final class SocketIfnameSlow implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "SOCKET-IFNAME-SLOW";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL_SOCKET_IFNAME selects only interfaces slower than another one this host has";
+public final class SocketIfnameSlow extends BaseRule<HostSnapshot> {
+    public SocketIfnameSlow() {
+        super("SOCKET-IFNAME-SLOW", Severity.WARNING,
+                "NCCL_SOCKET_IFNAME selects only interfaces slower than another one this host has");
     }
 
     @Override

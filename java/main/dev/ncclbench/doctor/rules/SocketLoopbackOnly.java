@@ -5,7 +5,7 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
@@ -15,20 +15,10 @@ import java.util.Optional;
  * NCCL ends up on loopback only: `^=eth0` or `^ib` on a host whose one real NIC that was, or no other interface.
  * Ranks on other nodes cannot reach 127.0.0.1, so a multi-node job hangs or fails in bootstrap.
  */
-public final class SocketLoopbackOnly implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "SOCKET-LOOPBACK-ONLY";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "NCCL bootstraps on loopback (e.g. NCCL_SOCKET_IFNAME=^=eth0 or ^ib: lo is first in kernel order): no other node can reach it";
+public final class SocketLoopbackOnly extends BaseRule<HostSnapshot> {
+    public SocketLoopbackOnly() {
+        super("SOCKET-LOOPBACK-ONLY", Severity.ERROR,
+                "NCCL bootstraps on loopback (e.g. NCCL_SOCKET_IFNAME=^=eth0 or ^ib: lo is first in kernel order): no other node can reach it");
     }
 
     @Override

@@ -3,31 +3,16 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.List;
 
 /** RDMA devices but no libibverbs.so.1: NCCL's IB transport cannot even try (images built without rdma-core). */
-public final class VerbsMissing implements Rule<HostSnapshot> {
-    @Override
-    public String id() {
-        return "VERBS-LIBRARY-MISSING";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "RDMA devices are present but libibverbs.so.1 is not installed (rdma-core missing from the image)";
+public final class VerbsMissing extends BaseRule<HostSnapshot> {
+    public VerbsMissing() {
+        super("VERBS-LIBRARY-MISSING", Severity.ERROR,
+                "RDMA devices are present but libibverbs.so.1 is not installed (rdma-core missing from the image)", true);
     }
 
     @Override

@@ -2,32 +2,21 @@ package dev.ncclbench.gate.curve;
 
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** busbw falling as size grows, once the curve is bandwidth-bound: a protocol switch, a queue, a flaky link. */
-final class BusbwDips implements Rule<Curve> {
+final class BusbwDips extends BaseRule<Curve> {
     /** A dip is a fall under this fraction of the best busbw at any smaller size. */
     static final double DIP = 0.75;
     /** Bandwidth-bound: from the first size that reaches this fraction of the curve's peak. */
     static final double BOUND = 0.5;
 
-    @Override
-    public String id() {
-        return "CURVE-DIP";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "busbw falls by more than 25% as size grows in the bandwidth-bound sizes";
+    public BusbwDips() {
+        super("CURVE-DIP", Severity.WARNING, "busbw falls by more than 25% as size grows in the bandwidth-bound sizes");
     }
 
     @Override

@@ -2,30 +2,20 @@ package dev.ncclbench.gate.curve;
 
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** A larger message finishing faster than a smaller one: the small sizes carry warm-up cost or noise. */
-final class LatencyDrops implements Rule<Curve> {
+final class LatencyDrops extends BaseRule<Curve> {
     /** A drop is a time under this fraction of the slowest smaller size. */
     static final double DROP = 0.67;
 
-    @Override
-    public String id() {
-        return "CURVE-LATENCY-DROP";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "latency falls by more than a third as size grows: small sizes measured with warm-up cost or noise";
+    public LatencyDrops() {
+        super("CURVE-LATENCY-DROP", Severity.WARNING,
+                "latency falls by more than a third as size grows: small sizes measured with warm-up cost or noise");
     }
 
     @Override

@@ -3,35 +3,20 @@ package dev.ncclbench.gate.curve;
 import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Large sizes stuck at what TCP sockets reach, on a fabric that should do RDMA, P2P or NVLS. */
-final class StallsAtSocketFloor implements Rule<Curve> {
+final class StallsAtSocketFloor extends BaseRule<Curve> {
     /** busbw within this factor of the socket floor is what sockets reach (as PathClassifier judges it). */
     static final double MARGIN = 1.25;
 
-    @Override
-    public String id() {
-        return "CURVE-SOCKET-FLOOR";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "large-message busbw stalls at the socket floor on a fabric that should do better";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+    public StallsAtSocketFloor() {
+        super("CURVE-SOCKET-FLOOR", Severity.ERROR,
+                "large-message busbw stalls at the socket floor on a fabric that should do better", true);
     }
 
     @Override

@@ -3,32 +3,17 @@ package dev.ncclbench.gate.curve;
 import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
-import dev.ncclbench.finding.Rule;
+import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** The largest sizes under the busbw a healthy path of the expected fabric reaches. */
-final class UnderHealthyBand implements Rule<Curve> {
-    @Override
-    public String id() {
-        return "CURVE-UNDER-HEALTHY";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "large-message busbw under the healthy band of the fabric in the catalog";
-    }
-
-    @Override
-    public boolean degradesPath() {
-        return true;
+final class UnderHealthyBand extends BaseRule<Curve> {
+    public UnderHealthyBand() {
+        super("CURVE-UNDER-HEALTHY", Severity.ERROR,
+                "large-message busbw under the healthy band of the fabric in the catalog", true);
     }
 
     @Override
