@@ -62,7 +62,7 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
     /** The spec {@code backend} runs with here: a socket-interface backend binds loopback on one node unless told. */
     public static RunSpec specFor(Backend backend, RunSpec spec, boolean singleNode) {
         if (backend.capabilities().contains(Capability.SOCKET_INTERFACE) && spec.socketIfname() == null && singleNode) {
-            return spec.withSocketIfname("lo");
+            return spec.toBuilder().socketIfname("lo").build();
         }
         return spec;
     }

@@ -292,8 +292,16 @@ public final class SweepCommand implements Callable<Integer> {
         if (socketChunk != null && (chunk < (4 << 10) || chunk > (64 << 20) || chunk % 8 != 0)) {
             throw NcclbenchException.usage("--socket-chunk must be a multiple of 8 from 4K to 64M, got " + socketChunk);
         }
-        return new RunSpec(collNames, min, max, maxSource, factor, step, n, w, m, cycles, c, rop, dt, r, a, z, t, g, th, gr, pi,
-                backendName, localRanks, json, out, spp, System.getenv("NCCL_SOCKET_IFNAME"), algo, chunk);
+        return RunSpec.builder().collectives(collNames)
+                .minBytes(min).maxBytes(max).maxBytesSource(maxSource).stepFactor(factor).stepBytes(step)
+                .iters(n).warmupIters(w).aggIters(m).repeat(cycles)
+                .checkIters(c).op(rop).type(dt).root(r)
+                .average(a).blocking(z).timeoutSeconds(t)
+                .gpusPerThread(g).threads(th).cudaGraph(gr).perIterTiming(pi)
+                .backend(backendName).localRanks(localRanks)
+                .jsonFile(json).outDir(out)
+                .socketsPerPeer(spp).socketIfname(System.getenv("NCCL_SOCKET_IFNAME")).socketAlgo(algo).socketChunk(chunk)
+                .build();
     }
 
     private static long size(String flag, String text) {

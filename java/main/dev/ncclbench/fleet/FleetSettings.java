@@ -47,10 +47,17 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
     public RunSpec runSpec(Path outDir) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1L << 20);
         long min = sizes.stream().mapToLong(Long::longValue).min().orElse(max);
-        return new RunSpec(collectives(), min, max, "flag", Defaults.STEP_FACTOR, Defaults.STEP_BYTES, iters, warmup,
-                Defaults.AGG_ITERS, Defaults.RUN_CYCLES, 0, ReduceOp.SUM, DataType.FLOAT, 0, 3, Defaults.BLOCKING,
-                roundSeconds, Defaults.GPUS_PER_THREAD, Defaults.THREADS, Defaults.CUDA_GRAPH, Defaults.PER_ITER_TIMING, backend, 1, null,
-                outDir,
-                socketsPerPeer, socketIfname, Defaults.SOCKET_ALGO, Defaults.SOCKET_CHUNK);
+        return RunSpec.builder().collectives(collectives())
+                .minBytes(min).maxBytes(max).maxBytesSource("flag").stepFactor(Defaults.STEP_FACTOR).stepBytes(Defaults.STEP_BYTES)
+                .iters(iters).warmupIters(warmup).aggIters(Defaults.AGG_ITERS).repeat(Defaults.RUN_CYCLES)
+                .checkIters(0).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
+                .average(3).blocking(Defaults.BLOCKING).timeoutSeconds(roundSeconds)
+                .gpusPerThread(Defaults.GPUS_PER_THREAD).threads(Defaults.THREADS).cudaGraph(Defaults.CUDA_GRAPH)
+                .perIterTiming(Defaults.PER_ITER_TIMING)
+                .backend(backend).localRanks(1)
+                .jsonFile(null).outDir(outDir)
+                .socketsPerPeer(socketsPerPeer).socketIfname(socketIfname).socketAlgo(Defaults.SOCKET_ALGO)
+                .socketChunk(Defaults.SOCKET_CHUNK)
+                .build();
     }
 }

@@ -86,7 +86,7 @@ public final class PreflightRun {
             human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
         } else {
             Path json = runFolder(request.sweep().outDir()).resolve("result.json");
-            sweep = sweep(request, request.sweep().withJsonFile(json), launch);
+            sweep = sweep(request, request.sweep().toBuilder().jsonFile(json).build(), launch);
             // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
             if (Files.isRegularFile(json)
                     && (sweep.exitCode() == ExitCode.OK.code || sweep.exitCode() == ExitCode.DEGRADED.code)) {
@@ -149,7 +149,7 @@ public final class PreflightRun {
             throw NcclbenchException.usage("-b " + Sizes.human(spec.minBytes()) + " (" + spec.minBytes()
                     + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)");
         }
-        return spec.withMaxBytes(max, spec.maxBytesSource());
+        return spec.toBuilder().range(spec.range().upTo(max, spec.maxBytesSource())).build();
     }
 
     /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */

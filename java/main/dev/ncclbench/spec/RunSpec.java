@@ -2,6 +2,7 @@ package dev.ncclbench.spec;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import dev.ncclbench.collective.DataType;
@@ -11,121 +12,238 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The resolved options of one sweep: what the command line asked for, with every default filled in.
- * It is written into every result as it is (the "spec" object of docs/results-schema.md: these
- * {@code @JsonProperty} names, op and type by their nccl-tests names, paths as strings), so that a result
- * explains itself.
+ * The resolved options of one sweep: what the command line asked for, with every default filled in, grouped as a
+ * user reads them. It is written into every result as it is (the flat "spec" object of docs/results-schema.md:
+ * each group is unwrapped into it, so the groups follow the documented field order; op and type by their
+ * nccl-tests names, paths as strings), so that a result explains itself. Build one with {@link #builder()}, change
+ * one with {@link #toBuilder()}.
  *
- * @param collectives     nccl-tests names, in run order
- * @param minBytes        -b
- * @param maxBytes        -e
- * @param maxBytesSource  where -e came from: "flag", "default", or a sentence (e.g. the free-memory cap)
- * @param stepFactor      -f (0 or 1: additive)
- * @param stepBytes       -i
- * @param iters           -n
- * @param warmupIters     -w
- * @param aggIters        -m
- * @param repeat          -N
- * @param checkIters      -c (0: #wrong prints N/A)
- * @param op              -o
- * @param type            -d
- * @param root            -r (-1: every root)
- * @param average         -a: 0 rank 0, 1 mean, 2 min, 3 max
- * @param blocking        -z
- * @param timeoutSeconds  -T (0: the backend's default watchdog)
- * @param gpusPerThread   -g
- * @param threads         -t
- * @param cudaGraph       -G (0: off)
- * @param perIterTiming   -I: per-iteration device timing (CUDA events) on the nccl backend; 0: none, as nccl-tests
- * @param backend         auto, nccl or socket as asked
- * @param localRanks      --ranks: ranks run as threads of this process (socket backend)
- * @param jsonFile        --json, or null for the default beside the run's output
- * @param outDir          --out
- * @param socketsPerPeer  TCP connections per pair of ranks (socket backend)
- * @param socketIfname    NCCL_SOCKET_IFNAME-syntax list the socket backend binds with; null: NCCL's default order
- * @param socketAlgo      --socket-algo: the socket backend's all_reduce algorithm, auto, ring, rd or rabenseifner
- * @param socketChunk     --socket-chunk: the socket backend's reduction piece in bytes; 0: its default
+ * @param collectives nccl-tests names, in run order
  */
-@JsonPropertyOrder({"collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes", "iters",
-        "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking", "timeout_seconds",
-        "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file", "out_dir", "sockets_per_peer",
-        "socket_ifname", "socket_algo", "socket_chunk"})
+@JsonPropertyOrder({"collectives", "range", "iterations", "data", "timing", "devices", "placement", "outputs", "socket"})
 public record RunSpec(
         @JsonProperty("collectives") List<String> collectives,
-        @JsonProperty("min_bytes") long minBytes,
-        @JsonProperty("max_bytes") long maxBytes,
-        @JsonProperty("max_bytes_source") String maxBytesSource,
-        @JsonProperty("step_factor") long stepFactor,
-        @JsonProperty("step_bytes") long stepBytes,
-        @JsonProperty("iters") int iters,
-        @JsonProperty("warmup_iters") int warmupIters,
-        @JsonProperty("agg_iters") int aggIters,
-        @JsonProperty("repeat") int repeat,
-        @JsonProperty("check_iters") int checkIters,
-        @JsonProperty("op") ReduceOp op,
-        @JsonProperty("type") DataType type,
-        @JsonProperty("root") int root,
-        @JsonProperty("average") int average,
-        @JsonProperty("blocking") int blocking,
-        @JsonProperty("timeout_seconds") int timeoutSeconds,
-        @JsonProperty("gpus_per_thread") int gpusPerThread,
-        @JsonProperty("threads") int threads,
-        @JsonProperty("cuda_graph") int cudaGraph,
-        @JsonProperty("per_iter_timing") int perIterTiming,
-        @JsonProperty("backend") String backend,
-        @JsonProperty("local_ranks") int localRanks,
-        @JsonProperty("json_file") @JsonSerialize(using = ToStringSerializer.class) Path jsonFile,
-        @JsonProperty("out_dir") @JsonSerialize(using = ToStringSerializer.class) Path outDir,
-        @JsonProperty("sockets_per_peer") int socketsPerPeer,
-        @JsonProperty("socket_ifname") String socketIfname,
-        @JsonProperty("socket_algo") String socketAlgo,
-        @JsonProperty("socket_chunk") long socketChunk) {
+        @JsonUnwrapped SizeRange range,
+        @JsonUnwrapped Iterations iterations,
+        @JsonUnwrapped Data data,
+        @JsonUnwrapped Timing timing,
+        @JsonUnwrapped Devices devices,
+        @JsonUnwrapped Placement placement,
+        @JsonUnwrapped Outputs outputs,
+        @JsonUnwrapped SocketOptions socket) {
+
+    /**
+     * The sizes swept: -b, -e, -f, -i.
+     *
+     * @param maxBytesSource where -e came from: "flag", "default", or a sentence (e.g. the free-memory cap)
+     * @param stepFactor     -f (0 or 1: additive)
+     */
+    @JsonPropertyOrder({"min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes"})
+    public record SizeRange(@JsonProperty("min_bytes") long minBytes, @JsonProperty("max_bytes") long maxBytes,
+                            @JsonProperty("max_bytes_source") String maxBytesSource,
+                            @JsonProperty("step_factor") long stepFactor, @JsonProperty("step_bytes") long stepBytes) {
+
+        /** -e lowered (or raised) to {@code max}; -b follows it down, so the sweep never starts above its end. */
+        public SizeRange upTo(long max, String source) {
+            return new SizeRange(Math.min(minBytes, max), max, source, stepFactor, stepBytes);
+        }
+    }
+
+    /** How often each size runs: -n timed, -w warm-up, -m calls aggregated per iteration, -N whole sweeps. */
+    @JsonPropertyOrder({"iters", "warmup_iters", "agg_iters", "repeat"})
+    public record Iterations(@JsonProperty("iters") int iters, @JsonProperty("warmup_iters") int warmupIters,
+                             @JsonProperty("agg_iters") int aggIters, @JsonProperty("repeat") int repeat) {
+    }
+
+    /**
+     * What each call moves and how it is checked: -c, -o, -d, -r.
+     *
+     * @param checkIters -c (0: #wrong prints N/A)
+     * @param root       -r (-1: every root)
+     */
+    @JsonPropertyOrder({"check_iters", "op", "type", "root"})
+    public record Data(@JsonProperty("check_iters") int checkIters, @JsonProperty("op") ReduceOp op,
+                       @JsonProperty("type") DataType type, @JsonProperty("root") int root) {
+    }
+
+    /**
+     * How an iteration is waited for, timed across ranks, and given up on.
+     *
+     * @param average        -a: 0 rank 0, 1 mean, 2 min, 3 max
+     * @param blocking       -z
+     * @param timeoutSeconds -T (0: the backend's default watchdog)
+     */
+    @JsonPropertyOrder({"average", "blocking", "timeout_seconds"})
+    public record Timing(@JsonProperty("average") int average, @JsonProperty("blocking") int blocking,
+                         @JsonProperty("timeout_seconds") int timeoutSeconds) {
+    }
+
+    /**
+     * The GPU side of the nccl backend.
+     *
+     * @param gpusPerThread -g
+     * @param threads       -t
+     * @param cudaGraph     -G (0: off)
+     * @param perIterTiming -I: per-iteration device timing (CUDA events); 0: none, as nccl-tests
+     */
+    @JsonPropertyOrder({"gpus_per_thread", "threads", "cuda_graph", "per_iter_timing"})
+    public record Devices(@JsonProperty("gpus_per_thread") int gpusPerThread, @JsonProperty("threads") int threads,
+                          @JsonProperty("cuda_graph") int cudaGraph, @JsonProperty("per_iter_timing") int perIterTiming) {
+    }
+
+    /**
+     * Which backend runs, and how many ranks this process holds.
+     *
+     * @param backend    auto, nccl or socket as asked (the one chosen once resolved)
+     * @param localRanks --ranks: ranks run as threads of this process (socket backend)
+     */
+    @JsonPropertyOrder({"backend", "local_ranks"})
+    public record Placement(@JsonProperty("backend") String backend, @JsonProperty("local_ranks") int localRanks) {
+    }
+
+    /**
+     * Where the run writes.
+     *
+     * @param jsonFile --json, or null for the default beside the run's output
+     * @param outDir   --out, then the run's own folder under it
+     */
+    @JsonPropertyOrder({"json_file", "out_dir"})
+    public record Outputs(@JsonProperty("json_file") @JsonSerialize(using = ToStringSerializer.class) Path jsonFile,
+                          @JsonProperty("out_dir") @JsonSerialize(using = ToStringSerializer.class) Path outDir) {
+    }
+
+    /**
+     * The socket backend's transport.
+     *
+     * @param socketsPerPeer TCP connections per pair of ranks
+     * @param socketIfname   NCCL_SOCKET_IFNAME-syntax list it binds with; null: NCCL's default order
+     * @param socketAlgo     --socket-algo: the all_reduce algorithm, auto, ring, rd or rabenseifner
+     * @param socketChunk    --socket-chunk: the reduction piece in bytes; 0: its default
+     */
+    @JsonPropertyOrder({"sockets_per_peer", "socket_ifname", "socket_algo", "socket_chunk"})
+    public record SocketOptions(@JsonProperty("sockets_per_peer") int socketsPerPeer,
+                                @JsonProperty("socket_ifname") String socketIfname,
+                                @JsonProperty("socket_algo") String socketAlgo,
+                                @JsonProperty("socket_chunk") long socketChunk) {
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().collectives(collectives).range(range)
+                .iters(iterations.iters()).warmupIters(iterations.warmupIters()).aggIters(iterations.aggIters())
+                .repeat(iterations.repeat())
+                .checkIters(data.checkIters()).op(data.op()).type(data.type()).root(data.root())
+                .average(timing.average()).blocking(timing.blocking()).timeoutSeconds(timing.timeoutSeconds())
+                .gpusPerThread(devices.gpusPerThread()).threads(devices.threads()).cudaGraph(devices.cudaGraph())
+                .perIterTiming(devices.perIterTiming())
+                .backend(placement.backend()).localRanks(placement.localRanks())
+                .jsonFile(outputs.jsonFile()).outDir(outputs.outDir())
+                .socketsPerPeer(socket.socketsPerPeer()).socketIfname(socket.socketIfname())
+                .socketAlgo(socket.socketAlgo()).socketChunk(socket.socketChunk());
+    }
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
     public List<Long> sizes() {
-        return Sizes.steps(minBytes, maxBytes, stepFactor, stepBytes);
-    }
-
-    public RunSpec withMaxBytes(long newMax, String source) {
-        return new RunSpec(collectives, Math.min(minBytes, newMax), newMax, source, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
-    }
-
-    public RunSpec withSocketIfname(String ifname) {
-        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, outDir, socketsPerPeer, ifname, socketAlgo, socketChunk);
-    }
-
-    /** The run's own folder under --out: where the JSON and the NCCL logs go. */
-    public RunSpec withOutDir(Path dir) {
-        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, jsonFile, dir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
-    }
-
-    /** --json: the result file, when the caller names it after resolving the flags (preflight's run folder). */
-    public RunSpec withJsonFile(Path file) {
-        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, localRanks, file, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
-    }
-
-    public RunSpec withLocalRanks(int ranks) {
-        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, backend, ranks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
+        return Sizes.steps(range.minBytes(), range.maxBytes(), range.stepFactor(), range.stepBytes());
     }
 
     /** The watchdog: -T, or {@link Defaults#WATCHDOG_SECONDS} when -T is 0. */
     public long timeoutMillis() {
-        return Defaults.watchdogMillis(timeoutSeconds);
+        return Defaults.watchdogMillis(timing.timeoutSeconds());
     }
 
-    public RunSpec withBackend(String resolvedBackend) {
-        return new RunSpec(collectives, minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes, iters,
-                warmupIters, aggIters, repeat, checkIters, op, type, root, average, blocking, timeoutSeconds,
-                gpusPerThread, threads, cudaGraph, perIterTiming, resolvedBackend, localRanks, jsonFile, outDir, socketsPerPeer, socketIfname, socketAlgo, socketChunk);
+    // The flat names the backends and writers read, each from its group.
+    public long minBytes() { return range.minBytes(); }
+    public long maxBytes() { return range.maxBytes(); }
+    public String maxBytesSource() { return range.maxBytesSource(); }
+    public long stepFactor() { return range.stepFactor(); }
+    public long stepBytes() { return range.stepBytes(); }
+    public int iters() { return iterations.iters(); }
+    public int warmupIters() { return iterations.warmupIters(); }
+    public int aggIters() { return iterations.aggIters(); }
+    public int repeat() { return iterations.repeat(); }
+    public int checkIters() { return data.checkIters(); }
+    public ReduceOp op() { return data.op(); }
+    public DataType type() { return data.type(); }
+    public int root() { return data.root(); }
+    public int average() { return timing.average(); }
+    public int blocking() { return timing.blocking(); }
+    public int timeoutSeconds() { return timing.timeoutSeconds(); }
+    public int gpusPerThread() { return devices.gpusPerThread(); }
+    public int threads() { return devices.threads(); }
+    public int cudaGraph() { return devices.cudaGraph(); }
+    public int perIterTiming() { return devices.perIterTiming(); }
+    public String backend() { return placement.backend(); }
+    public int localRanks() { return placement.localRanks(); }
+    public Path jsonFile() { return outputs.jsonFile(); }
+    public Path outDir() { return outputs.outDir(); }
+    public int socketsPerPeer() { return socket.socketsPerPeer(); }
+    public String socketIfname() { return socket.socketIfname(); }
+    public String socketAlgo() { return socket.socketAlgo(); }
+    public long socketChunk() { return socket.socketChunk(); }
+
+    /**
+     * Names each field it sets; a field left unset is 0 or null, as in the record. Like JMH's OptionsBuilder, the
+     * command line, fleet and tests each fill in what they resolved.
+     */
+    public static final class Builder {
+        private List<String> collectives;
+        private long minBytes, maxBytes, stepFactor, stepBytes, socketChunk;
+        private String maxBytesSource, backend, socketIfname, socketAlgo;
+        private int iters, warmupIters, aggIters, repeat, checkIters, root, average, blocking, timeoutSeconds;
+        private int gpusPerThread, threads, cudaGraph, perIterTiming, localRanks, socketsPerPeer;
+        private ReduceOp op;
+        private DataType type;
+        private Path jsonFile, outDir;
+
+        private Builder() {
+        }
+
+        public Builder collectives(List<String> v) { collectives = v; return this; }
+        public Builder minBytes(long v) { minBytes = v; return this; }
+        public Builder maxBytes(long v) { maxBytes = v; return this; }
+        public Builder maxBytesSource(String v) { maxBytesSource = v; return this; }
+        public Builder stepFactor(long v) { stepFactor = v; return this; }
+        public Builder stepBytes(long v) { stepBytes = v; return this; }
+        public Builder iters(int v) { iters = v; return this; }
+        public Builder warmupIters(int v) { warmupIters = v; return this; }
+        public Builder aggIters(int v) { aggIters = v; return this; }
+        public Builder repeat(int v) { repeat = v; return this; }
+        public Builder checkIters(int v) { checkIters = v; return this; }
+        public Builder op(ReduceOp v) { op = v; return this; }
+        public Builder type(DataType v) { type = v; return this; }
+        public Builder root(int v) { root = v; return this; }
+        public Builder average(int v) { average = v; return this; }
+        public Builder blocking(int v) { blocking = v; return this; }
+        public Builder timeoutSeconds(int v) { timeoutSeconds = v; return this; }
+        public Builder gpusPerThread(int v) { gpusPerThread = v; return this; }
+        public Builder threads(int v) { threads = v; return this; }
+        public Builder cudaGraph(int v) { cudaGraph = v; return this; }
+        public Builder perIterTiming(int v) { perIterTiming = v; return this; }
+        public Builder backend(String v) { backend = v; return this; }
+        public Builder localRanks(int v) { localRanks = v; return this; }
+        public Builder jsonFile(Path v) { jsonFile = v; return this; }
+        public Builder outDir(Path v) { outDir = v; return this; }
+        public Builder socketsPerPeer(int v) { socketsPerPeer = v; return this; }
+        public Builder socketIfname(String v) { socketIfname = v; return this; }
+        public Builder socketAlgo(String v) { socketAlgo = v; return this; }
+        public Builder socketChunk(long v) { socketChunk = v; return this; }
+
+        /** All of -b, -e, -f, -i at once, e.g. from {@link SizeRange#upTo}. */
+        public Builder range(SizeRange r) {
+            return minBytes(r.minBytes()).maxBytes(r.maxBytes()).maxBytesSource(r.maxBytesSource())
+                    .stepFactor(r.stepFactor()).stepBytes(r.stepBytes());
+        }
+
+        public RunSpec build() {
+            return new RunSpec(collectives, new SizeRange(minBytes, maxBytes, maxBytesSource, stepFactor, stepBytes),
+                    new Iterations(iters, warmupIters, aggIters, repeat), new Data(checkIters, op, type, root),
+                    new Timing(average, blocking, timeoutSeconds), new Devices(gpusPerThread, threads, cudaGraph, perIterTiming),
+                    new Placement(backend, localRanks), new Outputs(jsonFile, outDir),
+                    new SocketOptions(socketsPerPeer, socketIfname, socketAlgo, socketChunk));
+        }
     }
 }

@@ -16,9 +16,9 @@ final class SpecForBackend {
     }
 
     static RunSpec resolve(RunSpec asked, Backend backend, LaunchInfo launch, List<String> notes) {
-        RunSpec spec = asked.withBackend(backend.name());
+        RunSpec spec = asked.toBuilder().backend(backend.name()).build();
         int localRanks = localRanks(spec, backend, launch);
-        spec = spec.withLocalRanks(localRanks);
+        spec = spec.toBuilder().localRanks(localRanks).build();
         RunSpec bound = BackendChoice.specFor(backend, spec, launch.singleNode());
         if (bound != spec) {
             notes.add(backend.name() + " backend on loopback: every rank is on this node (set NCCL_SOCKET_IFNAME to measure a NIC)");
@@ -37,7 +37,7 @@ final class SpecForBackend {
                 why = "-e defaults to -b (" + Sizes.human(cap) + ") on the " + backend.name() + " backend; pass -e to change it";
             }
             notes.add(why);
-            spec = spec.withMaxBytes(cap, why);
+            spec = spec.toBuilder().range(spec.range().upTo(cap, why)).build();
         }
         notes.addAll(backend.notes(spec));
         if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {

@@ -124,7 +124,7 @@ public final class SweepRunner {
             // rank 0 names the run's folder, so that every process of a node writes its NCCL log beside the JSON
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
             byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
-            spec = spec.withOutDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8)));
+            spec = spec.toBuilder().outDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8))).build();
             if (runFolder) {
                 RunFolder.create(spec.outDir());
             }

@@ -16,9 +16,16 @@ final class Fixtures {
     }
 
     static RunSpec spec(List<String> collectives, int checkIters) {
-        return new RunSpec(collectives, 8, 134217728, "flag", 2, 1048576, 20, 1, 1, 1, checkIters,
-                ReduceOp.SUM, DataType.FLOAT, 0, 1, 0, 0, 1, 1, 0, 0, "socket", 2,
-                Path.of("results/runs/r1.json"), Path.of("results/runs"), 1, null, "auto", 0);
+        return RunSpec.builder().collectives(collectives)
+                .minBytes(8).maxBytes(134217728).maxBytesSource("flag").stepFactor(2).stepBytes(1048576)
+                .iters(20).warmupIters(1).aggIters(1).repeat(1)
+                .checkIters(checkIters).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
+                .average(1).blocking(0).timeoutSeconds(0)
+                .gpusPerThread(1).threads(1).cudaGraph(0).perIterTiming(0)
+                .backend("socket").localRanks(2)
+                .jsonFile(Path.of("results/runs/r1.json")).outDir(Path.of("results/runs"))
+                .socketsPerPeer(1).socketIfname(null).socketAlgo("auto").socketChunk(0)
+                .build();
     }
 
     static RunInfo run(List<String> collectives, int checkIters) {

@@ -35,9 +35,16 @@ class SweepEngineTimingTest {
     }
 
     private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max, int perIter) {
-        return new RunSpec(List.of("all_reduce"), min, max, "flag", 2, 1 << 20, iters, warmup, agg, 1, 1,
-                ReduceOp.SUM, DataType.FLOAT, 0, 1, blocking, 0, 1, 1, graph, perIter, "nccl", 1,
-                Path.of("r.json"), Path.of("."), 1, null, "auto", 0);
+        return RunSpec.builder().collectives(List.of("all_reduce"))
+                .minBytes(min).maxBytes(max).maxBytesSource("flag").stepFactor(2).stepBytes(1 << 20)
+                .iters(iters).warmupIters(warmup).aggIters(agg).repeat(1)
+                .checkIters(1).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
+                .average(1).blocking(blocking).timeoutSeconds(0)
+                .gpusPerThread(1).threads(1).cudaGraph(graph).perIterTiming(perIter)
+                .backend("nccl").localRanks(1)
+                .jsonFile(Path.of("r.json")).outDir(Path.of("."))
+                .socketsPerPeer(1).socketIfname(null).socketAlgo("auto").socketChunk(0)
+                .build();
     }
 
     private List<String> run(RunSpec spec) {
