@@ -4,6 +4,7 @@ import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.sweep.PathInputs;
@@ -86,7 +87,8 @@ public final class GateCommand implements Callable<Integer> {
 
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
-            return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor, rules.ignored());
+            return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
+                    rules.ignoredIn(CurveRules.BOOK));
         }
     }
 }

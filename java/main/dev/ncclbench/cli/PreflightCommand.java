@@ -86,7 +86,7 @@ public final class PreflightCommand implements Callable<Integer> {
     @Option(names = "--no-doctor", description = "skip doctor's host checks before the sweep")
     boolean noDoctor;
 
-    @Option(names = "--doctor-ignore", paramLabel = "ID", description = "leave out this doctor rule (repeatable; see ncclbench rules)")
+    @Option(names = "--doctor-ignore", paramLabel = "ID", description = "leave out this doctor rule (repeatable; --ignore does the same for every book)")
     List<String> doctorIgnore = new ArrayList<>();
 
     @Mixin
@@ -126,7 +126,10 @@ public final class PreflightCommand implements Callable<Integer> {
                 throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
             }
         }
-        return new LinkedHashSet<>(doctorIgnore);
+        // --ignore is every book's: its doctor ids leave doctor's findings out too
+        Set<String> ignored = new LinkedHashSet<>(doctorIgnore);
+        ignored.addAll(settings.rules.ignoredIn(DoctorRules.book()));
+        return ignored;
     }
 
     /**

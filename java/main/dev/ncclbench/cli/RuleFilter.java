@@ -4,6 +4,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.doctor.compare.CompareRules;
 import dev.ncclbench.doctor.rules.DoctorRules;
+import dev.ncclbench.finding.RuleBook;
 import dev.ncclbench.gate.curve.CurveRules;
 import picocli.CommandLine.Option;
 
@@ -30,5 +31,12 @@ final class RuleFilter {
             }
         }
         return new LinkedHashSet<>(ignore);
+    }
+
+    /** The ids given that this book has: what a command that runs several books gives each one. */
+    Set<String> ignoredIn(RuleBook<?> book) {
+        Set<String> in = new LinkedHashSet<>();
+        ignored().stream().filter(book::knows).forEach(in::add);
+        return in;
     }
 }
