@@ -33,7 +33,7 @@ public final class FleetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sizes", paramLabel = "SIZE[,SIZE]", split = ",", converter = FleetSize.class,
+    @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = FleetSize.class,
             description = "all_reduce sizes per group, binary K/M/G, 1K to 2G (default: 16M,64M)")
     List<Long> sizes;
 
