@@ -52,8 +52,9 @@ public final class GateCommand implements Callable<Integer> {
         @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: ${DEFAULT-VALUE})")
         Path dir = BaselineStore.DEFAULT_DIR;
 
-        @Option(names = "--tolerance", paramLabel = "PCT", description = "smallest change that counts (default: 5)")
-        String tolerance;
+        @Option(names = "--tolerance", paramLabel = "PCT", converter = Ranges.Percent.class,
+                description = "smallest change that counts (default: 5)")
+        double tolerance = GateOptions.DEFAULT_TOLERANCE;
 
         @Option(names = "--tolerance-at", paramLabel = "SIZE[-SIZE]=PCT", description = "per-size tolerance, e.g. 8-64K=25 (repeatable; the last match wins)")
         List<String> toleranceAt;
@@ -76,8 +77,7 @@ public final class GateCommand implements Callable<Integer> {
         RuleFilter rules = new RuleFilter();
 
         GateOptions options() {
-            double tol = tolerance == null ? GateOptions.DEFAULT_TOLERANCE : GateOptions.percent("--tolerance", tolerance);
-            return new GateOptions(tol, GateOptions.overrides(toleranceAt), latencyBelow, alpha);
+            return new GateOptions(tolerance, GateOptions.overrides(toleranceAt), latencyBelow, alpha);
         }
 
         /** --fabric and --socket-floor for the curve check (see {@link GateJudge#path}). */

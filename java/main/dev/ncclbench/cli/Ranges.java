@@ -1,5 +1,7 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.spec.Defaults;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -168,6 +170,18 @@ final class Ranges {
                 throw new TypeConversionException("must be above 0 and under 0.5, got " + value);
             }
             return v;
+        }
+    }
+
+    /** The gate's --tolerance: a percentage, 0 to under 1000 (5 or 7.5%), kept as a fraction. */
+    static final class Percent implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            try {
+                return GateOptions.percent("--tolerance", value);
+            } catch (NcclbenchException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 
