@@ -1,6 +1,6 @@
 package dev.ncclbench;
 
-/** The one table of exit codes: every --help prints {@link #table()}, README.md holds {@link #markdown()}. */
+/** The one table of exit codes: every --help lists them (cli.ExitCodes), README.md holds {@link #markdown()}. */
 public enum ExitCode {
     OK(0, "ok"),
     INTERNAL(1, "internal error"),
@@ -35,15 +35,6 @@ public enum ExitCode {
         StringBuilder sb = new StringBuilder("| code | meaning |\n|---|---|\n");
         for (ExitCode e : values()) {
             sb.append("| ").append(e.code).append(" | ").append(e.meaning).append(" |\n");
-        }
-        return sb.toString();
-    }
-
-    /** The table as printed at the end of every --help (a picocli format string: %n ends a line). */
-    public static String table() {
-        StringBuilder sb = new StringBuilder("Exit codes:%n");
-        for (ExitCode e : values()) {
-            sb.append(String.format("  %3d  %s%%n", e.code, e.meaning));
         }
         return sb.toString();
     }

@@ -9,14 +9,15 @@ import dev.ncclbench.doctor.DoctorText;
 import dev.ncclbench.doctor.compare.CompareRules;
 import dev.ncclbench.doctor.compare.CompareText;
 import dev.ncclbench.doctor.compare.Fleet;
-import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,7 +25,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,8 +33,7 @@ import java.util.concurrent.Callable;
 /** `ncclbench doctor`: pre-flight host checks and NCCL's interface choice, predicted and proven. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Check this host (or a saved snapshot, or a captured tree) for what makes NCCL fail or fall back:"
-                + " the interface it will bind, IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.",
-        footer = "%nExit codes: 0 no finding at the --fail-on level, 2 bad input, 3 findings at that level.")
+                + " the interface it will bind, IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.")
 public final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -45,14 +44,20 @@ public final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--save", paramLabel = "FILE", description = "Also write the host snapshot (the evidence) to FILE")
     Path save;
 
-    @Option(names = "--snapshot", paramLabel = "FILE", description = "Judge a saved snapshot instead of this host")
-    Path snapshot;
+    /** What to judge instead of this host: one source at most. */
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
 
-    @Option(names = "--root", paramLabel = "DIR", description = "Judge a tree captured by scripts/capture-host.sh")
-    Path root;
+    static final class Source {
+        @Option(names = "--snapshot", paramLabel = "FILE", description = "Judge a saved snapshot instead of this host")
+        Path snapshot;
 
-    @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved snapshots")
-    List<Path> compare;
+        @Option(names = "--root", paramLabel = "DIR", description = "Judge a tree captured by scripts/capture-host.sh")
+        Path root;
+
+        @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved snapshots")
+        List<Path> compare;
+    }
 
     @Option(names = "--probe-nccl", negatable = true, description = "Run the real libnccl.so.2's bootstrap in a child"
             + " and compare (default: on when NCCL is found, live hosts only)")
@@ -62,32 +67,24 @@ public final class DoctorCommand implements Callable<Integer> {
             + " (default: results/baselines/fabric-catalog.txt)")
     Path catalog;
 
-    @Option(names = "--fail-on", paramLabel = "warn|error", description = "Lowest severity that exits 3 (default: error)")
-    String failOn = "error";
+    @Option(names = "--fail-on", paramLabel = "LEVEL", converter = Choices.FailOnChoice.class,
+            completionCandidates = Choices.FailOnNames.class,
+            description = "Lowest severity that exits 3: ${COMPLETION-CANDIDATES} (default: error)")
+    FailOn failOn = FailOn.ERROR;
 
-    @Option(names = "--ignore", paramLabel = "ID", description = "Leave out this rule (repeatable; see ncclbench rules)")
-    List<String> ignore = new ArrayList<>();
+    @Mixin
+    RuleFilter rules = new RuleFilter();
 
     /** The environment judged (and given to the probe child); tests replace it. */
     Map<String, String> env = System.getenv();
 
     @Override
     public Integer call() throws Exception {
-        FailOn fail;
-        try {
-            fail = FailOn.parse(failOn);
-        } catch (IllegalArgumentException e) {
-            throw NcclbenchException.usage(e.getMessage());
-        }
-        for (String id : ignore) {
-            if (!DoctorRules.book().knows(id) && !CompareRules.book().knows(id)) {
-                throw NcclbenchException.usage("--ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
-            }
-        }
-        int sources = (snapshot != null ? 1 : 0) + (root != null ? 1 : 0) + (compare != null ? 1 : 0);
-        if (sources > 1) {
-            throw NcclbenchException.usage("--snapshot, --root and --compare each name what to judge: give one");
-        }
+        FailOn fail = failOn;
+        Set<String> ignored = rules.ignored();
+        Path snapshot = source.snapshot;
+        Path root = source.root;
+        List<Path> compare = source.compare;
         if (Boolean.TRUE.equals(probe) && (snapshot != null || root != null || compare != null)) {
             throw NcclbenchException.usage("--probe-nccl runs the real NCCL on this host: it cannot judge a saved or captured one");
         }
@@ -96,9 +93,8 @@ public final class DoctorCommand implements Callable<Integer> {
                     + " set NCCL_HOME, or run scripts/fetch-nccl.sh)");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Set<String> ignored = new LinkedHashSet<>(ignore);
         if (compare != null) {
-            return compare(out, ignored, fail);
+            return compare(out, compare, ignored, fail);
         }
         DoctorOptions o = new DoctorOptions(env, root, snapshot, probe, catalog, ignored, fail);
         HostSnapshot s = Doctor.snapshot(o);
@@ -115,7 +111,7 @@ public final class DoctorCommand implements Callable<Integer> {
         return verdict(r.findings(), fail);
     }
 
-    private int compare(PrintWriter out, Set<String> ignored, FailOn fail) throws Exception {
+    private int compare(PrintWriter out, List<Path> compare, Set<String> ignored, FailOn fail) throws Exception {
         List<HostSnapshot> hosts = new ArrayList<>();
         for (Path p : compare) {
             hosts.add(SnapshotJson.load(p));

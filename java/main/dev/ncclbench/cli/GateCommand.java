@@ -1,13 +1,12 @@
 package dev.ncclbench.cli;
 
-import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.PathInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,14 +17,12 @@ import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** `ncclbench gate`: a run against its baseline, per collective and size; exit 6 on a regression. */
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Compare a run with its baseline per collective and size (Mann-Whitney U on the per-iteration"
-                + " samples, bootstrap interval of the median ratio, tolerance), and check the curve's shape.",
-        footer = "%nExit codes: 0 pass, 2 usage (bad file, corrupt baseline), 6 regression or degraded path.")
+                + " samples, bootstrap interval of the median ratio, tolerance), and check the curve's shape.")
 public final class GateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -52,48 +49,35 @@ public final class GateCommand implements Callable<Integer> {
 
     /** The options that shape a gate decision, shared with preflight. */
     static final class GateSettings {
-        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
+        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: ${DEFAULT-VALUE})")
         Path dir = BaselineStore.DEFAULT_DIR;
 
-        @Option(names = "--tolerance", paramLabel = "PCT", description = "smallest change that counts (default: 5)")
-        String tolerance;
+        @Option(names = "--tolerance", paramLabel = "PCT", converter = Ranges.Percent.class,
+                description = "smallest change that counts (default: 5)")
+        double tolerance = GateOptions.DEFAULT_TOLERANCE;
 
         @Option(names = "--tolerance-at", paramLabel = "SIZE[-SIZE]=PCT", description = "per-size tolerance, e.g. 8-64K=25 (repeatable; the last match wins)")
         List<String> toleranceAt;
 
-        @Option(names = "--latency-below", paramLabel = "SIZE", description = "judge sizes under this on latency, the others on busbw (default: 1M)")
-        String latencyBelow;
+        @Option(names = "--latency-below", paramLabel = "SIZE", converter = SizeConverter.class,
+                description = "judge sizes under this on latency, the others on busbw (default: 1M)")
+        long latencyBelow = GateOptions.DEFAULT_LATENCY_BELOW;
 
-        @Option(names = "--alpha", paramLabel = "P", description = "significance level of the one-sided rank test (default: 0.01)")
-        Double alpha;
+        @Option(names = "--alpha", paramLabel = "P", converter = Ranges.Alpha.class,
+                description = "significance level of the one-sided rank test (default: ${DEFAULT-VALUE})")
+        double alpha = GateOptions.DEFAULT_ALPHA;
 
-        @Option(names = "--fabric", paramLabel = "ID", description = "the fabric the job should reach (catalog id) for the curve check")
-        String fabric;
+        @Mixin
+        FabricFlags fabricFlags = new FabricFlags();
 
-        @Option(names = "--catalog", paramLabel = "FILE", description = "fabric catalog (default: results/baselines/fabric-catalog.txt, else built in)")
-        Path catalog;
+        @Mixin
+        SocketFloorFlag floor = new SocketFloorFlag();
 
-        @Option(names = "--socket-floor", paramLabel = "GBPS|FILE", description = "what sockets reach on the same interface, for the curve check")
-        String socketFloor;
-
-        @Option(names = "--ignore", paramLabel = "RULE", split = ",", description = "curve-check rule ids to skip")
-        Set<String> ignore = Set.of();
+        @Mixin
+        RuleFilter rules = new RuleFilter();
 
         GateOptions options() {
-            double tol = tolerance == null ? GateOptions.DEFAULT_TOLERANCE : GateOptions.percent("--tolerance", tolerance);
-            long below = GateOptions.DEFAULT_LATENCY_BELOW;
-            if (latencyBelow != null) {
-                try {
-                    below = Sizes.parse(latencyBelow);
-                } catch (IllegalArgumentException e) {
-                    throw NcclbenchException.usage("--latency-below: " + e.getMessage());
-                }
-            }
-            double a = alpha == null ? GateOptions.DEFAULT_ALPHA : alpha;
-            if (!(a > 0 && a < 0.5)) {
-                throw NcclbenchException.usage("--alpha must be above 0 and under 0.5, got " + alpha);
-            }
-            return new GateOptions(tol, GateOptions.overrides(toleranceAt), below, a);
+            return new GateOptions(tolerance, GateOptions.overrides(toleranceAt), latencyBelow, alpha);
         }
 
         /** --fabric and --socket-floor for the curve check (see {@link GateJudge#path}). */
@@ -103,7 +87,8 @@ public final class GateCommand implements Callable<Integer> {
 
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
-            return new GateJudge(dir, options(), fabric, catalog, socketFloor, ignore);
+            return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
+                    rules.ignoredIn(CurveRules.book()));
         }
     }
 }

@@ -48,12 +48,17 @@ public final class Main {
         return code;
     }
 
-    /** Every command's --help ends with its examples and the one exit-code table. */
+    /**
+     * Every command's --help ends with its examples, after its own exit codes in picocli's exit-code list (one
+     * list per help: {@link ExitCodes}).
+     */
     static void withExitCodes(CommandLine cl) {
         String[] footer = cl.getCommandSpec().usageMessage().footer();
-        String[] withTable = java.util.Arrays.copyOf(footer, footer.length + 1);
-        withTable[footer.length] = Examples.footer(qualifiedName(cl)) + "%n" + ExitCode.table();
-        cl.getCommandSpec().usageMessage().footer(withTable);
+        String[] withExamples = java.util.Arrays.copyOf(footer, footer.length + 1);
+        withExamples[footer.length] = Examples.footer(qualifiedName(cl));
+        cl.getCommandSpec().usageMessage().footer(withExamples)
+                .exitCodeListHeading("%nExit codes:%n")
+                .exitCodeList(ExitCodes.forCommand(qualifiedName(cl)));
         cl.getSubcommands().values().forEach(Main::withExitCodes);
     }
 

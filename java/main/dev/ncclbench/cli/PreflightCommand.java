@@ -33,50 +33,48 @@ import java.util.concurrent.Callable;
         footer = "%nVerdict: FAIL of any step over DEGRADED over PASS; the line names the worst reason and how many more."
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
                 + " other doctor error is FAIL (exit 3); a single process then skips the sweep, a rank with peers still"
-                + " joins it so that they do not wait for it."
-                + "%nExit codes: 0 PASS, 6 DEGRADED (doctor, regression or degraded path), 3 environment not ready"
-                + " (doctor error), 4 run failed, 5 timeout/hang (FAIL), 2 usage.")
+                + " joins it so that they do not wait for it.")
 public final class PreflightCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Minimum size (default: 8)")
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Minimum size (default: ${DEFAULT-VALUE})")
     long minBytes = Defaults.PREFLIGHT_MIN_BYTES;
 
     @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Maximum size (default: 1G with GPUs, 64M on sockets)")
     Long maxBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", description = "Multiplicative step (default: 4)")
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", converter = Ranges.StepFactor.class,
+            description = "Multiplicative step (default: ${DEFAULT-VALUE})")
     long stepFactor = Defaults.PREFLIGHT_STEP_FACTOR;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Timed iterations per size (default: 20)")
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", converter = Ranges.Positive.class,
+            description = "Timed iterations per size (default: ${DEFAULT-VALUE})")
     int iters = Defaults.PREFLIGHT_ITERS;
 
-    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "Warm-up iterations per size (default: 5)")
+    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", converter = Ranges.NonNegative.class,
+            description = "Warm-up iterations per size (default: ${DEFAULT-VALUE})")
     int warmup = Defaults.PREFLIGHT_WARMUP_ITERS;
 
-    @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "Collectives (default: all_reduce)")
+    @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "Collectives (default: ${DEFAULT-VALUE})")
     String collective = Defaults.COLLECTIVE;
 
-    @Option(names = "--backend", paramLabel = "auto|nccl|socket", description = "Backend (default: auto)")
+    @Option(names = "--backend", paramLabel = "NAME", converter = Choices.Backend.class,
+            completionCandidates = Choices.BackendNames.class,
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     String backend = Defaults.BACKEND;
 
     @Option(names = "--sweep-arg", paramLabel = "ARG", description = "one more sweep flag, passed as is (repeatable: --sweep-arg=-g --sweep-arg=8)")
     List<String> sweepArgs = new ArrayList<>();
 
-    @Option(names = "--ranks", paramLabel = "N", description = "Local ranks as threads (socket backend)")
+    @Option(names = "--ranks", paramLabel = "N", converter = Ranges.LocalRanks.class,
+            description = "Local ranks as threads (socket backend)")
     Integer ranks;
 
-    @Option(names = "--rank", paramLabel = "N", description = "This process's rank, when no launcher sets it")
-    Integer rank;
+    @Mixin
+    LaunchFlags launchFlags = new LaunchFlags();
 
-    @Option(names = "--world-size", paramLabel = "N", description = "Number of processes, when no launcher sets it")
-    Integer worldSize;
-
-    @Option(names = "--rendezvous", paramLabel = "HOST:PORT", description = "Rank 0's store address")
-    String rendezvous;
-
-    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: results/runs)")
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ${DEFAULT-VALUE})")
     Path out = Defaults.OUT_DIR;
 
     @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --dir whose fingerprint matches)")
@@ -88,7 +86,7 @@ public final class PreflightCommand implements Callable<Integer> {
     @Option(names = "--no-doctor", description = "skip doctor's host checks before the sweep")
     boolean noDoctor;
 
-    @Option(names = "--doctor-ignore", paramLabel = "ID", description = "leave out this doctor rule (repeatable; see ncclbench rules)")
+    @Option(names = "--doctor-ignore", paramLabel = "ID", description = "leave out this doctor rule (repeatable; --ignore does the same for every book)")
     List<String> doctorIgnore = new ArrayList<>();
 
     @Mixin
@@ -119,7 +117,7 @@ public final class PreflightCommand implements Callable<Integer> {
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
         return new PreflightRequest(sweep.resolve(), maxBytes != null, sweep.launch(), sweep.path(), argv, !noDoctor,
-                ignored, settings.catalog, gate, baseline, html, !outputs.json);
+                ignored, settings.fabricFlags.catalog, gate, baseline, html, !outputs.json);
     }
 
     private Set<String> doctorIgnored() {
@@ -128,7 +126,10 @@ public final class PreflightCommand implements Callable<Integer> {
                 throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
             }
         }
-        return new LinkedHashSet<>(doctorIgnore);
+        // --ignore is every book's: its doctor ids leave doctor's findings out too
+        Set<String> ignored = new LinkedHashSet<>(doctorIgnore);
+        ignored.addAll(settings.rules.ignoredIn(DoctorRules.book()));
+        return ignored;
     }
 
     /**
@@ -144,8 +145,8 @@ public final class PreflightCommand implements Callable<Integer> {
             throw NcclbenchException.usage("--sweep-arg: " + ex.getMessage());
         }
         once(given, "-b", "-e", "-f", "-n", "-w", "--collective", "--backend", "--json", "--out", "--no-progress");
-        s.minBytes = Long.toString(minBytes);
-        s.maxBytes = Long.toString(maxBytes != null ? maxBytes : Defaults.PREFLIGHT_MAX_BYTES_GPU);
+        s.minBytes = minBytes;
+        s.maxBytes = maxBytes != null ? maxBytes : Defaults.PREFLIGHT_MAX_BYTES_GPU;
         s.stepFactor = stepFactor;
         s.iters = iters;
         s.warmup = warmup;
@@ -157,30 +158,30 @@ public final class PreflightCommand implements Callable<Integer> {
             once(given, "--ranks");
             s.ranks = ranks;
         }
-        if (rank != null) {
+        if (launchFlags.rank != null) {
             once(given, "--rank");
-            s.rank = rank;
+            s.launchFlags.rank = launchFlags.rank;
         }
-        if (worldSize != null) {
+        if (launchFlags.worldSize != null) {
             once(given, "--world-size");
-            s.worldSize = worldSize;
+            s.launchFlags.worldSize = launchFlags.worldSize;
         }
-        if (rendezvous != null) {
+        if (launchFlags.rendezvous != null) {
             once(given, "--rendezvous");
-            s.rendezvous = rendezvous;
+            s.launchFlags.rendezvous = launchFlags.rendezvous;
         }
-        if (settings.fabric != null) {
+        if (settings.fabricFlags.fabric != null) {
             once(given, "--fabric");
-            s.fabric = settings.fabric;
+            s.fabricFlags.fabric = settings.fabricFlags.fabric;
             // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
-            if (settings.catalog != null) {
+            if (settings.fabricFlags.catalog != null) {
                 once(given, "--catalog");
-                s.catalog = settings.catalog;
+                s.fabricFlags.catalog = settings.fabricFlags.catalog;
             }
         }
-        if (settings.socketFloor != null) {
+        if (settings.floor.socketFloor != null) {
             once(given, "--socket-floor");
-            s.socketFloor = settings.socketFloor;
+            s.floor.socketFloor = settings.floor.socketFloor;
         }
         return s;
     }

@@ -18,8 +18,7 @@ import java.util.concurrent.Callable;
 
 /** `ncclbench probe`: asks the real NCCL, in a child process, which interface it will bootstrap on. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
-        description = "Ask the installed NCCL (no GPU needed) for its version and the interface it bootstraps on.",
-        footer = "%nExit 0 when NCCL would bootstrap, 3 when it would not (or NCCL is missing).")
+        description = "Ask the installed NCCL (no GPU needed) for its version and the interface it bootstraps on.")
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -21,8 +21,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Plot busbw against size (log2) for one or more runs and their baseline, with the line rate,"
                 + " the socket floor and the gate's regressions marked; write one self-contained HTML file, a PNG"
-                + " and an SVG.",
-        footer = "%nExit codes: 0 written, 2 usage (bad file, no output asked).")
+                + " and an SVG.")
 public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -15,7 +15,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** One exit-code table: ExitCode's, printed by every --help and copied verbatim into README.md. */
+/** One exit-code table, ExitCode's: each --help lists the codes of its command once, README.md holds the table. */
 class HelpTest {
 
     static List<String> commands() {
@@ -37,18 +37,40 @@ class HelpTest {
     }
 
     @Test
-    void everyHelpEndsWithTheExitCodeTable() {
-        String table = String.format(ExitCode.table());
-        assertTrue(table.contains("  5  timeout / hang"), table);
+    void everyHelpListsItsExitCodesOnce() {
         List<String> cmds = commands();
         assertTrue(cmds.contains("sweep") && cmds.contains("env") && cmds.contains("explain"), cmds.toString());
-        assertTrue(help("--help").contains(table), "ncclbench --help");
+        for (String[] args : new String[][]{{"--help"}, {"sweep", "--help"}}) {
+            // the root and sweep (which can end with any code) list the whole table, in its order
+            String h = help(args);
+            StringBuilder table = new StringBuilder("Exit codes:\n");
+            for (ExitCode e : ExitCode.values()) {
+                table.append(String.format("%5d   %s%n", e.code, e.meaning));
+            }
+            assertTrue(h.contains(table), String.join(" ", args) + " lists the whole table:\n" + h);
+        }
         for (String c : cmds) {
             String h = help(c, "--help");
-            assertTrue(h.contains(table), c + " --help lacks the exit-code table:\n" + h);
+            assertEquals(1, h.split("Exit codes:", -1).length - 1, c + " --help has one exit-code list:\n" + h);
             assertTrue(h.contains("Examples:\n  "), c + " --help has examples:\n" + h);
-            assertEquals(1, h.split(java.util.regex.Pattern.quote(table), -1).length - 1, c + " --help prints the table once:\n" + h);
+            // every code a command lists is one of ExitCode's, so no list can disagree with the table
+            String list = h.substring(h.indexOf("Exit codes:"), h.indexOf("Examples:"));
+            list.lines().skip(1).filter(l -> !l.isBlank() && l.matches("\\s+\\d+\\s.*")).forEach(l -> {
+                int code = Integer.parseInt(l.trim().split("\\s+")[0]);
+                assertEquals(code, ExitCode.of(code).code, c + " lists exit code " + code + ", which ExitCode lacks:\n" + h);
+            });
+            assertTrue(list.contains("  0  "), c + " lists exit 0:\n" + h);
         }
+        assertTrue(help("doctor", "--help").contains("    3   findings at the --fail-on level"), help("doctor", "--help"));
+    }
+
+    @Test
+    void choicesAndDefaultsInHelpComeFromTheCode() {
+        String h = help("sweep", "--help");
+        assertTrue(h.contains("sum, prod, max, min, avg"), h);
+        assertTrue(h.contains("auto, ring, rd, rabenseifner"), h);
+        assertTrue(h.contains("Timed iterations per size (default: 20)"), h);
+        assertTrue(help("fleet", "--help").contains("pairs, all, round-robin"), help("fleet", "--help"));
     }
 
     @Test

@@ -80,7 +80,7 @@ class NcclBackendNoGpuTest {
         int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-I", "2"}, new PrintWriter(new StringWriter()),
                 new PrintWriter(err));
         assertEquals(2, code, err.toString());
-        assertTrue(err.toString().contains("-I must be 0 or 1, got 2"), err.toString());
+        assertTrue(err.toString().contains("'--per_iter_timing': must be 0 or 1, got 2"), err.toString());
         assertEquals(1, err.toString().trim().lines().count(), err.toString());
     }
 
