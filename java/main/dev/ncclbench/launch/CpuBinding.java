@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Binds each local rank's thread to a CPU of its own, as {@code mpirun --bind-to core} does (Open MPI's default
- * for up to 2 ranks). Without it the scheduler sometimes put both ranks of a 2-core machine on one CPU, and a
- * small all_reduce then took 12-17 us instead of 7-9, size by size at random (docs/benchmarks.md). Only the rank's
+ * for up to 2 ranks). Without it the scheduler sometimes put both ranks of a 2-core machine on one CPU, and small
+ * sizes took nearly twice as long at random (docs/benchmarks.md#cpubinding). Only the rank's
  * own thread is bound: the JVM's compiler and GC threads stay free to run anywhere.
  *
  * <p>The CPUs are those this process may use (/proc/self/status), so a launcher's or a cgroup's binding is kept;
@@ -98,9 +98,8 @@ public final class CpuBinding {
      * Sets the JIT compiler's threads to nice 19 (raising a thread's own nice needs no privilege), so that a rank
      * thread bound to the CPU where a compile runs takes it back at once instead of after the compile's scheduler
      * slice: on a machine with as many CPUs as ranks the compiler has no CPU of its own. Compiler threads started
-     * later are started by a compiler thread and inherit its nice value. In eight pairs of interleaved 8 B-512 KiB
-     * bands, samples over 300 us at 8 B-32 KiB went from 78 to 18, and the runs of 1-4 ms samples at 32 B (the second
-     * size) were gone (docs/benchmarks.md).
+     * later are started by a compiler thread and inherit its nice value. It cut the slow samples of small sizes by
+     * three quarters (docs/benchmarks.md#cpubinding).
      *
      * @param compilerThreads the compiler threads' ids (sweep.JitSettle lists them); empty where they are not known
      * @return a note for the header, or why it could not (the run goes on)

@@ -10,10 +10,9 @@ import java.util.function.LongFunction;
 
 /**
  * Before a collective's first timed size, on a backend whose time is the host's (the socket backend), its code
- * runs until the JIT has compiled it, whatever -w says. A JVM runs new code in the interpreter and compiles it
- * after thousands of calls: -w 1 is one call, so the first sizes were timed half interpreted (526 us for an 8 B
- * all_reduce that takes 10 warm, docs/benchmarks.md), and the compiler then took a CPU from the ranks in the
- * middle of later timed loops. The calls are the sweep's own (its collective, type, op and root, in and out of
+ * runs until the JIT has compiled it, whatever -w says: -w 1 is one call, and the first sizes were timed half
+ * interpreted, the compiler then taking a CPU from the ranks inside later timed loops
+ * (docs/benchmarks.md#codewarmup). The calls are the sweep's own (its collective, type, op and root, in and out of
  * place, at its first size, at every 16x step up to 64 MiB and at its largest size up to that), so that what is
  * compiled is what is timed: code compiled for another op or placement is thrown away and compiled again when
  * the sweep reaches it. A dear first size (a millisecond a call) makes its many calls through a cheaper stand-in
@@ -41,10 +40,8 @@ final class CodeWarmup {
     /** Steps up to this size run between the first size's chunks; larger ones after, a few calls each. */
     static final long MIXED_BYTES = 4L << 20;
     /**
-     * The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this. On 2
-     * cores shared by two JVMs, compiling a sweep's code takes each about 2 s of the compilers' time: with 50 ms
-     * per iteration a fresh -n 20 sweep from 2 MiB was timed while C2 still compiled the transfer loop (2 MiB
-     * 1.0-1.4 ms a call, 8 MiB 3.9-8.3 ms; with 150 ms, 1.0-1.2 and 3.4-3.8, docs/benchmarks.md).
+     * The whole warm-up takes at most {@link #BUDGET_PER_ITER_NANOS} per timed iteration, and at most this: less
+     * per iteration left C2 compiling inside a fresh -n 20 sweep's timed loops (docs/benchmarks.md#codewarmup).
      */
     static final long BUDGET_NANOS = 5_000_000_000L;
     static final long BUDGET_PER_ITER_NANOS = 150_000_000L;
@@ -123,8 +120,8 @@ final class CodeWarmup {
         long at = standIn(first, codePath);
         List<Long> steps = steps(sizes);
         // The small steps run between the chunks of the first size: the compiler then sees every branch of the
-        // code before it compiles it. Code compiled before a branch was ever taken is thrown away when it is,
-        // and compiled again (250 ms for the socket backend's transfer loop) in the middle of a timed loop.
+        // code before it compiles it, instead of compiling it again inside a timed loop
+        // (docs/benchmarks.md#codewarmup).
         List<Long> mixed = new ArrayList<>();
         if (at != first) {
             mixed.add(first);
@@ -201,9 +198,8 @@ final class CodeWarmup {
      * most {@link #REHEARSAL_US} ({@link #rehearsed}), and by the clock too: before each size the ranks vote, and
      * any rank that the last size's time says would pass the budget stops them all (the model is loopback's; on
      * a 1 Gbit link a loop takes eight times as long). The chunks above call a loop with at most {@value #CHUNK}
-     * iterations; the sweep's own loops then carried the rest of the counts to C2's thresholds: the loop method
-     * itself (17 ms of C2) was compiled inside the sixth timed loop of an 8 B-512 KiB sweep at -n 200 (an 8 ms
-     * sample at 128 B).
+     * iterations, so without this the sweep's own loops carried the rest of the counts to C2's thresholds inside a
+     * timed loop (docs/benchmarks.md#codewarmup).
      */
     private void rehearse(List<Long> sizes, int iters, String tag) {
         long start = System.nanoTime();

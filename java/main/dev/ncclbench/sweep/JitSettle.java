@@ -11,9 +11,8 @@ import java.util.List;
 
 /**
  * Whether the JIT compiler is still at work, and a short wait for it before a timed loop. Compiles run on their
- * own threads: on a machine with as many cores as ranks one takes a rank's CPU for milliseconds (the scheduler
- * then alternates them: an 8 B all_reduce of 8 us took 2 ms every fifth call for as long as a 250 ms compile ran),
- * which is the p99 of a loop of microsecond calls.
+ * own threads: on a machine with as many cores as ranks one takes a rank's CPU for milliseconds, which is the p99
+ * of a loop of microsecond calls (docs/benchmarks.md#jitsettle).
  *
  * <p>On Linux the compiler threads' time is read from /proc/self/task/TID/schedstat (the threads are named
  * "C1 CompilerThre", "C2 CompilerThre"): on a CPU or waiting for one, it grows while a compile is under way. Elsewhere
@@ -21,8 +20,8 @@ import java.util.List;
  *
  * <p>Where the ranks' threads are bound to CPUs, the compiler's threads also run at the lowest priority
  * ({@link dev.ncclbench.launch.CpuBinding#lowerCompilerPriority}, with the ids from {@link #compilerThreads}): on a
- * machine with as many CPUs as ranks there is no free CPU for them, and a compile started inside a timed loop (the
- * other rank's, when one rank got ahead) took a rank's CPU for whole scheduler slices.
+ * machine with as many CPUs as ranks there is no free CPU for them, and a compile started inside a timed loop
+ * takes a rank's CPU for whole scheduler slices.
  */
 final class JitSettle {
     /** The compiler counts as idle when it has not run for this long. */
@@ -30,7 +29,7 @@ final class JitSettle {
     /**
      * Never wait longer than this before a timed loop, nor longer than {@link #PER_ITER_NANOS} per timed iteration
      * (a 2-iteration check is not worth a second per size; nccl-tests' default -n 20 gets 300 ms): a JIT that
-     * keeps compiling is measured as it is. A large method takes C2 300 ms and more on a busy 2-core machine.
+     * keeps compiling is measured as it is (docs/benchmarks.md#jitsettle).
      */
     private static final long MAX_NANOS = 1_000_000_000L;
     private static final long PER_ITER_NANOS = 15_000_000L;

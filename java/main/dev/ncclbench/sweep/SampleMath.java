@@ -16,8 +16,8 @@ final class SampleMath {
 
     /**
      * nccl-tests' -a: 0 rank 0, 1 mean, 2 min, 3 max. Plain loops, not commons-math3's objects: it runs once per
-     * timed iteration of every size, and C2 took 310 ms to compile the loop that called those objects, on a
-     * rank's CPU, in the middle of a later size's timed loop.
+     * timed iteration, and compiling the objects' calls took a rank's CPU inside a timed loop
+     * (docs/benchmarks.md#samplemath).
      */
     static double combine(double[] perRank, int mode) {
         if (mode == 0) {

@@ -31,14 +31,8 @@ final class SweepEngine {
     /** Up to this size a call costs less than waking a CPU: untimed calls after the start barrier ({@link #wakeCalls}). */
     static final long AWAKE_BYTES = 1L << 20;
     /**
-     * How long (by {@link CodeWarmup#callUs}) the untimed calls after the start barrier last. The first calls after
-     * a sleeping barrier are slow for a while, not for one call: over 63 loops files of the bench (8 B-32 KiB), the
-     * samples over 3x their loop's median were 18x as frequent at the first iteration as after the 50th, 3-7x at
-     * the 2nd-8th and 2x at the 9th-50th. With about 0.5 ms of calls instead of 1 call, 25 interleaved pairs of
-     * bands (350 loops of 8 B-32 KiB each): their excess time at the first 8 iterations 2.6 ms against 0.7, and a
-     * loop's mean over its median (what the start's slow calls add to the reported time) at the median 1.034
-     * against 1.027, at p75 1.081 against 1.061, at p90 1.123 against 1.107 (one-sided Mann-Whitney p = 0.007;
-     * docs/benchmarks.md).
+     * How long (by {@link CodeWarmup#callUs}) the untimed calls after the start barrier last: the first calls after
+     * a sleeping barrier are slow for a while, not for one call (docs/benchmarks.md#sweepengine).
      */
     static final double AWAKE_US = 500;
     /** At most this many: 49 at 8 B, 11 at 32 KiB, 1 from 512 KiB by the model. */
@@ -201,10 +195,9 @@ final class SweepEngine {
                 JitSettle.await(spec.iters());
             }
             plane.barrier(tag + ": start");
-            // The barrier waits asleep, and a sleeping rank's CPU may be halted: in a VM waking one took up to 8 ms,
-            // so the first timed call was 20-80 us at 8 B (or the whole loop's time), and the calls after it stay slow
-            // for a while. Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier
-            // does; the size alone decides how many, so every rank makes the same calls.
+            // The barrier waits asleep, and a sleeping rank's CPU may be slow to wake (docs/benchmarks.md#sweepengine).
+            // Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
+            // alone decides how many, so every rank makes the same calls.
             for (int k = deviceTimed ? 0 : wakeCalls(counts.sizeBytes(spec.type())); k > 0; k--) {
                 op.launch(0);
                 op.drain();
@@ -263,8 +256,8 @@ final class SweepEngine {
 
     /**
      * The timed iterations, alone in a method of their own: a compile that their count triggers (an on-stack
-     * replacement of this loop) then takes milliseconds. Inside measure it was measure with its set-up, checks and
-     * tags inlined: 500 ms of C2 (JFR, 2-core machine) on a rank's CPU, in the middle of the loop being timed.
+     * replacement of this loop) then takes milliseconds, not the half second it took inside measure
+     * (docs/benchmarks.md#sweepengine).
      * Fills {@code samples} (us per iteration); returns the collectives' own time under -z 3 (s).
      */
     private double timedLoop(Operation op, int iters, int agg, int z, boolean captured, String tag, double[] samples,

@@ -92,11 +92,9 @@ final class Mesh implements AutoCloseable {
 
     /**
      * Closes every connection and connects the mesh again, as at the start: every rank calls it at the same point,
-     * with no exchange in flight (after a barrier). A TCP connection keeps what its history taught it: on loopback
-     * under BBR the warm-ups' large calls (nccl-tests' -w at every size up to -e, the code warm-up's steps) made
-     * the kernel send from both CPUs, reorder and retransmit, and the connections stayed slow afterwards: 2 MiB
-     * timed right after them took 1058-1246 us a call, on connections that had carried nothing larger 509-732
-     * (docs/benchmarks.md). The timed sizes then see only what the sweep itself sent, as a fresh job's would.
+     * with no exchange in flight (after a barrier). A TCP connection keeps what its history taught it, and the
+     * warm-ups' large calls left the connections slow (docs/benchmarks.md#mesh). The timed sizes then see only what
+     * the sweep itself sent, as a fresh job's would.
      */
     void reconnect() {
         requireNotAborted();
@@ -122,13 +120,9 @@ final class Mesh implements AutoCloseable {
      * through {@link #exchange} as the collectives' own (blocking socket calls would take a path through the JDK
      * that the timed code does not, and change what the compiler knows of it). What a new TCP connection does
      * once, in its first exchanges, would otherwise land in the first timed loops, the same iterations in every run
-     * (loopback, BBR): the 122nd-125th exchange of 8 B took 0.1-0.8 ms each, the 33rd-35th all_reduce of 512 KiB
-     * 1-6 ms (the first size whose writes the connection cannot send at once: under BBR, likely its start-up phase
-     * ending). {@value #BREAK_IN_EXCHANGES} of 8 bytes removed the first; {@value #BREAK_IN_BULK} of
-     * {@value #BREAK_IN_BULK_BYTES} bytes a link did not always remove the second (it came back at the 33rd or the
-     * 64th call in some runs), which is why only a sweep with large sizes reconnects
-     * ({@link SocketRankComm#HISTORY_BYTES}). The cost: 16 MiB each way a link, about 10-20 ms on loopback and
-     * 0.3 s a link pair at 1 Gbit/s.
+     * (docs/benchmarks.md#mesh; also why only a sweep with large sizes reconnects,
+     * {@link SocketRankComm#HISTORY_BYTES}).
+     * The cost: 16 MiB each way a link, about 10-20 ms on loopback and 0.3 s a link pair at 1 Gbit/s.
      */
     private void breakIn(int bytes, int rounds) {
         ByteBuffer out = ByteBuffer.allocateDirect(bytes);
@@ -358,7 +352,7 @@ final class Mesh implements AutoCloseable {
     /**
      * A reducing receive whose other operand shares no bytes with dst: each piece lands in dst itself and is reduced
      * there while still in the cache. Through a separate piece buffer, dst's lines were read from memory only to be
-     * overwritten (out of place at 256 MiB: 179 ms a call against 195, the mean of seven pairs of runs).
+     * overwritten (docs/benchmarks.md#mesh).
      */
     private static void readReduceInPlace(SocketChannel ch, ByteBuffer dst, ByteBuffer a, long aOffset, Reducer reducer,
                                           int pieceBytes, Reducer.Staging staging) throws IOException {

@@ -14,28 +14,19 @@ import java.util.List;
  * answer in microseconds). It parks in a selector only when other threads are waiting for a CPU
  * ({@link RunQueue}), which it asks every {@link #SPIN_NANOS} of idling and after every late yield.
  *
- * <p>Why poll, and why yield: a blocking read costs a kernel wake-up of an idle CPU per step, which was most of
- * an 8 B all_reduce (docs/benchmarks.md). A plain spin (Thread.onSpinWait) measured the same when each rank had
- * a CPU of its own, but when the scheduler put both ranks on one CPU the spinner held it for its whole budget
- * while the peer that would answer waited (8 B calls of 125 us). Yielding hands the CPU over at once, as Open
- * MPI's progress loop does when oversubscribed. When a yield comes back late, other threads may have wanted the
- * CPU (a loaded machine), or the host took it from this VM: the run queue tells which, and the thread parks only
- * in the first case.
- *
- * <p>Why not park whenever the peer is slow: a parked rank leaves its CPU idle, and in a VM an idle vCPU is slow
- * to wake (milliseconds when the host is busy). The peer, waiting in turn for the late answer, parked too, and
- * both ranks then took turns waking each other: runs of 2 ms samples in a loop of 8 us calls (8-25 samples over
- * 300 us in three of eight bands, the host stealing next to no CPU; none with this rule). Open MPI's progress loop
- * never parks.
+ * <p>It polls because a blocking wake-up per step was most of an 8 B all_reduce; it yields rather than spins so a
+ * rank sharing a CPU with its peer hands it over; it does not park whenever the peer is slow because two parked
+ * ranks then take turns waking each other (docs/benchmarks.md#poller). When a yield comes back late, other threads
+ * may have wanted the CPU (a loaded machine), or the host took it from this VM: the run queue tells which, and the
+ * thread parks only in the first case.
  *
  * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
- * path that moves large exchanges on several threads (which measured faster there than any selector loop).
+ * path that moves large exchanges on several threads (faster there than any selector loop).
  */
 final class Poller {
     /**
      * How often an idle exchange asks the run queue whether to park, and so how long it idles before it parks on a
-     * crowded machine. When it parked after 100 us whatever the run queue, samples over 300 us in 8 B-32 KiB, nine
-     * 8 B-512 KiB bands interleaved, were 87 in all; after 1 ms, 32 (docs/benchmarks.md).
+     * crowded machine: 1 ms had a third of the slow samples that 100 us had (docs/benchmarks.md#poller).
      */
     static final long SPIN_NANOS = 1_000_000;
     /** A yield this long means the CPU went elsewhere for a while: another thread, or the host. */
@@ -62,8 +53,7 @@ final class Poller {
      * is read into: the mesh's piece buffer from its start, or (out of place, see {@link Xfer#intoRegion}) the
      * slice itself at {@code pos}, where it is then reduced while still in the cache: through the piece buffer the
      * result's lines came from memory only to be overwritten, as on the blocking path ({@link Mesh}). Here the gain
-     * is within this machine's noise (32 MiB out of place, five interleaved pairs of runs: 18.9 ms a call against
-     * 19.8, medians), and no path of the ring reads a piece buffer it need not.
+     * is within the noise (docs/benchmarks.md#poller), and no path of the ring reads a piece buffer it need not.
      */
     private int[] pos = new int[8];
     private int[] end = new int[8];

@@ -16,10 +16,8 @@ import java.nio.LongBuffer;
  * reduces: float, double, int32, int64. In one vectorised pass of native code ({@link HostReduce}) where the library
  * is loaded and does the type and op, else staged block by block through heap arrays (see {@link #BLOCK}).
  *
- * <p>Why native: Java 17 does not vectorise loops over direct buffers, and the staging's three copies per block were
- * 12 % of both CPUs' time in an 8 MiB loop (perf), the kernel's own copies 34 %. One pass instead, eight interleaved
- * pairs of 8 MiB runs (-n 50, 2 ranks, loopback): 3890 us a call against 4940 out of place, 3908 against 4275 in
- * place (medians; docs/benchmarks.md). The results are the same bit for bit (ReducerTest).
+ * <p>Why native: Java 17 does not vectorise loops over direct buffers, and the staging's copies cost a large share
+ * of the CPU (docs/benchmarks.md#reducer). The results are the same bit for bit (ReducerTest).
  */
 final class Reducer {
     private final DataType type;
@@ -31,9 +29,8 @@ final class Reducer {
     /**
      * Elements per block: the operands are copied into two heap arrays of this many elements, combined there,
      * and the result copied back. Plain loops over arrays are what C2 vectorises (SSE/AVX); loops of
-     * ByteBuffer.getFloat/putFloat are not, and ran at about 2 GB/s, which on a 2-core machine made the
-     * reduction as costly as the transfer itself. The bulk copies are memcpy. 4096 elements (16-32 KB per
-     * array) keep both arrays in L1: 8-12 GB/s here, against 7-8 with 8192.
+     * ByteBuffer.getFloat/putFloat are not. The bulk copies are memcpy. 4096 elements (16-32 KB per array) keep
+     * both arrays in L1 (docs/benchmarks.md#reducer).
      */
     static final int BLOCK = 4096;
     /** Up to this many elements a plain loop on the buffers beats staging them (an 8 B all_reduce reduces 2). */
@@ -41,8 +38,8 @@ final class Reducer {
 
     /**
      * One type's loops, a class per type so that the call site in the transfer loop sees one receiver and the
-     * compiler inlines only that type's code: with all four inlined the transfer loop took 250 ms to compile,
-     * which on 2 cores was a rank's CPU gone for 250 ms in the middle of a timed loop.
+     * compiler inlines only that type's code: with all four inlined the transfer loop's compile took a rank's CPU
+     * in the middle of a timed loop (docs/benchmarks.md#reducer).
      */
     private interface Kernel {
         /** Element indices into whole-buffer views: {@code dst[d + i] = a[x + i] op b[y + i]}. */
@@ -51,10 +48,8 @@ final class Reducer {
 
     /**
      * The two heap blocks a reduction stages through, one per thread that reduces (the caller keeps it: the polling
-     * thread one, each blocking connection's reader its own). Not a ThreadLocal: ThreadLocal.get was compiled with
-     * its map's first probe as the only path, and another thread-local's first use (Jackson's, when the first row
-     * was written) took the other path, threw the compiled code away and had it compiled again inside the next timed
-     * loop (LogCompilation: unstable_if in ThreadLocalMap.getEntry; a 2-3 ms stall in most 128 KiB loops).
+     * thread one, each blocking connection's reader its own). Not a ThreadLocal: another thread-local's first use
+     * deoptimised ThreadLocal.get inside a timed loop (docs/benchmarks.md#reducer).
      */
     static final class Staging {
         private float[][] floats;

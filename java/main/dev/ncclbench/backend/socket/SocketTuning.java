@@ -18,24 +18,22 @@ record SocketTuning(String algo, int chunkBytes, long rdMax, long pollLimit) {
     static final String RD = "rd";
     /**
      * Above {@link #RD_MAX} on a power of two of 4 ranks or more, Rabenseifner's algorithm instead of the ring: the same
-     * bytes in 2 log2(n) steps instead of 2(n-1). On 4 ranks (one process each, 2 cores, loopback), four interleaved
-     * rounds, medians in us: 128 KiB 151 against the ring's 188, 512 KiB 572 against 677, 2 MiB 2010 against 2228,
-     * 8 MiB 11700 against 13120, 32 MiB 50560 against 53252. On 2 ranks the two move the same bytes in the same two
-     * steps, and the ring stays. Other rank counts would first fold the extra ranks in (a whole-buffer step more), and
-     * keep the ring.
+     * bytes in 2 log2(n) steps instead of 2(n-1), 5-20 % faster on 4 ranks (docs/benchmarks.md#sockettuning). On 2
+     * ranks the two move the same bytes in the same two steps, and the ring stays. Other rank counts would first fold
+     * the extra ranks in (a whole-buffer step more), and keep the ring.
      */
     static final String RABENSEIFNER = "rabenseifner";
     /** 512 KiB pieces: large enough that a piece's syscalls are few, small enough to stay in L2 while reduced. */
     static final int DEFAULT_CHUNK = 512 << 10;
     /**
-     * Recursive doubling sends the whole buffer log2(n) times, the ring 2(n-1)/n of it in 2(n-1) steps: on 2
-     * ranks rd took 17-18 us at 32 KiB (ring 26-34) and the ring won from 128 KiB (55-66 us against 76-81).
+     * Recursive doubling sends the whole buffer log2(n) times, the ring 2(n-1)/n of it in 2(n-1) steps: rd wins
+     * on latency up to here, the ring on bandwidth from 128 KiB (docs/benchmarks.md#sockettuning).
      */
     static final long RD_MAX = 64 << 10;
     /**
-     * Exchanges up to this many bytes run on the rank's thread. On loopback (2 cores, 2 ranks) that thread was
-     * as fast as the blocking threads or faster up to 32 MiB (8 MiB: 3.9-4.5 ms against 4.8-10 ms); above it
-     * the blocking threads, one per connection and direction, keep a NIC's several streams busy at once.
+     * Exchanges up to this many bytes run on the rank's thread, as fast as the blocking threads or faster up to
+     * here (docs/benchmarks.md#sockettuning); above it the blocking threads, one per connection and direction, keep
+     * a NIC's several streams busy at once.
      */
     static final long POLL_LIMIT = 32L << 20;
 
