@@ -1,5 +1,8 @@
 package dev.ncclbench.env;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import dev.ncclbench.internal.jni.NcclResult;
 
 import java.util.List;
@@ -19,6 +22,7 @@ import java.util.List;
  * @param warnings           NCCL's WARN messages, in order
  * @param problem            why the probe itself could not run (no probe library, child crashed), or null
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ProbeResult(boolean loaded, String library, String loadedPath, String dlError, int version,
                           int uniqueIdStatus, String errorString, String lastError, String bootstrapInterface,
                           String bootstrapAddress, List<String> warnings, String logFile, String problem) {
