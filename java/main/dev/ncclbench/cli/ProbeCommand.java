@@ -44,10 +44,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         ProbeResult r = ProbeRunner.probe(library);
         if (json) {
-            // 1: the first version with an envelope; keys were camelCase before (loadedPath, uniqueIdStatus, ...)
-            var doc = Json.mapper().createObjectNode().put("kind", "ncclbench.probe").put("schema_version", 1);
-            doc.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().valueToTree(r));
-            out.println(Json.pretty().writeValueAsString(doc));
+            out.println(Json.prettyText(r.document()));
         } else {
             out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
             out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));

@@ -27,6 +27,14 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
                           int uniqueIdStatus, String errorString, String lastError, String bootstrapInterface,
                           String bootstrapAddress, List<String> warnings, String logFile, String problem) {
 
+    /** `probe --json`. 1: the first version with an envelope; keys were camelCase before (loadedPath, ...). */
+    public com.fasterxml.jackson.databind.node.ObjectNode document() {
+        var doc = dev.ncclbench.output.Json.mapper().createObjectNode().put("kind", "ncclbench.probe")
+                .put("schema_version", 1);
+        doc.setAll((com.fasterxml.jackson.databind.node.ObjectNode) dev.ncclbench.output.Json.mapper().valueToTree(this));
+        return doc;
+    }
+
     public String versionString() {
         return version <= 0 ? null : dev.ncclbench.internal.jni.NcclProbe.versionString(version);
     }
