@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultDocument;
 
 import java.nio.charset.StandardCharsets;
@@ -63,12 +64,12 @@ public record Fingerprint(
     }
 
     static Fingerprint of(ResultDocument doc, NicRates rates) {
-        List<ResultDocument.Rank> ranks = doc.ranks() == null ? List.of() : doc.ranks();
+        List<RankInfo> ranks = doc.ranks() == null ? List.of() : doc.ranks();
         TreeSet<String> hosts = new TreeSet<>();
         TreeSet<String> gpus = new TreeSet<>();
         TreeSet<String> models = new TreeSet<>();
         Map<String, String> nics = new TreeMap<>();
-        for (ResultDocument.Rank r : ranks) {
+        for (RankInfo r : ranks) {
             hosts.add(r.host() == null ? "" : r.host());
             String dev = r.device() == null ? "" : r.device().strip();
             if (dev.startsWith("cuda:")) {

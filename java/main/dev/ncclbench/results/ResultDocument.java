@@ -36,7 +36,7 @@ public record ResultDocument(
         RunSpec spec,
         Map<String, String> versions,
         int nranks,
-        List<Rank> ranks,
+        List<RankInfo> ranks,
         Map<String, String> environment,
         List<String> ncclLogFiles,
         List<String> notes,
@@ -58,12 +58,7 @@ public record ResultDocument(
 
     /** The document of a run that has just begun: no rows, status "running". */
     static ResultDocument begin(RunInfo run) {
-        List<Rank> ranks = new ArrayList<>();
-        if (run.ranks() != null) {
-            for (RankInfo r : run.ranks()) {
-                ranks.add(new Rank(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
-            }
-        }
+        List<RankInfo> ranks = run.ranks() == null ? List.of() : List.copyOf(run.ranks());
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
                 run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
@@ -78,12 +73,8 @@ public record ResultDocument(
 
     /** The run as the rest of the code models it (e.g. to print the table again from a file). */
     public RunInfo runInfo() {
-        List<RankInfo> rankInfos = new ArrayList<>();
-        for (Rank r : ranks == null ? List.<Rank>of() : ranks) {
-            rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
-        }
         return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
-                nranks, versions, rankInfos, environment, ncclLogFiles, notes, commandLine, backendAsked);
+                nranks, versions, ranks == null ? List.of() : ranks, environment, ncclLogFiles, notes, commandLine, backendAsked);
     }
 
     /** The rows as the rest of the code models them. */
@@ -93,16 +84,6 @@ public record ResultDocument(
             out.add(r.toResultRow());
         }
         return out;
-    }
-
-    @JsonPropertyOrder({"rank", "local_rank", "host", "pid", "device"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Rank(
-            int rank,
-            int localRank,
-            String host,
-            long pid,
-            String device) {
     }
 
     /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
@@ -120,12 +101,12 @@ public record ResultDocument(
             String algorithm,
             Placement outOfPlace,
             Placement inPlace,
-            Verdict verdict) {
+            PathVerdict verdict) {
 
         static Row from(ResultRow r) {
             return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(), r.algorithm(),
                     Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
-                    Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
+                    Placement.from(r.inPlace(), r.samplesInPlace()), r.verdict());
         }
 
         public ResultRow toResultRow() {
@@ -134,7 +115,7 @@ public record ResultDocument(
                     inPlace == null ? null : inPlace.toMeasurement(),
                     outOfPlace == null ? null : outOfPlace.toStats(),
                     inPlace == null ? null : inPlace.toStats(),
-                    verdict == null ? null : verdict.toPathVerdict(), cycle, algorithm);
+                    verdict, cycle, algorithm);
         }
 
         /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
@@ -143,7 +124,7 @@ public record ResultDocument(
                     other.type) && java.util.Objects.equals(redop, other.redop) && root == other.root;
         }
 
-        Row withVerdict(Verdict v) {
+        Row withVerdict(PathVerdict v) {
             return new Row(collective, size, count, type, redop, root, cycle, algorithm, outOfPlace, inPlace, v);
         }
     }
@@ -206,23 +187,6 @@ public record ResultDocument(
         SampleStats toStats(List<Double> values) {
             return new SampleStats(count, nan(minUs), nan(medianUs), nan(p99Us), nan(maxUs), nan(meanUs),
                     nan(cvPercent), values);
-        }
-    }
-
-    @JsonPropertyOrder({"path", "confidence", "reason", "evidence"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Verdict(
-            String path,
-            String confidence,
-            String reason,
-            List<String> evidence) {
-
-        static Verdict from(PathVerdict v) {
-            return v == null ? null : new Verdict(v.path(), v.confidence(), v.reason(), orEmptyList(v.evidence()));
-        }
-
-        PathVerdict toPathVerdict() {
-            return new PathVerdict(path, confidence, reason, orEmptyList(evidence));
         }
     }
 
