@@ -75,12 +75,12 @@ ok = True
 lines = [f"1. NCCL_SOCKET_IFNAME unset: all_reduce busbw {slow:.3f} GB/s: eth0's shaped 500 Mbit/s is 0.0625 GB/s"]
 for n in (0, 1):
     d = json.load(open(f"{work}/doctor-{n}.json"))
-    f = next((x for x in d["findings"] if x["ruleId"] == "SOCKET-DEFAULT-SLOW-NIC"), None)
+    f = next((x for x in d["findings"] if x["id"] == "SOCKET-DEFAULT-SLOW-NIC"), None)
     probe = d.get("probe") or {}
     real = f", real NCCL {probe['version']} agrees" if probe.get("agrees") else (", real NCCL not run" if not probe else ", real NCCL DISAGREES")
     fix = f["remedy"][0].replace("export ", "") if f else "nothing"
     lines.append(f"{n + 2}. doctor on node {n}: NCCL will bootstrap on {d['bootstrap']['interface']}{real}; "
-                 f"{f['ruleId'] if f else 'no finding'}: recommends {fix}")
+                 f"{f['id'] if f else 'no finding'}: recommends {fix}")
     ok &= d["bootstrap"]["interface"] == "eth0" and f is not None and fix == "NCCL_SOCKET_IFNAME=rdma0"
 ratio = fast / slow if slow > 0 else 0
 lines.append(f"4. NCCL_SOCKET_IFNAME=rdma0: all_reduce busbw {fast:.3f} GB/s on rdma0")

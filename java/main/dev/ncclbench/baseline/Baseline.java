@@ -1,6 +1,8 @@
 package dev.ncclbench.baseline;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import java.util.ArrayList;
@@ -12,37 +14,43 @@ import java.util.List;
  */
 @JsonPropertyOrder({"kind", "schema_version", "name", "created_at", "fingerprint_id", "fingerprint", "runs",
         "entries"})
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Baseline(
-        @JsonProperty("kind") String kind,
-        @JsonProperty("schema_version") int schemaVersion,
-        @JsonProperty("name") String name,
-        @JsonProperty("created_at") String createdAt,
-        @JsonProperty("fingerprint_id") String fingerprintId,
-        @JsonProperty("fingerprint") Fingerprint fingerprint,
-        @JsonProperty("runs") List<Run> runs,
-        @JsonProperty("entries") List<Entry> entries) {
+        String kind,
+        int schemaVersion,
+        String name,
+        String createdAt,
+        String fingerprintId,
+        Fingerprint fingerprint,
+        List<Run> runs,
+        List<Entry> entries) {
 
-    public static final String KIND = "ncclbench-baseline";
-    public static final int SCHEMA_VERSION = 1;
+    public static final String KIND = "ncclbench.baseline";
+    /** 2: kind "ncclbench.baseline" (was "ncclbench-baseline"); nothing else changed, so version 1 is read too. */
+    public static final int SCHEMA_VERSION = 2;
+    /** Version 1's kind, still read. */
+    public static final String KIND_V1 = "ncclbench-baseline";
 
     /** Where one recorded run came from. */
     @JsonPropertyOrder({"file", "started_at", "status", "cycles"})
-    public record Run(@JsonProperty("file") String file, @JsonProperty("started_at") String startedAt,
-                      @JsonProperty("status") String status, @JsonProperty("cycles") int cycles) {
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Run(String file, String startedAt,
+                      String status, int cycles) {
     }
 
     /** One table line: the samples of each run (or -N cycle) and their statistics. */
     @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "busbw_time_us", "stats", "paths", "groups"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Entry(
-            @JsonProperty("collective") String collective,
-            @JsonProperty("size") long size,
-            @JsonProperty("type") String type,
-            @JsonProperty("redop") String redop,
-            @JsonProperty("root") int root,
-            @JsonProperty("busbw_time_us") double busbwTimeUs,
-            @JsonProperty("stats") Stats stats,
-            @JsonProperty("paths") List<String> paths,
-            @JsonProperty("groups") List<List<Double>> groups) {
+            String collective,
+            long size,
+            String type,
+            String redop,
+            int root,
+            double busbwTimeUs,
+            Stats stats,
+            List<String> paths,
+            List<List<Double>> groups) {
 
         public SizeKey key() {
             return new SizeKey(collective, size, type, redop, root);
@@ -73,10 +81,11 @@ public record Baseline(
 
     /** Over every group's samples pooled, in microseconds; busbw at the median time in GB/s. */
     @JsonPropertyOrder({"groups", "count", "min_us", "p25_us", "median_us", "p75_us", "max_us", "busbw_median"})
-    public record Stats(@JsonProperty("groups") int groups, @JsonProperty("count") int count,
-                        @JsonProperty("min_us") double minUs, @JsonProperty("p25_us") double p25Us,
-                        @JsonProperty("median_us") double medianUs, @JsonProperty("p75_us") double p75Us,
-                        @JsonProperty("max_us") double maxUs, @JsonProperty("busbw_median") double busbwMedian) {
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Stats(int groups, int count,
+                        double minUs, double p25Us,
+                        double medianUs, double p75Us,
+                        double maxUs, double busbwMedian) {
 
         static Stats of(SizeSamples s) {
             double[] x = s.pooled();

@@ -67,12 +67,13 @@ public final class BaselineStore {
         } catch (IOException e) {
             throw NcclbenchException.usage("cannot read baseline " + file + ": " + e.getMessage());
         }
-        if (tree == null || !tree.isObject() || !Baseline.KIND.equals(tree.path("kind").asText(null))) {
+        String kind = tree == null ? null : tree.path("kind").asText(null);
+        if (tree == null || !tree.isObject() || !(Baseline.KIND.equals(kind) || Baseline.KIND_V1.equals(kind))) {
             throw NcclbenchException.usage(file + " is not a ncclbench baseline (no \"kind\": \"" + Baseline.KIND
                     + "\"; a result JSON is recorded with 'ncclbench baseline record')");
         }
         int version = tree.path("schema_version").asInt(-1);
-        if (version != Baseline.SCHEMA_VERSION) {
+        if (version != Baseline.SCHEMA_VERSION && !(version == 1 && Baseline.KIND_V1.equals(kind))) {
             throw NcclbenchException.usage("baseline " + file + " has schema_version " + version
                     + "; this ncclbench reads " + Baseline.SCHEMA_VERSION);
         }

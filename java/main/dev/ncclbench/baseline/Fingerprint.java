@@ -1,8 +1,11 @@
 package dev.ncclbench.baseline;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultDocument;
 
 import java.nio.charset.StandardCharsets;
@@ -28,16 +31,17 @@ import java.util.TreeSet;
  */
 @JsonPropertyOrder({"backend", "nodes", "ranks", "gpu_model", "gpu_count", "nics", "versions", "nccl_env",
         "measurement"})
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Fingerprint(
-        @JsonProperty("backend") String backend,
-        @JsonProperty("nodes") int nodes,
-        @JsonProperty("ranks") int ranks,
-        @JsonProperty("gpu_model") String gpuModel,
-        @JsonProperty("gpu_count") int gpuCount,
-        @JsonProperty("nics") Map<String, String> nics,
-        @JsonProperty("versions") Map<String, String> versions,
-        @JsonProperty("nccl_env") Map<String, String> ncclEnv,
-        @JsonProperty("measurement") Map<String, String> measurement) {
+        String backend,
+        int nodes,
+        int ranks,
+        String gpuModel,
+        int gpuCount,
+        Map<String, String> nics,
+        Map<String, String> versions,
+        Map<String, String> ncclEnv,
+        Map<String, String> measurement) {
 
     /** Versions that change what the fabric delivers; others (java, os) are kept out of the key. */
     static final List<String> VERSION_KEYS = List.of("nccl", "cuda_runtime", "driver", "ofed", "ncclbench");
@@ -60,12 +64,12 @@ public record Fingerprint(
     }
 
     static Fingerprint of(ResultDocument doc, NicRates rates) {
-        List<ResultDocument.Rank> ranks = doc.ranks() == null ? List.of() : doc.ranks();
+        List<RankInfo> ranks = doc.ranks() == null ? List.of() : doc.ranks();
         TreeSet<String> hosts = new TreeSet<>();
         TreeSet<String> gpus = new TreeSet<>();
         TreeSet<String> models = new TreeSet<>();
         Map<String, String> nics = new TreeMap<>();
-        for (ResultDocument.Rank r : ranks) {
+        for (RankInfo r : ranks) {
             hosts.add(r.host() == null ? "" : r.host());
             String dev = r.device() == null ? "" : r.device().strip();
             if (dev.startsWith("cuda:")) {
@@ -171,6 +175,7 @@ public record Fingerprint(
     }
 
     /** One changed field. before or after is null when the field is absent on that side. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Change(String kind, String what, String before, String after) {
         public String text() {
             return what + ": " + (before == null ? "(unset)" : before) + " -> " + (after == null ? "(unset)" : after);

@@ -43,7 +43,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         ProbeResult r = ProbeRunner.probe(library);
         if (json) {
-            out.println(Json.pretty().writeValueAsString(r));
+            out.println(Json.prettyText(r.document()));
         } else {
             out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
             out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));

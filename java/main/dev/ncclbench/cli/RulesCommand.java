@@ -25,7 +25,7 @@ public final class RulesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print as JSON: [{book, id, severity, degradesPath, summary}]")
+    @Option(names = "--json", description = "Print as JSON: {kind, schema_version, rules: [{book, id, severity, degrades_path, summary}]}")
     boolean json;
 
     @Override
@@ -38,13 +38,18 @@ public final class RulesCommand implements Callable<Integer> {
                     Map<String, Object> m = new LinkedHashMap<>();
                     m.put("book", book.name());
                     m.put("id", r.id());
-                    m.put("severity", r.severity().name());
-                    m.put("degradesPath", r.degradesPath());
+                    m.put("severity", r.severity());
+                    m.put("degrades_path", r.degradesPath());
                     m.put("summary", r.summary());
                     rows.add(m);
                 }
             }
-            out.println(Json.pretty().writeValueAsString(rows));
+            // 1: the first version with an envelope; before it, a bare array with degradesPath and "ERROR"
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("kind", "ncclbench.rules");
+            doc.put("schema_version", 1);
+            doc.put("rules", rows);
+            out.println(Json.pretty().writeValueAsString(doc));
         } else {
             int width = RuleBooks.all().stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);

@@ -1,5 +1,8 @@
 package dev.ncclbench.diagnosis;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
@@ -19,6 +22,7 @@ import java.util.List;
  * @param findings   every rule's conclusions, errors first
  * @param evidence   the lines the overall verdict rests on
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Diagnosis(PathKind path, Health health, String confidence, String reason, int hosts, int ranks,
                         List<PairVerdict> pairs, List<Finding> findings, List<String> evidence) {
 

@@ -1,5 +1,8 @@
 package dev.ncclbench.diagnosis;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 
@@ -10,6 +13,7 @@ import java.util.Map;
 /**
  * The stable, short form of a diagnosis: what `explain --json` puts first and what fixture tests compare.
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ExplainSummary(List<String> ncclVersions, List<String> hosts, int ranks, String network, String path,
                              String health, String confidence, int exitCode, List<String> rules, int connections,
                              List<String> netDevices, List<String> socketInterfaces, List<String> bootstrap,

@@ -18,13 +18,18 @@ import java.util.Map;
 
 /** `ncclbench explain`'s output: the text a person reads, and the whole structure as JSON. */
 public final class ExplainText {
+    public static final String KIND = "ncclbench.explain";
+    /** 2: kind and schema_version replace "schema": "ncclbench.explain/1"; snake_case keys (summary.path and
+     *  summary.health keep their names); findings as in Finding. */
+    public static final int SCHEMA_VERSION = 2;
     private ExplainText() {
     }
 
     /** The summary, diagnosis and evidence as one JSON document. */
     public static String json(NcclLogEvidence e, Diagnosis d) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", "ncclbench.explain/1");
+        doc.put("kind", KIND);
+        doc.put("schema_version", SCHEMA_VERSION);
         doc.put("summary", ExplainSummary.of(e, d));
         doc.put("diagnosis", d);
         doc.put("evidence", e);

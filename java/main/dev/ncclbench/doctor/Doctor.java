@@ -63,7 +63,7 @@ public final class Doctor {
             probe = new DoctorReport.Probe(np.library(), np.version(), np.bootstrapInterface(), np.bootstrapAddress(),
                     np.ran() && Objects.equals(np.bootstrapInterface(), p.bootstrap().iface()), np.problem());
         }
-        return new DoctorReport(DoctorReport.SCHEMA, s.hostname(), o.failOn().fails(findings), findings, p.bootstrap(),
+        return new DoctorReport(DoctorReport.KIND, DoctorReport.SCHEMA_VERSION, s.hostname(), o.failOn().fails(findings), findings, p.bootstrap(),
                 p.socketInterfaces(), p.nccl(), probe, s);
     }
 

@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -15,13 +18,16 @@ import java.util.List;
  *
  * @param failed whether a finding reaches the --fail-on threshold (exit 3)
  */
-@JsonPropertyOrder({"schema", "host", "failed", "findings", "bootstrap", "socket_interfaces", "nccl_rules", "probe"})
-public record DoctorReport(String schema, String host, boolean failed, List<Finding> findings, Prediction.Bootstrap bootstrap,
-                           @JsonProperty("socket_interfaces") List<Prediction.Endpoint> socketInterfaces,
-                           @JsonProperty("nccl_rules") String ncclRules, Probe probe, @JsonIgnore HostSnapshot snapshot) {
-    public static final String SCHEMA = "ncclbench.doctor/1";
+@JsonPropertyOrder({"kind", "schema_version", "host", "failed", "findings", "bootstrap", "socket_interfaces", "nccl_rules", "probe"})
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record DoctorReport(String kind, int schemaVersion, String host, boolean failed, List<Finding> findings, Prediction.Bootstrap bootstrap,
+                           List<Prediction.Endpoint> socketInterfaces, String ncclRules, Probe probe, @JsonIgnore HostSnapshot snapshot) {
+    public static final String KIND = "ncclbench.doctor";
+    /** 2: kind and schema_version replace "schema": "ncclbench.doctor/1"; snake_case keys; findings as in Finding. */
+    public static final int SCHEMA_VERSION = 2;
 
     /** What the real NCCL said, beside the prediction; null when it was not run. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Probe(String library, String version, @JsonProperty("interface") String iface, String address,
                         boolean agrees, String problem) {
     }

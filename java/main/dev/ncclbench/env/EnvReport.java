@@ -20,6 +20,10 @@ import java.util.Map;
  */
 public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Finding> findings, boolean probeLibrary,
                         String javacppCache, String socketIfname) {
+    public static final String KIND = "ncclbench.env";
+    /** 1: the first version with an envelope; keys were camelCase before (ncclVersion, cudaRuntime, ...). */
+    public static final int SCHEMA_VERSION = 1;
+
     public EnvReport {
         findings = List.copyOf(findings);
     }
@@ -42,18 +46,20 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
 
     public String json() throws JsonProcessingException {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", KIND);
+        m.put("schema_version", SCHEMA_VERSION);
         m.put("nccl", lib(libs.nccl()));
-        m.put("ncclVersion", probe == null ? null : probe.versionString());
-        m.put("ncclBootstrapInterface", probe == null ? null : probe.bootstrapInterface());
+        m.put("nccl_version", probe == null ? null : probe.versionString());
+        m.put("nccl_bootstrap_interface", probe == null ? null : probe.bootstrapInterface());
         m.put("probe", probe);
-        m.put("cudaRuntime", lib(libs.cudart()));
-        m.put("cudaRuntimeVersion", NativeLibraries.versionFromFileName(libs.cudart().path()));
+        m.put("cuda_runtime", lib(libs.cudart()));
+        m.put("cuda_runtime_version", NativeLibraries.versionFromFileName(libs.cudart().path()));
         m.put("driver", lib(libs.driver()));
-        m.put("driverVersion", libs.driverVersion());
+        m.put("driver_version", libs.driverVersion());
         m.put("nvml", lib(libs.nvml()));
         m.put("gpus", libs.gpus());
-        m.put("probeLibrary", probeLibrary);
-        m.put("javacppCache", javacppCache);
+        m.put("probe_library", probeLibrary);
+        m.put("javacpp_cache", javacppCache);
         m.put("missing", missing());
         m.put("findings", findings);
         return Json.pretty().writeValueAsString(m);

@@ -1,5 +1,8 @@
 package dev.ncclbench.env;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import dev.ncclbench.internal.jni.NcclResult;
 
 import java.util.List;
@@ -19,9 +22,18 @@ import java.util.List;
  * @param warnings           NCCL's WARN messages, in order
  * @param problem            why the probe itself could not run (no probe library, child crashed), or null
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ProbeResult(boolean loaded, String library, String loadedPath, String dlError, int version,
                           int uniqueIdStatus, String errorString, String lastError, String bootstrapInterface,
                           String bootstrapAddress, List<String> warnings, String logFile, String problem) {
+
+    /** `probe --json`. 1: the first version with an envelope; keys were camelCase before (loadedPath, ...). */
+    public com.fasterxml.jackson.databind.node.ObjectNode document() {
+        var doc = dev.ncclbench.output.Json.mapper().createObjectNode().put("kind", "ncclbench.probe")
+                .put("schema_version", 1);
+        doc.setAll((com.fasterxml.jackson.databind.node.ObjectNode) dev.ncclbench.output.Json.mapper().valueToTree(this));
+        return doc;
+    }
 
     public String versionString() {
         return version <= 0 ? null : dev.ncclbench.internal.jni.NcclProbe.versionString(version);

@@ -31,6 +31,6 @@ public interface Rule<E> {
     /** A finding of this rule, with its id. */
     default Finding finding(Severity severity, String title, String detail, List<String> evidence,
                             List<String> remedy, String reference) {
-        return new Finding(id(), severity, title, detail, evidence, remedy, reference);
+        return new Finding(id(), severity, title, detail, evidence, remedy, reference, degradesPath());
     }
 }

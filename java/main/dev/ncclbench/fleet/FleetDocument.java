@@ -8,7 +8,9 @@ import java.util.Map;
 /** The search as one document: what the JSON holds and what the HTML, JUnit and Prometheus files are drawn from. */
 public record FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
                             String floorSource, SearchResult result) {
-    public static final String SCHEMA = "ncclbench-fleet/1";
+    public static final String KIND = "ncclbench.fleet";
+    /** 2: kind and schema_version replace "schema": "ncclbench-fleet/1". */
+    public static final int SCHEMA_VERSION = 2;
 
     public Verdicts verdicts() {
         return result.verdicts();
@@ -51,7 +53,8 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
     public Map<String, Object> json() {
         Map<String, Object> d = new LinkedHashMap<>();
         Verdicts v = verdicts();
-        d.put("schema", SCHEMA);
+        d.put("kind", KIND);
+        d.put("schema_version", SCHEMA_VERSION);
         d.put("verdict", v.anyBad() ? "bad" : v.undecided().isEmpty() ? "good" : "good-with-undecided");
         d.put("backend", backend);
         d.put("nodes", hosts.size());

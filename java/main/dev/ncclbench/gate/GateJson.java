@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ncclbench.baseline.Fingerprint;
-import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
 
 import java.util.Locale;
@@ -13,14 +12,17 @@ import java.util.Locale;
 /** The gate's decision as JSON (docs/gate.md): verdict, exit code, per size the figures and the statistics. */
 public final class GateJson {
     static final ObjectMapper JSON = Json.mapper();
+    public static final String KIND = "ncclbench.gate";
+    /** 2: kind "ncclbench.gate" (was "ncclbench-gate"); a curve finding's "rule" is "id", with remedy and reference. */
+    public static final int SCHEMA_VERSION = 2;
 
     private GateJson() {
     }
 
     public static ObjectNode tree(GateReport r) {
         ObjectNode o = JSON.createObjectNode();
-        o.put("kind", "ncclbench-gate");
-        o.put("schema_version", 1);
+        o.put("kind", KIND);
+        o.put("schema_version", SCHEMA_VERSION);
         o.put("verdict", r.verdict().name());
         o.put("exit_code", r.exitCode().code);
         o.put("summary", r.verdictLine());
@@ -75,15 +77,7 @@ public final class GateJson {
                 n.putNull("statistics");
             }
         }
-        ArrayNode curve = o.putArray("curve");
-        for (Finding f : r.curve()) {
-            ObjectNode n = curve.addObject();
-            n.put("rule", f.ruleId());
-            n.put("severity", f.severity().name().toLowerCase(Locale.ROOT));
-            n.put("title", f.title());
-            n.put("detail", f.detail());
-            n.set("evidence", JSON.valueToTree(f.evidence()));
-        }
+        o.set("curve", JSON.valueToTree(r.curve()));
         return o;
     }
 

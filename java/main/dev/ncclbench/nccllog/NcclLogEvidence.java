@@ -1,5 +1,8 @@
 package dev.ncclbench.nccllog;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -29,6 +32,7 @@ import java.util.List;
  * @param topology       job size named outside init lines: nRanks, nNodes (2.19+), ranks a ring lists
  * @param counts         how many lines were read, used, not understood, and items dropped by the caps
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions, List<Versioned> cudaVersions,
                               List<ProcessInfo> processes, List<RankInfo> ranks,
                               List<Interface> bootstrap, List<Interface> socketIfaces,
@@ -40,10 +44,12 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               LineCounts counts) {
 
     /** A version string and where it was first seen. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Versioned(String version, String host, SourceRef source) {
     }
 
     /** One process that logged (one NCCL_DEBUG_FILE, usually). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record ProcessInfo(String host, long pid, String device, SourceRef firstLine) {
     }
 
@@ -51,11 +57,13 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * A rank as announced by the init line. device is cudaDev; busId as printed; initComplete says whether
      * "Init COMPLETE" was seen for it.
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record RankInfo(int rank, int nranks, String host, long pid, int cudaDev, String busId,
                            boolean initComplete, SourceRef source) {
     }
 
     /** An interface NCCL reported using: name and address as printed ("10.0.0.1<0>"). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Interface(String host, String name, String address, SourceRef source) {
     }
 
@@ -63,15 +71,18 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * A network device: index, name (mlx5_0), port, link layer ("IB", "RoCE", or "" when not printed),
      * the network that listed it (IB, IBext, ...), and the flags printed after it (SHARP, RO...).
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record NetDevice(String host, String network, int index, String name, int port, String linkLayer,
                             SourceRef source) {
     }
 
     /** A line worth quoting as it is: a chosen network, a plugin, an NVLS line, a host tool line. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Mention(String host, String kind, String value, SourceRef source) {
     }
 
     /** GPU Direct RDMA enabled or disabled for one HCA (or GPU, before 2.12); dmabuf when the line says so. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record GdrStatus(String host, String network, int hca, String hcaName, boolean enabled, boolean dmabuf,
                             String text, SourceRef source) {
     }
@@ -87,6 +98,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * @param channels   how many distinct channels carried this connection
      * @param lines      how many lines described it
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Connection(String host, int fromRank, int toRank, Direction direction, Transport transport,
                              String detail, String netName, int netDev, int proxyRank, boolean gdr, boolean shared,
                              int channels, long lines, SourceRef firstSeen) {
@@ -96,15 +108,18 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * A WARN line (or an error line printed about NCCL by the application). file and line are NCCL's own
      * source location (bootstrap.cc:126), -1 when not printed.
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Warning(String host, long pid, String ncclFile, int ncclLine, String function, String message,
                           boolean afterInit, SourceRef source) {
     }
 
     /** An NCCL_ variable: from NCCL's "set by environment" line, or from a pasted command line. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record EnvSetting(String name, String value, String origin, SourceRef source) {
     }
 
     /** A pasted nccl-tests row: size in bytes and the best busbw of its two placements. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record MeasuredRow(long sizeBytes, String type, double busbwGBps, SourceRef source) {
     }
 
@@ -117,6 +132,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * @param truncated     lines longer than the line limit, cut
      * @param dropped       items not stored because a collection was full (still counted where it matters)
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record LineCounts(long total, long ncclLines, long used, long unused, long otherLines, long truncated,
                              long dropped) {
     }

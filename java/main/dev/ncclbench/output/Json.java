@@ -2,10 +2,16 @@ package dev.ncclbench.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import java.util.List;
 
 /**
  * The one Jackson set-up. Variants are writers and readers derived from it, never a second mapper, so every
@@ -57,4 +63,27 @@ public final class Json {
             throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
         }
     }
+
+    /**
+     * A copy of {@code tree} with camelCase object keys in snake_case, for readers of documents written before
+     * the snake_case convention. The values of the fields named in {@code mapsKeptAsIs} are maps of data (an
+     * environment), whose keys are left alone.
+     */
+    public static JsonNode snakeCaseKeys(JsonNode tree, String... mapsKeptAsIs) {
+        if (tree.isArray()) {
+            ArrayNode out = MAPPER.createArrayNode();
+            tree.forEach(x -> out.add(snakeCaseKeys(x, mapsKeptAsIs)));
+            return out;
+        }
+        if (!tree.isObject()) {
+            return tree;
+        }
+        ObjectNode out = MAPPER.createObjectNode();
+        tree.fields().forEachRemaining(e -> out.set(SNAKE.translate(e.getKey()),
+                List.of(mapsKeptAsIs).contains(e.getKey()) ? e.getValue() : snakeCaseKeys(e.getValue(), mapsKeptAsIs)));
+        return out;
+    }
+
+    private static final PropertyNamingStrategies.NamingBase SNAKE =
+            (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 }

@@ -4,25 +4,24 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ncclbench.doctor.rules.DoctorRules;
-import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.GateJson;
 import dev.ncclbench.output.Json;
 
-import java.util.List;
-import java.util.Locale;
 
 /** The preflight as JSON: the verdict, every reason, doctor's findings, the sweep's exit and the gate's decision. */
 public final class PreflightJson {
     private static final ObjectMapper JSON = Json.mapper();
+    public static final String KIND = "ncclbench.preflight";
+    /** 2: kind "ncclbench.preflight" (was "ncclbench-preflight"); a finding's "rule" is "id", with reference. */
+    public static final int SCHEMA_VERSION = 2;
 
     private PreflightJson() {
     }
 
     public static ObjectNode tree(PreflightReport r) {
         ObjectNode o = JSON.createObjectNode();
-        o.put("kind", "ncclbench-preflight");
-        o.put("schema_version", 1);
+        o.put("kind", KIND);
+        o.put("schema_version", SCHEMA_VERSION);
         o.put("verdict", r.verdict().word());
         o.put("exit_code", r.verdict().exitCode().code);
         o.put("reason", r.verdict().reason());
@@ -40,17 +39,7 @@ public final class PreflightJson {
             ObjectNode d = o.putObject("doctor");
             d.put("host", r.host());
             d.set("ignored", JSON.valueToTree(r.ignored()));
-            ArrayNode fs = d.putArray("findings");
-            for (Finding f : r.doctor()) {
-                ObjectNode n = fs.addObject();
-                n.put("rule", f.ruleId());
-                n.put("severity", f.severity().name().toLowerCase(Locale.ROOT));
-                n.put("degrades_path", DoctorRules.book().degrades(List.of(f)));
-                n.put("title", f.title());
-                n.put("detail", f.detail());
-                n.set("evidence", JSON.valueToTree(f.evidence()));
-                n.set("remedy", JSON.valueToTree(f.remedy()));
-            }
+            d.set("findings", JSON.valueToTree(r.doctor()));
         }
         if (r.sweep() == null) {
             o.putNull("sweep");

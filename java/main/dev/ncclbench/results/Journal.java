@@ -1,7 +1,9 @@
 package dev.ncclbench.results;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;
 
@@ -11,8 +13,9 @@ final class Journal {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Entry(@JsonProperty("row") ResultDocument.Row row,
-                 @JsonProperty("verdict_for") ResultDocument.Row verdictFor) {
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Entry(ResultDocument.Row row,
+                 ResultDocument.Row verdictFor) {
     }
 
     /** Gives {@code diagnosed}'s verdict to every row of the same table line (repeats of a size share it). */

@@ -1,5 +1,9 @@
 package dev.ncclbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -10,5 +14,11 @@ import java.util.List;
  * @param reason     one sentence a cluster engineer can act on
  * @param evidence   where it came from: log file:line, or the measured figure against the catalog
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"path", "confidence", "reason", "evidence"})
 public record PathVerdict(String path, String confidence, String reason, List<String> evidence) {
+    public PathVerdict {
+        // the result file writes [] for no evidence, never null
+        evidence = evidence == null ? List.of() : evidence;
+    }
 }

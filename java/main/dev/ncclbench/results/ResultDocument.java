@@ -1,6 +1,8 @@
 package dev.ncclbench.results;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.ncclbench.spec.RunSpec;
 
@@ -15,45 +17,48 @@ import java.util.Map;
  * <p>Numbers that are not finite (a time never measured) are written as null and read back as NaN,
  * so the file stays valid JSON.
  */
-@JsonPropertyOrder({"schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
+@JsonPropertyOrder({"kind", "schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
         "backend", "backend_asked", "backend_reason", "command_line", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
         "notes", "rows"})
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ResultDocument(
-        @JsonProperty("schema_version") int schemaVersion,
-        @JsonProperty("tool") String tool,
-        @JsonProperty("tool_version") String toolVersion,
-        @JsonProperty("started_at") String startedAt,
-        @JsonProperty("finished_at") String finishedAt,
-        @JsonProperty("status") String status,
-        @JsonProperty("error") String error,
-        @JsonProperty("backend") String backend,
-        @JsonProperty("backend_asked") String backendAsked,
-        @JsonProperty("backend_reason") String backendReason,
-        @JsonProperty("command_line") List<String> commandLine,
-        @JsonProperty("spec") RunSpec spec,
-        @JsonProperty("versions") Map<String, String> versions,
-        @JsonProperty("nranks") int nranks,
-        @JsonProperty("ranks") List<Rank> ranks,
-        @JsonProperty("environment") Map<String, String> environment,
-        @JsonProperty("nccl_log_files") List<String> ncclLogFiles,
-        @JsonProperty("notes") List<String> notes,
-        @JsonProperty("rows") List<Row> rows) {
+        int schemaVersion,
+        String tool,
+        String toolVersion,
+        String startedAt,
+        String finishedAt,
+        String status,
+        String error,
+        String backend,
+        String backendAsked,
+        String backendReason,
+        List<String> commandLine,
+        RunSpec spec,
+        Map<String, String> versions,
+        int nranks,
+        List<RankInfo> ranks,
+        Map<String, String> environment,
+        List<String> ncclLogFiles,
+        List<String> notes,
+        List<Row> rows) {
 
     public static final int SCHEMA_VERSION = 1;
+    /** Added in version 1 without a bump (an added field): every document says what it is. */
+    public static final String KIND = "ncclbench.result";
     public static final String TOOL = "ncclbench";
     /** The status of a document rebuilt from a journal the run never finished. */
     public static final String INCOMPLETE = "incomplete";
     /** The status in a journal's header line while the run lasts. */
     static final String RUNNING = "running";
 
+    @com.fasterxml.jackson.annotation.JsonProperty(value = "kind", access = com.fasterxml.jackson.annotation.JsonProperty.Access.READ_ONLY)
+    public String kind() {
+        return KIND;
+    }
+
     /** The document of a run that has just begun: no rows, status "running". */
     static ResultDocument begin(RunInfo run) {
-        List<Rank> ranks = new ArrayList<>();
-        if (run.ranks() != null) {
-            for (RankInfo r : run.ranks()) {
-                ranks.add(new Rank(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
-            }
-        }
+        List<RankInfo> ranks = run.ranks() == null ? List.of() : List.copyOf(run.ranks());
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
                 run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
@@ -68,12 +73,8 @@ public record ResultDocument(
 
     /** The run as the rest of the code models it (e.g. to print the table again from a file). */
     public RunInfo runInfo() {
-        List<RankInfo> rankInfos = new ArrayList<>();
-        for (Rank r : ranks == null ? List.<Rank>of() : ranks) {
-            rankInfos.add(new RankInfo(r.rank(), r.localRank(), r.host(), r.pid(), r.device()));
-        }
         return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
-                nranks, versions, rankInfos, environment, ncclLogFiles, notes, commandLine, backendAsked);
+                nranks, versions, ranks == null ? List.of() : ranks, environment, ncclLogFiles, notes, commandLine, backendAsked);
     }
 
     /** The rows as the rest of the code models them. */
@@ -85,35 +86,27 @@ public record ResultDocument(
         return out;
     }
 
-    @JsonPropertyOrder({"rank", "local_rank", "host", "pid", "device"})
-    public record Rank(
-            @JsonProperty("rank") int rank,
-            @JsonProperty("local_rank") int localRank,
-            @JsonProperty("host") String host,
-            @JsonProperty("pid") long pid,
-            @JsonProperty("device") String device) {
-    }
-
     /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
     @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "algorithm", "out_of_place",
             "in_place", "verdict"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Row(
-            @JsonProperty("collective") String collective,
-            @JsonProperty("size") long size,
-            @JsonProperty("count") long count,
-            @JsonProperty("type") String type,
-            @JsonProperty("redop") String redop,
-            @JsonProperty("root") int root,
-            @JsonProperty("cycle") int cycle,
-            @JsonProperty("algorithm") String algorithm,
-            @JsonProperty("out_of_place") Placement outOfPlace,
-            @JsonProperty("in_place") Placement inPlace,
-            @JsonProperty("verdict") Verdict verdict) {
+            String collective,
+            long size,
+            long count,
+            String type,
+            String redop,
+            int root,
+            int cycle,
+            String algorithm,
+            Placement outOfPlace,
+            Placement inPlace,
+            PathVerdict verdict) {
 
         static Row from(ResultRow r) {
             return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(), r.algorithm(),
                     Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
-                    Placement.from(r.inPlace(), r.samplesInPlace()), Verdict.from(r.verdict()));
+                    Placement.from(r.inPlace(), r.samplesInPlace()), r.verdict());
         }
 
         public ResultRow toResultRow() {
@@ -122,7 +115,7 @@ public record ResultDocument(
                     inPlace == null ? null : inPlace.toMeasurement(),
                     outOfPlace == null ? null : outOfPlace.toStats(),
                     inPlace == null ? null : inPlace.toStats(),
-                    verdict == null ? null : verdict.toPathVerdict(), cycle, algorithm);
+                    verdict, cycle, algorithm);
         }
 
         /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
@@ -131,7 +124,7 @@ public record ResultDocument(
                     other.type) && java.util.Objects.equals(redop, other.redop) && root == other.root;
         }
 
-        Row withVerdict(Verdict v) {
+        Row withVerdict(PathVerdict v) {
             return new Row(collective, size, count, type, redop, root, cycle, algorithm, outOfPlace, inPlace, v);
         }
     }
@@ -141,14 +134,15 @@ public record ResultDocument(
      * results were not checked (-c 0).
      */
     @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "wrong_ranks", "samples", "samples_us"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Placement(
-            @JsonProperty("time_us") Double timeUs,
-            @JsonProperty("algbw") Double algbw,
-            @JsonProperty("busbw") Double busbw,
-            @JsonProperty("wrong") Long wrong,
-            @JsonProperty("wrong_ranks") Integer wrongRanks,
-            @JsonProperty("samples") Samples samples,
-            @JsonProperty("samples_us") List<Double> samplesUs) {
+            Double timeUs,
+            Double algbw,
+            Double busbw,
+            Long wrong,
+            Integer wrongRanks,
+            Samples samples,
+            List<Double> samplesUs) {
 
         static Placement from(Measurement m, SampleStats s) {
             if (m == null) {
@@ -172,14 +166,15 @@ public record ResultDocument(
 
     /** Statistics of the per-iteration samples, in microseconds (cv in percent). */
     @JsonPropertyOrder({"count", "min_us", "median_us", "p99_us", "max_us", "mean_us", "cv_percent"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Samples(
-            @JsonProperty("count") int count,
-            @JsonProperty("min_us") Double minUs,
-            @JsonProperty("median_us") Double medianUs,
-            @JsonProperty("p99_us") Double p99Us,
-            @JsonProperty("max_us") Double maxUs,
-            @JsonProperty("mean_us") Double meanUs,
-            @JsonProperty("cv_percent") Double cvPercent) {
+            int count,
+            Double minUs,
+            Double medianUs,
+            Double p99Us,
+            Double maxUs,
+            Double meanUs,
+            Double cvPercent) {
 
         static Samples from(SampleStats s) {
             if (s == null) {
@@ -192,22 +187,6 @@ public record ResultDocument(
         SampleStats toStats(List<Double> values) {
             return new SampleStats(count, nan(minUs), nan(medianUs), nan(p99Us), nan(maxUs), nan(meanUs),
                     nan(cvPercent), values);
-        }
-    }
-
-    @JsonPropertyOrder({"path", "confidence", "reason", "evidence"})
-    public record Verdict(
-            @JsonProperty("path") String path,
-            @JsonProperty("confidence") String confidence,
-            @JsonProperty("reason") String reason,
-            @JsonProperty("evidence") List<String> evidence) {
-
-        static Verdict from(PathVerdict v) {
-            return v == null ? null : new Verdict(v.path(), v.confidence(), v.reason(), orEmptyList(v.evidence()));
-        }
-
-        PathVerdict toPathVerdict() {
-            return new PathVerdict(path, confidence, reason, orEmptyList(evidence));
         }
     }
 

@@ -62,13 +62,14 @@ class DoctorCommandTest {
     void jsonCarriesTheFindingsAndThePredictedInterfaces() throws Exception {
         assertEquals(0, run("doctor", "--json", "--root", host("a100-two-nic")));
         JsonNode doc = new ObjectMapper().readTree(out.toString());
-        assertEquals("ncclbench.doctor/1", doc.get("schema").asText());
+        assertEquals("ncclbench.doctor", doc.get("kind").asText());
+        assertEquals(2, doc.get("schema_version").asInt());
         assertEquals("eth0", doc.get("bootstrap").get("interface").asText());
         assertEquals("10.0.0.1", doc.get("bootstrap").get("address").asText());
         assertTrue(doc.get("bootstrap").get("why").asText().contains("kernel order"));
         assertEquals("eth0", doc.get("socket_interfaces").get(0).get("interface").asText());
         assertEquals("rdma0", doc.get("socket_interfaces").get(1).get("interface").asText());
-        assertEquals("SOCKET-DEFAULT-SLOW-NIC", doc.get("findings").get(0).get("ruleId").asText());
+        assertEquals("SOCKET-DEFAULT-SLOW-NIC", doc.get("findings").get(0).get("id").asText());
         assertFalse(out.toString().contains("\u001b["), "no colour when not on a terminal");
     }
 
@@ -108,7 +109,7 @@ class DoctorCommandTest {
         Path b = dir.resolve("b.json");
         assertEquals(0, run("doctor", "--root", host("a100-two-nic"), "--save", a.toString()));
         assertEquals(3, run("doctor", "--root", host("laptop-ib-disable"), "--save", b.toString()));
-        assertTrue(Files.readString(a).contains("\"schema\" : \"ncclbench.host/1\""));
+        assertTrue(Files.readString(a).contains("\"kind\" : \"ncclbench.host\""));
         assertEquals(3, run("doctor", "--snapshot", b.toString()));
         out.getBuffer().setLength(0);
         assertEquals(0, run("doctor", "--compare", a.toString(), b.toString()));

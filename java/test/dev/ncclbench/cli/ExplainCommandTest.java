@@ -43,7 +43,8 @@ class ExplainCommandTest {
     void jsonCarriesTheWholeStructure() throws Exception {
         assertEquals(6, run("explain", "--json", fixture("seeds/ib-without-gdrdma.log")));
         JsonNode doc = new ObjectMapper().readTree(out.toString());
-        assertEquals("ncclbench.explain/1", doc.get("schema").asText());
+        assertEquals("ncclbench.explain", doc.get("kind").asText());
+        assertEquals(2, doc.get("schema_version").asInt());
         assertEquals("rdma-host-staged", doc.get("summary").get("path").asText());
         assertEquals("RDMA_HOST_STAGED", doc.get("diagnosis").get("path").asText());
         assertTrue(doc.get("evidence").get("connections").size() > 0);

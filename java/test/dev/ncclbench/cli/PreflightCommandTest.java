@@ -97,7 +97,7 @@ class PreflightCommandTest {
         Result again = cli(preflight("--json", "--junit", junit.toString(), "--markdown", md.toString()));
         assertEquals(0, again.code(), again.out() + again.err());
         JsonNode j = new ObjectMapper().readTree(again.out()); // --json: stdout is the one JSON document
-        assertEquals("ncclbench-preflight", j.get("kind").asText());
+        assertEquals("ncclbench.preflight", j.get("kind").asText());
         assertEquals("PASS", j.get("verdict").asText());
         assertEquals(0, j.get("exit_code").asInt());
         assertEquals("loopback", j.get("gate").get("baseline").asText());

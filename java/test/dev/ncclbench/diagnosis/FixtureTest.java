@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every fixture under java/test-resources/nccllog (one folder per NCCL era, seeds/, real/) against the expected
- * JSON next to it. Regenerate after a deliberate change with -Dncclbench.updateGolden=true and review the diff.
+ * JSON next to it. Regenerate after a deliberate change with -Dgolden.update=true and review the diff.
  */
 class FixtureTest {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -43,7 +43,7 @@ class FixtureTest {
             logs = s.filter(p -> p.toString().endsWith(".log")).sorted().toList();
         }
         assertTrue(logs.size() >= 14, "fixtures missing: " + logs);
-        boolean update = Boolean.getBoolean("ncclbench.updateGolden");
+        boolean update = dev.ncclbench.Goldens.updating();
         return logs.stream().map(log -> DynamicTest.dynamicTest(fixtures().relativize(log).toString(), () -> {
             String rel = fixtures().relativize(log).toString();
             NcclLogEvidence e = read(rel);

@@ -173,7 +173,7 @@ class HostFixturesTest {
     @Test
     void corruptSnapshotsAndTreesAreUsageErrors(@TempDir Path dir) throws Exception {
         Path bad = dir.resolve("bad.json");
-        Files.writeString(bad, "{\"schema\": \"ncclbench.host/1\", \"interfaces\": [{]");
+        Files.writeString(bad, "{\"kind\": \"ncclbench.host\", \"interfaces\": [{]");
         NcclbenchException e = assertThrows(NcclbenchException.class, () -> SnapshotJson.load(bad));
         assertEquals(2, e.exitCode().code);
         assertTrue(e.getMessage().startsWith("corrupt snapshot " + bad), e.getMessage());

@@ -44,7 +44,7 @@ class FleetOutputsTest {
             FleetOutputs.write(p, doc);
 
             JsonNode j = new ObjectMapper().readTree(p.json().toFile());
-            assertEquals(FleetDocument.SCHEMA, j.get("schema").asText());
+            assertEquals(FleetDocument.KIND, j.get("kind").asText());
             assertEquals("bad", j.get("verdict").asText());
             assertEquals(8, j.get("node_verdicts").size());
             assertEquals("slow", j.get("node_verdicts").get(3).get("verdict").asText());

@@ -158,7 +158,7 @@ class MultiProcessTest {
             assertEquals(0L, row.outOfPlace().wrong(), "size " + row.size());
             assertEquals(0L, row.inPlace().wrong(), "size " + row.size());
         }
-        List<Long> pids = doc.ranks().stream().map(ResultDocument.Rank::pid).distinct().toList();
+        List<Long> pids = doc.ranks().stream().map(dev.ncclbench.results.RankInfo::pid).distinct().toList();
         assertEquals(nranks, pids.size(), "one process per rank: " + pids);
     }
 

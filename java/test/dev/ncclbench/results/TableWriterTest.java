@@ -51,9 +51,8 @@ class TableWriterTest {
         try {
             Locale.setDefault(Locale.forLanguageTag(tag));
             String actual = render();
-            if (Boolean.getBoolean("golden.update") && "und".equals(tag)) {
-                Path file = Path.of(System.getProperty("ncclbench.basedir", "."), "java/test-resources", GOLDEN);
-                Files.writeString(file, actual, StandardCharsets.UTF_8);
+            if (dev.ncclbench.Goldens.updating() && "und".equals(tag)) {
+                dev.ncclbench.Goldens.expect(GOLDEN, actual);
             }
             assertEquals(resource(GOLDEN), actual, "table under default locale " + tag);
         } finally {

@@ -1,5 +1,8 @@
 package dev.ncclbench.diagnosis.facts;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -10,6 +13,7 @@ import java.util.List;
  * @param channels the most channels one side of the pair used
  * @param evidence first line of each side
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record PairVerdict(int fromRank, int toRank, PathKind path, String network, String detail, int channels,
                           List<String> evidence) {
 }

@@ -31,7 +31,9 @@ public final class CompareText {
     public static String json(List<HostSnapshot> hosts, List<Finding> findings, boolean failed)
             throws JsonProcessingException {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", "ncclbench.doctor-compare/1");
+        doc.put("kind", "ncclbench.doctor-compare");
+        // 2: kind and schema_version replace "schema": "ncclbench.doctor-compare/1"
+        doc.put("schema_version", 2);
         doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
         doc.put("failed", failed);
         doc.put("findings", findings);

@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.predict;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.doctor.snapshot.NetLink;
@@ -18,6 +21,7 @@ public final class LinkRates {
     }
 
     /** A rate in Gbit/s and its source ("/sys/class/net/eth0/speed", "fabric-catalog.txt:40"). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Rate(double gbps, String source) {
         /** "10 Gbit/s" or "500 Mbit/s". */
         public String text() {

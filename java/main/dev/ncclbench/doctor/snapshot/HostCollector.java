@@ -44,7 +44,7 @@ public final class HostCollector {
         List<AcsBridge> acs = guard(files, AcsCollector.NAME, () -> AcsCollector.collect(files), null);
         Versions versions = guard(files, "versions", () -> versions(files, raw), Versions.NONE);
         String source = files.isLive() ? "live" : "capture " + files.root();
-        return new HostSnapshot(HostSnapshot.SCHEMA, SystemCollector.hostname(files), source,
+        return new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, SystemCollector.hostname(files), source,
                 SystemCollector.kernel(files), links, ib, dev, SystemCollector.memlock(files),
                 SystemCollector.capIpcLock(files), SystemCollector.shm(files), nvidia, acs,
                 SystemCollector.container(files, raw), SystemCollector.ncclEnv(raw),

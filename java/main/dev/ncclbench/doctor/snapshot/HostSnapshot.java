@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -26,12 +29,15 @@ import java.util.Optional;
  * @param problems      every collector that failed or lacked permission: each becomes a finding
  */
 @JsonPropertyOrder(alphabetic = false)
-public record HostSnapshot(String schema, String hostname, String source, String kernel,
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record HostSnapshot(String kind, int schemaVersion, String hostname, String source, String kernel,
                            List<NetLink> interfaces, List<IbDevice> ibDevices, List<String> devInfiniband,
                            Long memlockBytes, Boolean capIpcLock, Long shmBytes, Nvidia nvidia, List<AcsBridge> acs,
                            Container container, Map<String, String> env, List<ConfFile> confFiles, Versions versions,
                            NcclProbe probe, List<SiteLink> siteLinks, List<Problem> problems) {
-    public static final String SCHEMA = "ncclbench.host/1";
+    public static final String KIND = "ncclbench.host";
+    /** 2: kind and schema_version replace "schema": "ncclbench.host/1"; snake_case keys. Both are read. */
+    public static final int SCHEMA_VERSION = 2;
 
     public HostSnapshot {
         interfaces = interfaces == null ? List.of() : List.copyOf(interfaces);
@@ -49,19 +55,19 @@ public record HostSnapshot(String schema, String hostname, String source, String
 
     /** A copy with the real NCCL's answer (the probe runs after collection, in a child). */
     public HostSnapshot withProbe(NcclProbe p) {
-        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
                 capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, p, siteLinks, problems);
     }
 
     /** A copy with the site's declared link rates (from a fabric catalog), replacing any saved ones. */
     public HostSnapshot withSiteLinks(List<SiteLink> links) {
-        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
                 capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, links, problems);
     }
 
     /** A copy judged with another process environment (NCCL_ variables). */
     public HostSnapshot withEnv(Map<String, String> e) {
-        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
                 capIpcLock, shmBytes, nvidia, acs, container, e, confFiles, versions, probe, siteLinks, problems);
     }
 
@@ -69,7 +75,7 @@ public record HostSnapshot(String schema, String hostname, String source, String
     public HostSnapshot withProblem(Problem p) {
         List<Problem> all = new java.util.ArrayList<>(problems);
         all.add(p);
-        return new HostSnapshot(schema, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
+        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
                 capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, siteLinks, all);
     }
 
@@ -100,6 +106,7 @@ public record HostSnapshot(String schema, String hostname, String source, String
     }
 
     /** A variable's value as NCCL sees it, and where it was set. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Setting(String name, String value, String source) {
         /** "NCCL_IB_DISABLE=1 (environment)". */
         public String evidence() {

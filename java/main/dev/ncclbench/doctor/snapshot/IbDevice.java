@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -7,6 +10,7 @@ import java.util.List;
  *
  * @param netdevs the network interfaces bound to it (IPoIB or the RoCE Ethernet port)
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record IbDevice(String name, String pciPath, List<String> netdevs, List<Port> ports) {
     public IbDevice {
         netdevs = List.copyOf(netdevs);
@@ -21,6 +25,7 @@ public record IbDevice(String name, String pciPath, List<String> netdevs, List<P
      * @param rate      "200 Gb/sec (4X HDR)"
      * @param linkLayer "InfiniBand" or "Ethernet" (RoCE)
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Port(int port, String state, String physState, String rate, String linkLayer, List<Gid> gids) {
         public Port {
             gids = List.copyOf(gids);
@@ -41,6 +46,7 @@ public record IbDevice(String name, String pciPath, List<String> netdevs, List<P
     }
 
     /** One non-empty GID table entry: index, value, "RoCE v2" / "IB/RoCE v1", and its netdev. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Gid(int index, String gid, String type, String netdev) {
     }
 }

@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -9,6 +12,7 @@ import java.util.List;
  * @param bootstrapInterface the interface NCCL logged, or null
  * @param problem            why the probe could not run, or null
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record NcclProbe(String library, String version, int status, String statusName, String bootstrapInterface,
                         String bootstrapAddress, List<String> warnings, String problem) {
     public NcclProbe {

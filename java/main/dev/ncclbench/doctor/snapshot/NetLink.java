@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import java.util.List;
@@ -15,6 +18,7 @@ import java.util.List;
  * @param driver    the kernel driver (mlx5_core, ib_ipoib, veth), or null
  * @param pciPath   the device's path under /sys/devices, for the GPU-NIC distance; null when virtual
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record NetLink(String name, int index, List<String> flags, List<Address> addresses, Integer speedMbps,
                       String type, String driver, String pciPath) {
     public NetLink {
@@ -38,6 +42,7 @@ public record NetLink(String name, int index, List<String> flags, List<Address> 
     }
 
     /** One address and its prefix length. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Address(String address, int prefix) {
         @JsonIgnore
         public boolean ipv6() {

@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 import java.util.List;
 
 /**
@@ -11,6 +14,7 @@ import java.util.List;
  * @param peerMemEvidence the file that showed it, or the files looked at
  * @param gpus            from /proc/driver/nvidia/gpus
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Nvidia(String driverVersion, Boolean openKernelModule, String peerMem, String peerMemEvidence,
                      List<Gpu> gpus) {
     public static final Nvidia NONE = new Nvidia(null, null, null, null, List.of());
@@ -20,6 +24,7 @@ public record Nvidia(String driverVersion, Boolean openKernelModule, String peer
     }
 
     /** One GPU: PCI bus id, model, and its path under /sys/devices (for the GPU-NIC distance). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Gpu(String busId, String model, String pciPath) {
     }
 }

@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 /**
  * A link rate a site declared: interfaces whose name (or address, for a CIDR) matches run at this fabric's rate.
  *
@@ -7,5 +10,6 @@ package dev.ncclbench.doctor.snapshot;
  * @param gbps   the line rate in Gbit/s
  * @param source "file:line" of the declaration
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record SiteLink(String match, String fabric, double gbps, String source) {
 }

@@ -2,6 +2,8 @@ package dev.ncclbench.doctor.snapshot;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.output.AtomicFile;
@@ -51,16 +53,35 @@ public final class SnapshotJson {
     }
 
     public static HostSnapshot parse(String text, String where) {
-        HostSnapshot s;
         try {
-            s = READ.readValue(text);
+            JsonNode tree = Json.mapper().readTree(text);
+            ObjectNode doc = tree != null && tree.isObject() ? upgrade((ObjectNode) tree) : null;
+            String kind = doc == null ? null : doc.path("kind").asText(null);
+            int version = doc == null ? -1 : doc.path("schema_version").asInt(-1);
+            if (!HostSnapshot.KIND.equals(kind) || version != HostSnapshot.SCHEMA_VERSION) {
+                throw NcclbenchException.usage("corrupt snapshot " + where + ": schema is "
+                        + (kind == null ? "missing" : "'" + kind + "/" + version + "'") + ", not "
+                        + HostSnapshot.KIND + "/" + HostSnapshot.SCHEMA_VERSION);
+            }
+            return READ.readValue(doc);
         } catch (JsonProcessingException e) {
             throw NcclbenchException.usage("corrupt snapshot " + where + ": " + NetCollector.firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw NcclbenchException.usage("corrupt snapshot " + where + ": " + e.getMessage());
         }
-        if (s == null || !HostSnapshot.SCHEMA.equals(s.schema())) {
-            throw NcclbenchException.usage("corrupt snapshot " + where + ": schema is "
-                    + (s == null ? "missing" : "'" + s.schema() + "'") + ", not " + HostSnapshot.SCHEMA);
-        }
-        return s;
     }
+
+    /** A version 1 snapshot ("schema": "ncclbench.host/1", camelCase keys) as version 2; others unchanged. */
+    static ObjectNode upgrade(ObjectNode tree) {
+        if (!LEGACY.equals(tree.path("schema").asText(null))) {
+            return tree;
+        }
+        ObjectNode v2 = (ObjectNode) Json.snakeCaseKeys(tree, "env");
+        v2.remove("schema");
+        v2.put("kind", HostSnapshot.KIND);
+        v2.put("schema_version", HostSnapshot.SCHEMA_VERSION);
+        return v2;
+    }
+
+    private static final String LEGACY = "ncclbench.host/1";
 }

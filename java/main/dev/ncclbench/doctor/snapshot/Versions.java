@@ -1,5 +1,8 @@
 package dev.ncclbench.doctor.snapshot;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
 /**
  * The versions found, each with the file it came from.
  *
@@ -8,6 +11,7 @@ package dev.ncclbench.doctor.snapshot;
  * @param ofed          the mlx5_core / OFED version from /sys/module, or null
  * @param verbsLibrary  where libibverbs.so.1 is, or null when it is not installed
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record Versions(String nccl, String ncclLibrary, String cudaRuntime, String cudaRuntimeLibrary, String ofed,
                        String verbsLibrary) {
     public static final Versions NONE = new Versions(null, null, null, null, null, null);
