@@ -31,7 +31,7 @@ class RulesCommandTest {
                 RuleBooks.all().stream().map(RuleBook::name).toList());
         assertEquals(0, run("rules", "--json"));
         List<String> listed = new ArrayList<>();
-        for (JsonNode n : new ObjectMapper().readTree(out.toString())) {
+        for (JsonNode n : new ObjectMapper().readTree(out.toString()).get("rules")) {
             listed.add(n.get("book").asText() + " " + n.get("id").asText());
         }
         List<String> all = new ArrayList<>();

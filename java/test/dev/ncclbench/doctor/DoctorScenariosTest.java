@@ -59,7 +59,7 @@ class DoctorScenariosTest {
 
     @Test
     void everyScenarioReportsItsIds() throws IOException {
-        boolean update = Boolean.getBoolean("ncclbench.updateGolden");
+        boolean update = dev.ncclbench.Goldens.updating();
         List<String> lines = Files.readAllLines(SCENARIOS);
         List<String> rewritten = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
