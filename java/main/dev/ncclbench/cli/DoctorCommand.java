@@ -8,7 +8,7 @@ import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.DoctorText;
 import dev.ncclbench.doctor.compare.CompareRules;
 import dev.ncclbench.doctor.compare.CompareText;
-import dev.ncclbench.doctor.compare.Fleet;
+import dev.ncclbench.doctor.compare.HostSet;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.env.NativeLibraries;
@@ -116,7 +116,7 @@ public final class DoctorCommand implements Callable<Integer> {
         for (Path p : compare) {
             hosts.add(SnapshotJson.load(p));
         }
-        List<Finding> findings = CompareRules.book().run(new Fleet(hosts), ignored);
+        List<Finding> findings = CompareRules.book().run(new HostSet(hosts), ignored);
         if (json) {
             out.println(CompareText.json(hosts, findings, fail.fails(findings)));
         } else {

@@ -6,8 +6,8 @@ import dev.ncclbench.fleet.FleetSettings;
 import dev.ncclbench.fleet.SearchOptions;
 import dev.ncclbench.fleet.Survey;
 import dev.ncclbench.spec.Defaults;
-import dev.ncclbench.sweep.PathInputs;
-import dev.ncclbench.sweep.PathOptions;
+import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.sweep.RouteOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -125,7 +125,7 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         FleetSettings settings = settings();
-        PathInputs path = PathOptions.resolve(fabricFlags.fabric, fabricFlags.catalog, null);
+        RouteInputs path = RouteOptions.resolve(fabricFlags.fabric, fabricFlags.catalog, null);
         OptionalDouble floor = path.fabric().isPresent() ? OptionalDouble.of(path.fabric().get().healthyMinGBps()) : OptionalDouble.empty();
         String floorSource = path.fabric().map(f -> String.format(Locale.ROOT, "%s's healthy minimum %.2f GB/s (catalog)",
                 f.id(), f.healthyMinGBps())).orElse(null);

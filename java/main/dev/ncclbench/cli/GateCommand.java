@@ -7,7 +7,7 @@ import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.RouteInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,7 +81,7 @@ public final class GateCommand implements Callable<Integer> {
         }
 
         /** --fabric and --socket-floor for the curve check (see {@link GateJudge#path}). */
-        PathInputs path() {
+        RouteInputs path() {
             return judge().path();
         }
 

@@ -13,8 +13,8 @@ import dev.ncclbench.report.RunReport;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
-import dev.ncclbench.sweep.PathInputs;
-import dev.ncclbench.sweep.PathOptions;
+import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.sweep.RouteOptions;
 import dev.ncclbench.sweep.SweepRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -173,7 +173,7 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() {
         RunSpec runSpec = resolve();
         LaunchOptions launch = launch();
-        PathInputs path = path();
+        RouteInputs path = path();
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
         SweepRunner runner = new SweepRunner(runSpec, launch, path, spec.commandLine().getOut(),
@@ -194,8 +194,8 @@ public final class SweepCommand implements Callable<Integer> {
                 cpuBind == Choices.CpuBind.core);
     }
 
-    PathInputs path() {
-        return PathOptions.resolve(fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor);
+    RouteInputs path() {
+        return RouteOptions.resolve(fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor);
     }
 
     /** The gate of `ncclbench report RUN.json` with this sweep's --fabric, --catalog and --socket-floor. */

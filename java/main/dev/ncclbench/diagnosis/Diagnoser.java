@@ -2,7 +2,7 @@ package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.diagnosis.facts.Networks;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.RuleBook;
@@ -43,7 +43,7 @@ public final class Diagnoser {
         if (f.runFailure()) {
             return Health.RUN_FAILED;
         }
-        if (f.path() == PathKind.UNKNOWN) {
+        if (f.path() == RouteKind.UNKNOWN) {
             return Health.NO_EVIDENCE;
         }
         return book.degrades(findings) ? Health.DEGRADED : Health.HEALTHY;
@@ -70,7 +70,7 @@ public final class Diagnoser {
         if (h == Health.RUN_FAILED) {
             return "NCCL initialised, then failed: " + f.firstFailure() + ".";
         }
-        if (f.path() == PathKind.UNKNOWN) {
+        if (f.path() == RouteKind.UNKNOWN) {
             if (f.evidence().counts().ncclLines() == 0) {
                 return "The input holds no NCCL output.";
             }

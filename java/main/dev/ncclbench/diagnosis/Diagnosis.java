@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import java.util.List;
 
 /**
@@ -23,7 +23,7 @@ import java.util.List;
  * @param evidence   the lines the overall verdict rests on
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record Diagnosis(PathKind path, Health health, String confidence, String reason, int hosts, int ranks,
+public record Diagnosis(RouteKind path, Health health, String confidence, String reason, int hosts, int ranks,
                         List<PairVerdict> pairs, List<Finding> findings, List<String> evidence) {
 
     /** Findings at or above a severity. */

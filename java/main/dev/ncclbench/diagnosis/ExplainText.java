@@ -4,7 +4,7 @@ import dev.ncclbench.output.Json;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
@@ -76,11 +76,11 @@ public final class ExplainText {
             info.forEach(f -> out.printf(Locale.ROOT, "Note %s: %s%n", f.ruleId(), f.title()));
         }
         if (!d.pairs().isEmpty()) {
-            Map<PathKind, Long> byPath = new LinkedHashMap<>();
+            Map<RouteKind, Long> byPath = new LinkedHashMap<>();
             d.pairs().forEach(p -> byPath.merge(p.path(), 1L, Long::sum));
             StringBuilder sb = new StringBuilder("Pairs:  ");
             byPath.forEach((k, n) -> sb.append(n).append(' ').append(k.id).append("  "));
-            PairVerdict worst = d.pairs().stream().min((a, b) -> PathKind.WORSE_FIRST.compare(a.path(), b.path())).get();
+            PairVerdict worst = d.pairs().stream().min((a, b) -> RouteKind.WORSE_FIRST.compare(a.path(), b.path())).get();
             sb.append("(e.g. ").append(worst.fromRank()).append(" -> ").append(worst.toRank()).append(": ")
                     .append(worst.path().id).append(worst.detail().isEmpty() ? "" : ", " + worst.detail())
                     .append(')');

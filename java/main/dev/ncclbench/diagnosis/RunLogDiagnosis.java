@@ -50,7 +50,7 @@ public record RunLogDiagnosis(List<ResultRow> rows, List<String> summary, Option
                 problem = "could not read the NCCL log " + logs + ": " + e.getMessage();
             }
         }
-        PathClassifier pc = new PathClassifier(nranks, evidence, socketFloorGBps, fabric);
+        RouteClassifier pc = new RouteClassifier(nranks, evidence, socketFloorGBps, fabric);
         List<ResultRow> diagnosed = new ArrayList<>();
         for (ResultRow r : rows) {
             diagnosed.add(r.withVerdict(pc.classify(r)));

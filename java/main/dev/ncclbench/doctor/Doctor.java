@@ -6,7 +6,7 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.NcclProbe;
+import dev.ncclbench.doctor.snapshot.NcclProbeResult;
 import dev.ncclbench.doctor.snapshot.SiteLink;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.env.NativeLibraries;
@@ -59,7 +59,7 @@ public final class Doctor {
         Prediction p = InterfacePredictor.predict(s);
         DoctorReport.Probe probe = null;
         if (s.probe() != null) {
-            NcclProbe np = s.probe();
+            NcclProbeResult np = s.probe();
             probe = new DoctorReport.Probe(np.library(), np.version(), np.bootstrapInterface(), np.bootstrapAddress(),
                     np.ran() && Objects.equals(np.bootstrapInterface(), p.bootstrap().iface()), np.problem());
         }
@@ -76,7 +76,7 @@ public final class Doctor {
             return s; // NCCL-NOT-FOUND says so; --probe-nccl without NCCL is the command's usage error
         }
         ProbeResult r = ProbeRunner.probe(nccl.path(), childEnv(o.env()));
-        return s.withProbe(new NcclProbe(nccl.path().toString(), r.versionString(), r.problem() == null && r.loaded()
+        return s.withProbe(new NcclProbeResult(nccl.path().toString(), r.versionString(), r.problem() == null && r.loaded()
                 ? r.uniqueIdStatus() : -1, r.result() == null ? null : r.result().cName, r.bootstrapInterface(),
                 r.bootstrapAddress(), r.warnings(), r.problem() != null ? r.problem() : r.loaded() ? null : "cannot load: " + r.dlError()));
     }

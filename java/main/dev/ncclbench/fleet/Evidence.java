@@ -15,11 +15,11 @@ import java.util.TreeSet;
  */
 public final class Evidence {
     private final int nodes;
-    private final List<Measurement> measurements;
+    private final List<GroupMeasurement> measurements;
     private final Set<Integer> unreachable;
     private final SearchOptions options;
 
-    public Evidence(int nodes, List<Measurement> measurements, Set<Integer> unreachable, SearchOptions options) {
+    public Evidence(int nodes, List<GroupMeasurement> measurements, Set<Integer> unreachable, SearchOptions options) {
         this.nodes = nodes;
         this.measurements = List.copyOf(measurements);
         this.unreachable = Set.copyOf(new TreeSet<>(unreachable));
@@ -30,7 +30,7 @@ public final class Evidence {
         return nodes;
     }
 
-    public List<Measurement> measurements() {
+    public List<GroupMeasurement> measurements() {
         return measurements;
     }
 
@@ -47,14 +47,14 @@ public final class Evidence {
     }
 
     /** Whether a result says anything: a failure caused by a member that was lost says nothing about the rest. */
-    public boolean usable(Measurement m) {
+    public boolean usable(GroupMeasurement m) {
         return !m.failed() || m.group().members().stream().allMatch(this::reachable);
     }
 
     /** The upper quartile of the successful results at this load and group size; NaN when there are none. */
     public double reference(int load, int size) {
         List<Double> values = new ArrayList<>();
-        for (Measurement m : measurements) {
+        for (GroupMeasurement m : measurements) {
             if (!m.failed() && m.load() == load && m.group().size() == size) {
                 values.add(m.busbw());
             }
@@ -67,7 +67,7 @@ public final class Evidence {
     }
 
     /** busbw over the reference: 1 is as good as the best of this run; 0 for a failure. */
-    public double ratio(Measurement m) {
+    public double ratio(GroupMeasurement m) {
         if (m.failed()) {
             return 0;
         }
@@ -75,7 +75,7 @@ public final class Evidence {
         return ref > 0 ? m.busbw() / ref : 1;
     }
 
-    public boolean slow(Measurement m) {
+    public boolean slow(GroupMeasurement m) {
         if (m.failed()) {
             return true;
         }
@@ -87,18 +87,18 @@ public final class Evidence {
     }
 
     /** Usable pair results of {@code rank}, in round order. */
-    public List<Measurement> pairsOf(int rank) {
+    public List<GroupMeasurement> pairsOf(int rank) {
         return measurements.stream().filter(m -> m.group().isPair() && m.group().contains(rank) && usable(m)).toList();
     }
 
     /** Usable results of the pair a-b, in round order. */
-    public List<Measurement> link(int a, int b) {
+    public List<GroupMeasurement> link(int a, int b) {
         return measurements.stream().filter(m -> m.group().isPair() && m.group().contains(a) && m.group().contains(b)
                 && usable(m)).toList();
     }
 
     /** Usable results of groups of {@code size} (larger than two) that {@code rank} was in. */
-    public List<Measurement> groupsOf(int rank, int size) {
+    public List<GroupMeasurement> groupsOf(int rank, int size) {
         return measurements.stream().filter(m -> m.group().size() == size && m.group().contains(rank) && usable(m)).toList();
     }
 
@@ -115,7 +115,7 @@ public final class Evidence {
         if (!reachable(rank)) {
             return false;
         }
-        List<Measurement> mine = pairsOf(rank);
+        List<GroupMeasurement> mine = pairsOf(rank);
         if (mine.stream().anyMatch(m -> m.load() == 1 && !slow(m))) {
             return true;
         }

@@ -35,12 +35,12 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
         Evidence e = result.evidence();
         for (int a = 0; a < n; a++) {
             for (int b = a + 1; b < n; b++) {
-                List<Measurement> ms = e.link(a, b);
+                List<GroupMeasurement> ms = e.link(a, b);
                 if (ms.isEmpty()) {
                     continue;
                 }
-                List<Measurement> alone = ms.stream().filter(x -> x.load() == 1).toList();
-                Measurement pick = (alone.isEmpty() ? ms : alone).get((alone.isEmpty() ? ms : alone).size() - 1);
+                List<GroupMeasurement> alone = ms.stream().filter(x -> x.load() == 1).toList();
+                GroupMeasurement pick = (alone.isEmpty() ? ms : alone).get((alone.isEmpty() ? ms : alone).size() - 1);
                 double v = ratio ? e.ratio(pick) : pick.failed() ? 0 : pick.busbw();
                 m[a][b] = v;
                 m[b][a] = v;
@@ -113,7 +113,7 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("round", p.round());
             List<Map<String, Object>> groups = new ArrayList<>();
-            for (Measurement m : e.measurements()) {
+            for (GroupMeasurement m : e.measurements()) {
                 if (m.round() != p.round()) {
                     continue;
                 }

@@ -104,7 +104,7 @@ final class FleetHtml {
         Evidence e = doc.result().evidence();
         StringBuilder b = new StringBuilder("<h2>Rounds</h2>\n<table><tr><th>round</th><th>purpose</th><th>group</th>"
                 + "<th>at once</th><th>busbw GB/s</th><th>of best</th><th>result</th></tr>\n");
-        for (Measurement m : e.measurements()) {
+        for (GroupMeasurement m : e.measurements()) {
             boolean usable = e.usable(m);
             String result = !usable ? "not judged: " + m.error() : m.failed() ? "failed: " + m.error() : e.slow(m) ? "slow" : "fine";
             b.append("<tr class=\"").append(!usable ? "not-judged" : e.slow(m) ? "slow" : "good").append("\"><td>")

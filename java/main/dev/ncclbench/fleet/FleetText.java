@@ -34,11 +34,11 @@ final class FleetText {
     void round(Search.RoundReport r) {
         long slow = r.results().stream().filter(m -> r.evidence().usable(m) && r.evidence().slow(m)).count();
         long failed = r.results().stream().filter(m -> !r.evidence().usable(m)).count();
-        int load = r.results().stream().mapToInt(Measurement::load).max().orElse(1);
+        int load = r.results().stream().mapToInt(GroupMeasurement::load).max().orElse(1);
         out.printf(Locale.ROOT, "round %d: %d group%s%s: %d fine, %d slow%s%n", r.plan().round(), r.results().size(),
                 r.results().size() == 1 ? "" : "s", load > 1 ? " at once (up to " + load + " per node)" : "",
                 r.results().size() - slow - failed, slow, failed > 0 ? ", " + failed + " lost with a node" : "");
-        for (Measurement m : r.results()) {
+        for (GroupMeasurement m : r.results()) {
             if (m.group().purpose() == Purpose.SURVEY && r.evidence().usable(m) && !r.evidence().slow(m)) {
                 continue;
             }

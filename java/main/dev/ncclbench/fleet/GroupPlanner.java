@@ -70,7 +70,7 @@ final class GroupPlanner {
     /** Suspect sets of slow groups of size k, leaving out any that holds a smaller one (already narrowed). */
     static List<Set<Integer>> minimalSuspectSets(Evidence e, int k) {
         List<Set<Integer>> sets = new ArrayList<>();
-        for (Measurement m : e.measurements()) {
+        for (GroupMeasurement m : e.measurements()) {
             if (m.group().size() != k || !e.usable(m) || !e.slow(m)) {
                 continue;
             }

@@ -54,13 +54,13 @@ public final class Judge {
         if (!e.reachable(r)) {
             return new NodeVerdict(r, NodeVerdict.Status.UNREACHABLE, lostWhy.getOrDefault(r, "lost during the search"));
         }
-        List<Measurement> mine = e.pairsOf(r);
+        List<GroupMeasurement> mine = e.pairsOf(r);
         if (e.cleared(r)) {
             String atSize = slowAtGroupSize(e, hosts, r);
             if (atSize != null) {
                 return new NodeVerdict(r, NodeVerdict.Status.SLOW, atSize);
             }
-            Measurement best = mine.stream().filter(m -> !e.slow(m)).reduce((x, y) -> y.load() <= x.load() ? y : x).orElseThrow();
+            GroupMeasurement best = mine.stream().filter(m -> !e.slow(m)).reduce((x, y) -> y.load() <= x.load() ? y : x).orElseThrow();
             return new NodeVerdict(r, NodeVerdict.Status.GOOD, "fine with " + hosts.get(best.group().other(r))
                     + " in round " + best.round() + " (" + pct(e.ratio(best)) + " of the best pairs)");
         }
@@ -69,7 +69,7 @@ public final class Judge {
         }
         Set<Integer> slowWithCleared = new TreeSet<>();
         boolean slowAlone = false;
-        for (Measurement m : mine) {
+        for (GroupMeasurement m : mine) {
             int p = m.group().other(r);
             if (e.slow(m) && e.cleared(p)) {
                 slowWithCleared.add(p);
@@ -95,7 +95,7 @@ public final class Judge {
         if (k <= 2 || e.clearedAt(r, k)) {
             return null;
         }
-        for (Measurement m : e.groupsOf(r, k)) {
+        for (GroupMeasurement m : e.groupsOf(r, k)) {
             if (e.slow(m) && m.group().members().stream().filter(x -> x != r).allMatch(x -> e.clearedAt(x, k))) {
                 Set<Integer> others = new TreeSet<>(m.group().members());
                 others.remove(r);
@@ -107,17 +107,17 @@ public final class Judge {
     }
 
     private static LinkVerdict link(Evidence e, List<String> hosts, List<NodeVerdict> nodes, int a, int b) {
-        List<Measurement> all = e.link(a, b);
+        List<GroupMeasurement> all = e.link(a, b);
         if (all.isEmpty()) {
             int gone = e.reachable(a) ? b : a;
             return new LinkVerdict(a, b, LinkVerdict.Status.NOT_JUDGED, Double.NaN, Double.NaN,
                     hosts.get(gone) + " was lost while it ran");
         }
-        Measurement last = all.get(all.size() - 1);
+        GroupMeasurement last = all.get(all.size() - 1);
         double busbw = last.failed() ? 0 : last.busbw();
         double ratio = e.ratio(last);
-        List<Measurement> alone = all.stream().filter(m -> m.load() == 1).toList();
-        List<Measurement> basis = alone.isEmpty() ? all : alone;
+        List<GroupMeasurement> alone = all.stream().filter(m -> m.load() == 1).toList();
+        List<GroupMeasurement> basis = alone.isEmpty() ? all : alone;
         long slow = basis.stream().filter(e::slow).count();
         if (slow == 0) {
             return new LinkVerdict(a, b, LinkVerdict.Status.GOOD, busbw, ratio, "fine (" + pct(ratio) + " of the best pairs)");
@@ -143,7 +143,7 @@ public final class Judge {
         return new LinkVerdict(a, b, LinkVerdict.Status.UNDECIDED, busbw, ratio, why);
     }
 
-    private static String rounds(List<Measurement> ms, Evidence e, boolean slow) {
+    private static String rounds(List<GroupMeasurement> ms, Evidence e, boolean slow) {
         return ms.stream().filter(m -> e.slow(m) == slow).map(m -> String.valueOf(m.round())).distinct()
                 .collect(Collectors.joining(" and "));
     }

@@ -24,7 +24,7 @@ public final class Search {
         int n = hosts.size();
         Planner planner = new Planner(options);
         List<Integer> all = IntStream.range(0, n).boxed().toList();
-        List<Measurement> measurements = new ArrayList<>();
+        List<GroupMeasurement> measurements = new ArrayList<>();
         Map<Integer, String> lost = new LinkedHashMap<>(lostAtStart);
         List<RoundPlan> plans = new ArrayList<>();
         Evidence evidence = new Evidence(n, measurements, lost.keySet(), options);
@@ -41,8 +41,8 @@ public final class Search {
                 Group g = plan.groups().get(i);
                 int load = plan.load(g);
                 String err = out.errors().get(i);
-                measurements.add(err == null ? Measurement.ok(plan.round(), g, load, out.busbw().get(i))
-                        : Measurement.failed(plan.round(), g, load, err));
+                measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i))
+                        : GroupMeasurement.failed(plan.round(), g, load, err));
             }
             evidence = new Evidence(n, measurements, gone, options);
             verdicts = Judge.judge(evidence, hosts, lost);
@@ -62,6 +62,6 @@ public final class Search {
     }
 
     /** One finished round, for progress lines. */
-    public record RoundReport(RoundPlan plan, List<Measurement> results, Evidence evidence, Map<Integer, String> lost) {
+    public record RoundReport(RoundPlan plan, List<GroupMeasurement> results, Evidence evidence, Map<Integer, String> lost) {
     }
 }

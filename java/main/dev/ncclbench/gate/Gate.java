@@ -87,7 +87,7 @@ public final class Gate {
         double worse = latency ? c.ratio() - 1 : 1 - 1 / c.ratio();
         double better = latency ? 1 - c.ratio() : 1 / c.ratio() - 1;
         SizeResult.Status status;
-        if (PathRank.worse(base.path(), run.path())) {
+        if (RouteRank.worse(base.path(), run.path())) {
             status = SizeResult.Status.DEGRADED_PATH;
         } else if (latency && base.groups().size() < MIN_RUNS_FOR_LATENCY) {
             status = SizeResult.Status.UNJUDGED;

@@ -10,8 +10,8 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.curve.Curve;
 import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
-import dev.ncclbench.sweep.PathInputs;
-import dev.ncclbench.sweep.PathOptions;
+import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.sweep.RouteOptions;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -41,8 +41,8 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
      * --fabric and --socket-floor for the curve check. Here --catalog without --fabric is no error (as it is for
      * the sweep): the gate infers a socket run's fabric from it, and preflight's doctor reads its site section.
      */
-    public PathInputs path() {
-        return PathOptions.resolve(fabric, fabric == null ? null : catalog, socketFloor);
+    public RouteInputs path() {
+        return RouteOptions.resolve(fabric, fabric == null ? null : catalog, socketFloor);
     }
 
     /** Finds the baseline, runs the curve check and the gate; says on err when no baseline applies. */
@@ -69,7 +69,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                         + "); the curve check alone decides (record one: ncclbench baseline record " + runFile + ")");
             }
         }
-        PathInputs path = path();
+        RouteInputs path = path();
         FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
                 : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
                 : FabricCatalog.builtIn();

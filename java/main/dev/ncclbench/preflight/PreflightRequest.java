@@ -3,7 +3,7 @@ package dev.ncclbench.preflight;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.spec.RunSpec;
-import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.RouteInputs;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +26,7 @@ import java.util.Set;
  * @param html          the HTML report to write, or null
  * @param gateText      whether the gate's text goes to the human output (not with --json)
  */
-public record PreflightRequest(RunSpec sweep, boolean maxBytesGiven, LaunchOptions launch, PathInputs sweepPath,
+public record PreflightRequest(RunSpec sweep, boolean maxBytesGiven, LaunchOptions launch, RouteInputs sweepPath,
                                List<String> commandLine, boolean doctor, Set<String> doctorIgnored, Path catalog,
                                GateJudge gate, String baseline, Path html, boolean gateText) {
     public PreflightRequest {

@@ -20,7 +20,7 @@ import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
-import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.SweepRunner;
 
 import java.io.IOException;
@@ -177,7 +177,7 @@ public final class PreflightRun {
 
     private void html(PreflightRequest request, Path json, GateReport gate) {
         if (request.html() != null) {
-            PathInputs path = request.gate().path();
+            RouteInputs path = request.gate().path();
             RunReport.write(ReportData.of(List.of(new ReportData.Run("preflight", json.toString(),
                     ResultInput.read(json))), null, path.fabric(), path.socketFloor(),
                     request.gate().options().latencyBelow(), gate, "ncclbench preflight"), request.html(), null, null);

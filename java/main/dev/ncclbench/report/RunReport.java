@@ -6,7 +6,7 @@ import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.sweep.PathInputs;
+import dev.ncclbench.sweep.RouteInputs;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,7 +28,7 @@ public final class RunReport {
     public static Judged assemble(List<ReportData.Run> runs, GateJudge judge, String baselineName, PrintWriter err) {
         ReportData.Run last = runs.get(runs.size() - 1);
         GateReport gate = judge.judge(last.file(), last.doc(), baselineName, err);
-        PathInputs path = judge.path();
+        RouteInputs path = judge.path();
         ReportData data = ReportData.of(runs, judge.baselineOf(gate), path.fabric(), path.socketFloor(),
                 judge.options().latencyBelow(), gate, "ncclbench " + last.doc().backend() + " "
                         + String.join(",", collectives(last.doc())));

@@ -52,7 +52,7 @@ final class JsonResultWriter implements ResultSink {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }
-        append(Json.line(header));
+        append(ResultJson.line(header));
     }
 
     @Override
@@ -65,7 +65,7 @@ final class JsonResultWriter implements ResultSink {
         requireRun();
         ResultDocument.Row r = ResultDocument.Row.from(row);
         rows.add(r);
-        append(Json.line(new Journal.Entry(r, null)));
+        append(ResultJson.line(new Journal.Entry(r, null)));
     }
 
     @Override
@@ -82,7 +82,7 @@ final class JsonResultWriter implements ResultSink {
             }
             ResultDocument.Row r = ResultDocument.Row.from(d);
             Journal.applyVerdict(rows, r);
-            append(Json.line(new Journal.Entry(null, r)));
+            append(ResultJson.line(new Journal.Entry(null, r)));
         }
     }
 

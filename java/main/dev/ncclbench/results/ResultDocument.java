@@ -101,7 +101,7 @@ public record ResultDocument(
             String algorithm,
             Placement outOfPlace,
             Placement inPlace,
-            PathVerdict verdict) {
+            RouteVerdict verdict) {
 
         static Row from(ResultRow r) {
             return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(), r.algorithm(),
@@ -124,7 +124,7 @@ public record ResultDocument(
                     other.type) && java.util.Objects.equals(redop, other.redop) && root == other.root;
         }
 
-        Row withVerdict(PathVerdict v) {
+        Row withVerdict(RouteVerdict v) {
             return new Row(collective, size, count, type, redop, root, cycle, algorithm, outOfPlace, inPlace, v);
         }
     }

@@ -32,7 +32,7 @@ public final class ResultFiles {
     public static ResultDocument read(Path file) throws IOException {
         ResultDocument doc;
         try {
-            doc = Json.READER.readValue(file.toFile(), ResultDocument.class);
+            doc = ResultJson.READER.readValue(file.toFile(), ResultDocument.class);
         } catch (JsonProcessingException e) {
             throw new IOException(file + " is not a ncclbench result: " + e.getOriginalMessage(), e);
         }
@@ -66,7 +66,7 @@ public final class ResultFiles {
         }
         ResultDocument header;
         try {
-            header = Json.READER.readValue(lines.get(0), ResultDocument.class);
+            header = ResultJson.READER.readValue(lines.get(0), ResultDocument.class);
         } catch (JsonProcessingException e) {
             throw new IOException(journal + ": the first line is not a run header: " + e.getOriginalMessage(), e);
         }
@@ -79,7 +79,7 @@ public final class ResultFiles {
             }
             Journal.Entry entry;
             try {
-                entry = Json.READER.readValue(lines.get(i), Journal.Entry.class);
+                entry = ResultJson.READER.readValue(lines.get(i), Journal.Entry.class);
             } catch (JsonProcessingException e) {
                 // Only the last line can be torn; anything after a bad line cannot be trusted either.
                 dropped = lines.size() - i;
@@ -101,7 +101,7 @@ public final class ResultFiles {
     /** Writes {@code doc} whole or not at all (a crash never leaves half a result). */
     static void writeAtomically(Path file, ResultDocument doc) throws IOException {
         try {
-            AtomicFile.write(file, (Json.DOCUMENT.writeValueAsString(doc) + "\n").getBytes(StandardCharsets.UTF_8));
+            AtomicFile.write(file, (ResultJson.DOCUMENT.writeValueAsString(doc) + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException("the file system of " + file.toAbsolutePath().getParent() + " cannot rename atomically; "
                     + "choose another --out folder", e);

@@ -16,11 +16,11 @@ package dev.ncclbench.results;
 public record ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
                         Measurement outOfPlace, Measurement inPlace,
                         SampleStats samplesOutOfPlace, SampleStats samplesInPlace,
-                        PathVerdict verdict, int cycle, String algorithm) {
+                        RouteVerdict verdict, int cycle, String algorithm) {
 
     public ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
                      Measurement outOfPlace, Measurement inPlace, SampleStats samplesOutOfPlace,
-                     SampleStats samplesInPlace, PathVerdict verdict, int cycle) {
+                     SampleStats samplesInPlace, RouteVerdict verdict, int cycle) {
         this(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace, samplesOutOfPlace, samplesInPlace,
                 verdict, cycle, null);
     }
@@ -28,12 +28,12 @@ public record ResultRow(String collective, long sizeBytes, long count, String ty
     /** A row of the first (or only) cycle. */
     public ResultRow(String collective, long sizeBytes, long count, String type, String redop, int root,
                      Measurement outOfPlace, Measurement inPlace, SampleStats samplesOutOfPlace,
-                     SampleStats samplesInPlace, PathVerdict verdict) {
+                     SampleStats samplesInPlace, RouteVerdict verdict) {
         this(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace, samplesOutOfPlace, samplesInPlace,
                 verdict, 0);
     }
 
-    public ResultRow withVerdict(PathVerdict v) {
+    public ResultRow withVerdict(RouteVerdict v) {
         return new ResultRow(collective, sizeBytes, count, type, redop, root, outOfPlace, inPlace,
                 samplesOutOfPlace, samplesInPlace, v, cycle, algorithm);
     }

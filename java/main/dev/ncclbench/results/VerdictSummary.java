@@ -39,14 +39,14 @@ public final class VerdictSummary {
     }
 
     private static boolean sameVerdict(ResultRow a, ResultRow b) {
-        PathVerdict va = a.verdict();
-        PathVerdict vb = b.verdict();
+        RouteVerdict va = a.verdict();
+        RouteVerdict vb = b.verdict();
         return vb != null && a.collective().equals(b.collective()) && Objects.equals(va.path(), vb.path())
                 && Objects.equals(va.confidence(), vb.confidence()) && Objects.equals(va.reason(), vb.reason());
     }
 
     private static String line(ResultRow first, ResultRow last) {
-        PathVerdict v = first.verdict();
+        RouteVerdict v = first.verdict();
         String range = first.sizeBytes() == last.sizeBytes() ? Sizes.human(first.sizeBytes())
                 : Sizes.human(first.sizeBytes()) + " - " + Sizes.human(last.sizeBytes());
         return first.collective() + " " + range + " " + v.path() + " (" + v.confidence() + "): " + v.reason();

@@ -37,16 +37,16 @@ public final class SweepRunner {
     private final PrintWriter out;
     private final PrintWriter err;
     private final Map<String, String> env;
-    private final PathInputs path;
+    private final RouteInputs path;
     /** Rank 0's result JSON once the run has begun; null elsewhere (for sweep --html). */
     private volatile java.nio.file.Path resultFile;
     private List<String> commandLine = List.of();
 
-    public SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err) {
+    public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err) {
         this(spec, launch, path, out, err, System.getenv());
     }
 
-    SweepRunner(RunSpec spec, LaunchOptions launch, PathInputs path, PrintWriter out, PrintWriter err,
+    SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err,
                 Map<String, String> env) {
         this.asked = spec;
         this.path = path;
@@ -141,9 +141,9 @@ public final class SweepRunner {
             // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
             signals.onSignal(() -> comms.forEach(RankComm::close));
             try {
-                Report report = launch.rank() == 0 ? Report.begin(spec, asked.backend(), commandLine, launch, choice, comms,
+                SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.backend(), commandLine, launch, choice, comms,
                         planes, notes, env, out, err)
-                        : Report.follower(launch, comms, planes);
+                        : SweepReport.follower(launch, comms, planes);
                 resultFile = report.jsonFile();
                 RuntimeException failure = sweepAll(spec, comms, planes, report, signals, binding);
                 try {
@@ -163,7 +163,7 @@ public final class SweepRunner {
     }
 
     /** Every local rank's sweep on its own thread; the first failure closes every local rank so the others fail fast. */
-    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, Report report,
+    private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, SweepReport report,
                                       Signals signals, CpuBinding binding) {
         Progress progress = report.reporter() && launchOptions.progress()
                 ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;

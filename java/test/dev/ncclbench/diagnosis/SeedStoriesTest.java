@@ -4,7 +4,7 @@ import dev.ncclbench.finding.Severity;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.diagnosis.facts.Facts;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.nccllog.NcclLogEvidence;
@@ -32,7 +32,7 @@ class SeedStoriesTest {
     void nicMisselectionIsSocketFallbackWithIbPresent() throws IOException {
         NcclLogEvidence e = FixtureTest.read("seeds/nic-misselection.log");
         Diagnosis d = Diagnoser.diagnose(e);
-        assertEquals(PathKind.SOCKET, d.path());
+        assertEquals(RouteKind.SOCKET, d.path());
         assertEquals(Health.DEGRADED, d.health());
         assertEquals(ExitCode.DEGRADED, d.health().exitCode);
         Finding f = finding(d, "NET-SOCKET-FALLBACK");
@@ -49,7 +49,7 @@ class SeedStoriesTest {
     @Test
     void ibWithoutGdrdmaIsHostStaged() throws IOException {
         Diagnosis d = Diagnoser.diagnose(FixtureTest.read("seeds/ib-without-gdrdma.log"));
-        assertEquals(PathKind.RDMA_HOST_STAGED, d.path());
+        assertEquals(RouteKind.RDMA_HOST_STAGED, d.path());
         assertEquals(ExitCode.DEGRADED, d.health().exitCode);
         assertEquals("certain", d.confidence());
         Finding f = finding(d, "NET-IB-NO-GDR");
@@ -58,7 +58,7 @@ class SeedStoriesTest {
         assertTrue(mentions(f.remedy(), "ReqRedir"));
         assertTrue(mentions(f.remedy(), "NCCL_NET_GDR_LEVEL"));
         assertTrue(mentions(f.evidence(), "GPU Direct RDMA Disabled for HCA 0 'mlx5_0'"));
-        assertTrue(d.pairs().stream().allMatch(p -> p.path() == PathKind.RDMA_HOST_STAGED));
+        assertTrue(d.pairs().stream().allMatch(p -> p.path() == RouteKind.RDMA_HOST_STAGED));
     }
 
     @Test
@@ -66,7 +66,7 @@ class SeedStoriesTest {
         Diagnosis d = Diagnoser.diagnose(FixtureTest.read("seeds/bootstrap-doesnotexist.log"));
         assertEquals(Health.INIT_FAILED, d.health());
         assertEquals(3, d.health().exitCode.code);
-        assertEquals(PathKind.FAILED, d.path());
+        assertEquals(RouteKind.FAILED, d.path());
         Finding f = finding(d, "BOOTSTRAP-NO-INTERFACE");
         assertTrue(mentions(f.evidence(), "bootstrap.cc:126"), f.evidence().toString());
         assertTrue(mentions(f.evidence(), "NCCL_SOCKET_IFNAME=doesnotexist0 "), f.evidence().toString());
@@ -97,7 +97,7 @@ class SeedStoriesTest {
                 java.util.Set.of());
         assertTrue(d.findings().stream().anyMatch(f -> f.ruleId().equals("RULE-CRASHED")
                 && f.title().contains("BOOM")));
-        assertEquals(PathKind.RDMA_HOST_STAGED, d.path()); // the other rules still judged
+        assertEquals(RouteKind.RDMA_HOST_STAGED, d.path()); // the other rules still judged
         assertTrue(d.findings().stream().anyMatch(f -> f.ruleId().equals("NET-IB-NO-GDR")));
     }
 }

@@ -1,7 +1,7 @@
 package dev.ncclbench.doctor;
 
 import dev.ncclbench.doctor.compare.CompareRules;
-import dev.ncclbench.doctor.compare.Fleet;
+import dev.ncclbench.doctor.compare.HostSet;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
@@ -44,7 +44,7 @@ class DoctorScenariosTest {
         if (scenario.startsWith(COMPARE)) {
             List<HostSnapshot> hosts = Arrays.stream(scenario.substring(COMPARE.length()).split(" "))
                     .map(DoctorScenariosTest::host).toList();
-            findings = CompareRules.book().run(new Fleet(hosts), Set.of());
+            findings = CompareRules.book().run(new HostSet(hosts), Set.of());
         } else {
             String[] words = scenario.split(" ");
             HostSnapshot s = host(words[0]);

@@ -214,11 +214,11 @@ class HostFixturesTest {
 
     @Test
     void aProbeThatChoseAnotherInterfaceIsAFinding() {
-        HostSnapshot s = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbe("/x/libnccl.so.2", "2.18.5", 0,
+        HostSnapshot s = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbeResult("/x/libnccl.so.2", "2.18.5", 0,
                 "ncclSuccess", "rdma0", "192.168.100.1<0>", List.of(), null));
         Finding f = only(judge(s), "PROBE-DISAGREES");
         assertTrue(f.title().contains("bootstraps on rdma0, doctor predicted eth0"), f.title());
-        HostSnapshot agrees = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbe("/x/libnccl.so.2", "2.18.5", 0,
+        HostSnapshot agrees = host("a100-two-nic").withProbe(new dev.ncclbench.doctor.snapshot.NcclProbeResult("/x/libnccl.so.2", "2.18.5", 0,
                 "ncclSuccess", "eth0", "10.0.0.1<0>", List.of(), null));
         assertTrue(judge(agrees).finding("PROBE-DISAGREES").isEmpty());
         assertTrue(judge(agrees).probe().agrees());
@@ -226,7 +226,7 @@ class HostFixturesTest {
 
     @Test
     void compareFindsVersionsAndInterfacesThatDiffer() {
-        dev.ncclbench.doctor.compare.Fleet fleet = new dev.ncclbench.doctor.compare.Fleet(
+        dev.ncclbench.doctor.compare.HostSet fleet = new dev.ncclbench.doctor.compare.HostSet(
                 List.of(host("a100-two-nic"), host("two-gpu-eth0-only")));
         List<Finding> f = dev.ncclbench.doctor.compare.CompareRules.book().run(fleet, Set.of());
         List<String> titles = f.stream().map(Finding::title).toList();
@@ -235,6 +235,6 @@ class HostFixturesTest {
         assertTrue(titles.stream().anyMatch(t -> t.equals("the nodes have different running interfaces")), titles.toString());
         assertTrue(titles.stream().anyMatch(t -> t.startsWith("eth0 runs at different rates")), titles.toString());
         assertTrue(dev.ncclbench.doctor.compare.CompareRules.book().run(
-                new dev.ncclbench.doctor.compare.Fleet(List.of(host("a100-two-nic"), host("a100-two-nic"))), Set.of()).isEmpty());
+                new dev.ncclbench.doctor.compare.HostSet(List.of(host("a100-two-nic"), host("a100-two-nic"))), Set.of()).isEmpty());
     }
 }

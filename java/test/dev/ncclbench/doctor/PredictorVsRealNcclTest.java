@@ -4,7 +4,7 @@ import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.NcclProbe;
+import dev.ncclbench.doctor.snapshot.NcclProbeResult;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
 import dev.ncclbench.env.RealNccl;
@@ -97,7 +97,7 @@ class PredictorVsRealNcclTest {
         if (r.problem() != null || !r.loaded()) {
             return "MISMATCH " + ns.name + " " + env + ": the probe did not run: " + r.problem() + " " + r.dlError();
         }
-        HostSnapshot s = captured.withEnv(env).withProbe(new NcclProbe(lib.toString(), r.versionString(), r.uniqueIdStatus(),
+        HostSnapshot s = captured.withEnv(env).withProbe(new NcclProbeResult(lib.toString(), r.versionString(), r.uniqueIdStatus(),
                 r.result().cName, r.bootstrapInterface(), r.bootstrapAddress(), r.warnings(), null));
         Prediction p = InterfacePredictor.predict(s);
         String real = r.bootstrapFailed() ? "fails (" + r.ncclSentence() + ")" : r.bootstrapInterface() + " " + r.bootstrapAddress();

@@ -42,9 +42,9 @@ final class Fixtures {
                 env, List.of("nccl.node-a.12345"), List.of("maxBytes 128 MiB: --max given", "second note"));
     }
 
-    static final PathVerdict SOCKET = new PathVerdict("socket", "likely",
+    static final RouteVerdict SOCKET = new RouteVerdict("socket", "likely",
             "busbw matches the 10 GbE socket floor", List.of("busbw 1.09 GB/s vs catalog 1.25 GB/s"));
-    static final PathVerdict LATENCY = new PathVerdict("unknown", "unknown",
+    static final RouteVerdict LATENCY = new RouteVerdict("unknown", "unknown",
             "latency-bound: too small to judge the path", List.of());
 
     /** all_reduce 8 B .. 128 MiB x2 on 2 ranks, checked, all correct; times grow from 10 us to 1.2 s. */
@@ -55,7 +55,7 @@ final class Fixtures {
             double t = 10.3 + size / 1.1e3 * (1 + (Long.numberOfTrailingZeros(size) % 3) * 0.01);
             double alg = size / 1e3 / t;
             double bus = alg * 2 * (2 - 1) / 2.0;
-            PathVerdict v = size < 65536 ? LATENCY : SOCKET;
+            RouteVerdict v = size < 65536 ? LATENCY : SOCKET;
             rows.add(new ResultRow("all_reduce", size, size / 4, "float", "sum", -1,
                     new Measurement(t, alg, bus, 0), new Measurement(t * 0.98, alg / 0.98, bus / 0.98, 0),
                     new SampleStats(20, t * 0.9, t, t * 1.2, t * 1.3, t * 1.01, 3.5, List.of(t * 0.9, t, t * 1.3)), null, v));

@@ -192,6 +192,6 @@ class JsonResultWriterTest {
     }
 
     private static String jsonOf(ResultRow row) {
-        return Json.line(ResultDocument.Row.from(row));
+        return ResultJson.line(ResultDocument.Row.from(row));
     }
 }

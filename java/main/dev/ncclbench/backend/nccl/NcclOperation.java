@@ -185,7 +185,7 @@ final class NcclOperation implements Operation {
     /** Waits for every stream, polling ncclCommGetAsyncError; -T (default 300 s) without completion is a hang. */
     @Override
     public void drain() {
-        long limitS = Watchdog.limitSeconds(rc.spec);
+        long limitS = BlockedCallWatchdog.limitSeconds(rc.spec);
         long start = System.nanoTime();
         int[] async = new int[1];
         boolean[] done = new boolean[data.length];
@@ -213,7 +213,7 @@ final class NcclOperation implements Operation {
                     rc.abort(NcclStatus.exitCode(code), why, "check the NCCL log of every rank (" + rc.logFiles() + ")");
                 }
                 if (System.nanoTime() - start > limitS * 1_000_000_000L) {
-                    rc.abort(Watchdog.hang(rc.firstRank + i, name, limitS) + "; communicators aborted");
+                    rc.abort(BlockedCallWatchdog.hang(rc.firstRank + i, name, limitS) + "; communicators aborted");
                 }
             }
             Thread.onSpinWait();

@@ -38,7 +38,7 @@ final class NcclRankComm implements RankComm {
     final CUstream_st[] streams;
     final int firstRank;
     final int nranks;
-    final Watchdog watchdog;
+    final BlockedCallWatchdog watchdog;
     /** The loaded kernels per GPU, or null where they did not load (then data goes through the host). */
     final Kernels[] kernels;
     private final String[] dataPath;
@@ -68,7 +68,7 @@ final class NcclRankComm implements RankComm {
             dataPath[i] = kernels[i] != null ? "data filled and checked on the GPU (kernels: " + kernels[i].source() + ")"
                     : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
-        this.watchdog = new Watchdog(Watchdog.limitSeconds(spec), System.err);
+        this.watchdog = new BlockedCallWatchdog(BlockedCallWatchdog.limitSeconds(spec), System.err);
         this.info = new RankInfo(firstRank, localRank, NcclRuntime.hostName(), ProcessHandle.current().pid(),
                 describeDevices());
     }

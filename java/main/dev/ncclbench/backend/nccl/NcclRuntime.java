@@ -138,7 +138,7 @@ final class NcclRuntime {
             t.setDaemon(true);
             return t;
         });
-        long limitS = Watchdog.limitSeconds(spec);
+        long limitS = BlockedCallWatchdog.limitSeconds(spec);
         long deadline = System.nanoTime() + limitS * 1_000_000_000L;
         List<Future<RankComm>> futures = new ArrayList<>();
         List<RankComm> out = new ArrayList<>();
@@ -153,7 +153,7 @@ final class NcclRuntime {
                     out.add(futures.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
                 } catch (TimeoutException e) {
                     // the init threads stay blocked inside NCCL (daemon threads: they do not hold the JVM)
-                    throw new BackendException(ExitCode.TIMEOUT, Watchdog.hang(planes.get(i).rank() * plan.gpusPerThread(),
+                    throw new BackendException(ExitCode.TIMEOUT, BlockedCallWatchdog.hang(planes.get(i).rank() * plan.gpusPerThread(),
                             "ncclCommInitRank", limitS), "a rank that never joins, or cannot reach rank 0's bootstrap"
                             + " address: check every rank started and NCCL_SOCKET_IFNAME");
                 } catch (java.util.concurrent.ExecutionException e) {

@@ -75,7 +75,7 @@ final class Mesh implements AutoCloseable {
         this.pieceBytes = tuning.chunkBytes();
         this.pollLimit = tuning.pollLimit();
         this.poller = new Poller(channels, perPeer, pieceBytes);
-        Watchdog.INSTANCE.watch(this);
+        MeshWatchdog.INSTANCE.watch(this);
     }
 
     /**

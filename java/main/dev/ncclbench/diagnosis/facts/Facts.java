@@ -100,8 +100,8 @@ public final class Facts {
         this.ranksLogged = ranksLogged(e);
         this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
                 && Integer.parseInt(m.value()) > 1);
-        this.pairs = PathJudge.pairs(e.connections());
-        this.overall = PathJudge.overall(this);
+        this.pairs = RouteJudge.pairs(e.connections());
+        this.overall = RouteJudge.overall(this);
     }
 
     /** Families NCCL can only hit once connections carry data: without init lines they still mean a run failure. */
@@ -315,8 +315,8 @@ public final class Facts {
         return overall;
     }
 
-    public PathKind path() {
-        return overall == null ? PathKind.UNKNOWN : overall.path();
+    public RouteKind path() {
+        return overall == null ? RouteKind.UNKNOWN : overall.path();
     }
 
     public Optional<EnvSetting> env(String name) {

@@ -29,11 +29,11 @@ public final class Gdr {
         }
 
         /** The RDMA path these lines decide, or rdma itself when they say nothing. */
-        public PathKind path(PathKind rdma) {
+        public RouteKind path(RouteKind rdma) {
             if (!any()) {
                 return rdma;
             }
-            return off == 0 ? PathKind.RDMA_GDR : on == 0 ? PathKind.RDMA_HOST_STAGED : PathKind.RDMA_PARTIAL_GDR;
+            return off == 0 ? RouteKind.RDMA_GDR : on == 0 ? RouteKind.RDMA_HOST_STAGED : RouteKind.RDMA_PARTIAL_GDR;
         }
 
         String basis() {

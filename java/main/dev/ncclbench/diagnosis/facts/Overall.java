@@ -11,12 +11,12 @@ import java.util.List;
  * @param network     the NET name of the worst inter-node pair, or NCCL's chosen network; "" intra-node
  * @param evidence    the lines the verdict rests on
  */
-public record Overall(PathKind path, String confidence, String basis, String network, List<String> evidence) {
+public record Overall(RouteKind path, String confidence, String basis, String network, List<String> evidence) {
     public Overall {
         evidence = List.copyOf(evidence);
     }
 
     static Overall unknown() {
-        return new Overall(PathKind.UNKNOWN, "unknown", "", "", List.of());
+        return new Overall(RouteKind.UNKNOWN, "unknown", "", "", List.of());
     }
 }

@@ -14,6 +14,6 @@ import java.util.List;
  * @param evidence first line of each side
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record PairVerdict(int fromRank, int toRank, PathKind path, String network, String detail, int channels,
+public record PairVerdict(int fromRank, int toRank, RouteKind path, String network, String detail, int channels,
                           List<String> evidence) {
 }

@@ -1,7 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -18,7 +18,7 @@ public final class InterNodePathUnknown extends BaseRule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        if (!f.multiNode() || f.path() != PathKind.UNKNOWN || f.initFailure() || f.runFailure()) {
+        if (!f.multiNode() || f.path() != RouteKind.UNKNOWN || f.initFailure() || f.runFailure()) {
             return List.of();
         }
         boolean intra = !f.evidence().connections().isEmpty();

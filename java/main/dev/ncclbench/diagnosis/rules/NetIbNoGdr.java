@@ -6,7 +6,7 @@ import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Lines;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
 import dev.ncclbench.nccllog.NcclLogEvidence.GdrStatus;
@@ -28,7 +28,7 @@ public final class NetIbNoGdr extends BaseRule<Facts> {
         List<GdrStatus> disabled = f.evidence().gdr().stream().filter(g -> !g.enabled()).toList();
         boolean allNoGdr = !f.ib().isEmpty() && noGdr.size() == f.ib().size();
         boolean noLinesButDisabled = f.ib().isEmpty() && !disabled.isEmpty()
-                && (f.path() == PathKind.RDMA || f.path() == PathKind.RDMA_HOST_STAGED || f.path() == PathKind.UNKNOWN);
+                && (f.path() == RouteKind.RDMA || f.path() == RouteKind.RDMA_HOST_STAGED || f.path() == RouteKind.UNKNOWN);
         if (!allNoGdr && !noLinesButDisabled) {
             return List.of();
         }

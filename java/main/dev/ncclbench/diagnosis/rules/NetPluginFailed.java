@@ -2,7 +2,7 @@ package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
 import dev.ncclbench.diagnosis.facts.FailureKind;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.Severity;
@@ -24,7 +24,7 @@ public final class NetPluginFailed extends FailureFamilyRule {
     @Override
     public List<Finding> check(Facts f) {
         List<Finding> out = super.check(f);
-        if (out.isEmpty() || out.get(0).severity() == Severity.ERROR || f.path() != PathKind.SOCKET) {
+        if (out.isEmpty() || out.get(0).severity() == Severity.ERROR || f.path() != RouteKind.SOCKET) {
             return out;
         }
         Finding w = out.get(0);

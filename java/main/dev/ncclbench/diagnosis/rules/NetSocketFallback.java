@@ -6,7 +6,7 @@ import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.diagnosis.facts.Networks;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
@@ -24,7 +24,7 @@ public final class NetSocketFallback extends BaseRule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        if (f.path() != PathKind.SOCKET || !f.rdmaPresent()) {
+        if (f.path() != RouteKind.SOCKET || !f.rdmaPresent()) {
             return List.of();
         }
         NcclLogEvidence e = f.evidence();

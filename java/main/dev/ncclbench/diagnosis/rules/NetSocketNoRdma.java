@@ -5,7 +5,7 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ public final class NetSocketNoRdma extends BaseRule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        if (f.path() != PathKind.SOCKET || f.rdmaPresent()) {
+        if (f.path() != RouteKind.SOCKET || f.rdmaPresent()) {
             return List.of();
         }
         List<String> ev = new ArrayList<>(f.overall().evidence());

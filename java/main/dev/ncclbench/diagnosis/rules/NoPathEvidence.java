@@ -5,7 +5,7 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 
 import java.util.List;
 
@@ -19,11 +19,11 @@ public final class NoPathEvidence extends BaseRule<Facts> {
     @Override
     public List<Finding> check(Facts f) {
         if (f.evidence().counts().ncclLines() == 0 || !f.evidence().connections().isEmpty() || f.initFailure()
-                || f.runFailure() || f.path() == PathKind.LOOPBACK
-                || f.multiNode() && f.path() == PathKind.UNKNOWN) {
+                || f.runFailure() || f.path() == RouteKind.LOOPBACK
+                || f.multiNode() && f.path() == RouteKind.UNKNOWN) {
             return List.of();
         }
-        boolean guessed = f.path() != PathKind.UNKNOWN;
+        boolean guessed = f.path() != RouteKind.UNKNOWN;
         return List.of(finding(guessed ? Severity.INFO : Severity.WARNING,
                 "the log has no connection lines (Channel ... via ...)",
                 guessed ? "The path was inferred from NCCL's choice of network, not from connections."

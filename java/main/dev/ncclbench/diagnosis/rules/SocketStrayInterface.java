@@ -5,7 +5,7 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 
 import java.util.LinkedHashSet;
@@ -29,7 +29,7 @@ public final class SocketStrayInterface extends BaseRule<Facts> {
         if (stray.isEmpty()) {
             return List.of();
         }
-        boolean used = !f.socket().isEmpty() || f.path() == PathKind.SOCKET;
+        boolean used = !f.socket().isEmpty() || f.path() == RouteKind.SOCKET;
         Set<String> names = new LinkedHashSet<>();
         stray.forEach(i -> names.add(i.name()));
         return List.of(finding(used ? Severity.WARNING : Severity.INFO,

@@ -6,13 +6,13 @@ import java.util.List;
 
 /** The cross-node rules of `doctor --compare`. */
 public final class CompareRules {
-    private static final RuleBook<Fleet> BOOK = new RuleBook<>("doctor --compare",
+    private static final RuleBook<HostSet> BOOK = new RuleBook<>("doctor --compare",
             List.of(new VersionsDiffer(), new InterfacesDiffer(), new NcclEnvDiffers()));
 
     private CompareRules() {
     }
 
-    public static RuleBook<Fleet> book() {
+    public static RuleBook<HostSet> book() {
         return BOOK;
     }
 }

@@ -19,14 +19,14 @@ import java.util.TreeSet;
  * Interface names or rates differ between nodes: one NCCL_SOCKET_IFNAME cannot suit all of them, and NCCL's default
  * picks a different NIC per node.
  */
-public final class InterfacesDiffer extends BaseRule<Fleet> {
+public final class InterfacesDiffer extends BaseRule<HostSet> {
     public InterfacesDiffer() {
         super("NODES-INTERFACES-DIFFER", Severity.WARNING,
                 "interface names, rates or NCCL's predicted bootstrap interface differ between nodes");
     }
 
     @Override
-    public List<Finding> check(Fleet f) {
+    public List<Finding> check(HostSet f) {
         List<Finding> out = new ArrayList<>();
         List<Set<String>> names = new ArrayList<>();
         List<String> ev = new ArrayList<>();

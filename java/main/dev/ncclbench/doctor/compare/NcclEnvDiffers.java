@@ -13,14 +13,14 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** An NCCL_ variable set on some nodes only, or to different values: the nodes do not run the same NCCL. */
-public final class NcclEnvDiffers extends BaseRule<Fleet> {
+public final class NcclEnvDiffers extends BaseRule<HostSet> {
     public NcclEnvDiffers() {
         super("NODES-NCCL-ENV-DIFFERS", Severity.WARNING,
                 "an NCCL_ variable (environment or nccl.conf) is set on some nodes only, or differs between them");
     }
 
     @Override
-    public List<Finding> check(Fleet f) {
+    public List<Finding> check(HostSet f) {
         Set<String> vars = new TreeSet<>();
         f.hosts().forEach(h -> vars.addAll(h.ncclSettings().keySet()));
         List<Finding> out = new ArrayList<>();

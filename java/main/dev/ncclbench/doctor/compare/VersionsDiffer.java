@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /** NCCL, driver, OFED, CUDA or kernel differ between nodes: the runbook's "upgraded on only some nodes". */
-public final class VersionsDiffer extends BaseRule<Fleet> {
+public final class VersionsDiffer extends BaseRule<HostSet> {
     private static final Map<String, Function<HostSnapshot, String>> WHAT = new LinkedHashMap<>();
 
     static {
@@ -31,7 +31,7 @@ public final class VersionsDiffer extends BaseRule<Fleet> {
     }
 
     @Override
-    public List<Finding> check(Fleet f) {
+    public List<Finding> check(HostSet f) {
         List<Finding> out = new ArrayList<>();
         WHAT.forEach((what, get) -> {
             List<String> ev = new ArrayList<>();

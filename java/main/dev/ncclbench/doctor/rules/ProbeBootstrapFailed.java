@@ -2,7 +2,7 @@ package dev.ncclbench.doctor.rules;
 
 import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.NcclProbe;
+import dev.ncclbench.doctor.snapshot.NcclProbeResult;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -20,7 +20,7 @@ public final class ProbeBootstrapFailed extends BaseRule<HostSnapshot> {
 
     @Override
     public List<Finding> check(HostSnapshot s) {
-        NcclProbe p = s.probe();
+        NcclProbeResult p = s.probe();
         if (p == null) {
             return List.of();
         }

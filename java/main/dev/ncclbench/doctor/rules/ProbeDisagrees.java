@@ -3,7 +3,7 @@ package dev.ncclbench.doctor.rules;
 import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.NcclProbe;
+import dev.ncclbench.doctor.snapshot.NcclProbeResult;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -21,7 +21,7 @@ public final class ProbeDisagrees extends BaseRule<HostSnapshot> {
 
     @Override
     public List<Finding> check(HostSnapshot s) {
-        NcclProbe probe = s.probe();
+        NcclProbeResult probe = s.probe();
         if (probe == null || !probe.ran()) {
             return List.of();
         }

@@ -34,7 +34,7 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
                            List<NetLink> interfaces, List<IbDevice> ibDevices, List<String> devInfiniband,
                            Long memlockBytes, Boolean capIpcLock, Long shmBytes, Nvidia nvidia, List<AcsBridge> acs,
                            Container container, Map<String, String> env, List<ConfFile> confFiles, Versions versions,
-                           NcclProbe probe, List<SiteLink> siteLinks, List<Problem> problems) {
+                           NcclProbeResult probe, List<SiteLink> siteLinks, List<Problem> problems) {
     public static final String KIND = "ncclbench.host";
     /** 2: kind and schema_version replace "schema": "ncclbench.host/1"; snake_case keys. Both are read. */
     public static final int SCHEMA_VERSION = 2;
@@ -54,7 +54,7 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
     }
 
     /** A copy with the real NCCL's answer (the probe runs after collection, in a child). */
-    public HostSnapshot withProbe(NcclProbe p) {
+    public HostSnapshot withProbe(NcclProbeResult p) {
         return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
                 capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, p, siteLinks, problems);
     }

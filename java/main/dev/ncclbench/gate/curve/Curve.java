@@ -26,7 +26,7 @@ import java.util.OptionalDouble;
 public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
                     int nodes) {
 
-    /** Sizes from here on are bandwidth-bound: what a healthy path is judged at (PathClassifier's bound). */
+    /** Sizes from here on are bandwidth-bound: what a healthy path is judged at (RouteClassifier's bound). */
     public static final long LARGE_BYTES = 64L << 20;
 
     /** One size: the median per-call time in us and busbw at it in GB/s (NaN when unknown). */

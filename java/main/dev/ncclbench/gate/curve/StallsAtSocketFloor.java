@@ -11,7 +11,7 @@ import java.util.List;
 
 /** Large sizes stuck at what TCP sockets reach, on a fabric that should do RDMA, P2P or NVLS. */
 final class StallsAtSocketFloor extends BaseRule<Curve> {
-    /** busbw within this factor of the socket floor is what sockets reach (as PathClassifier judges it). */
+    /** busbw within this factor of the socket floor is what sockets reach (as RouteClassifier judges it). */
     static final double MARGIN = 1.25;
 
     public StallsAtSocketFloor() {

@@ -123,7 +123,7 @@ class PlanningTest {
 
     @Test
     void theHangMessageNamesTheRankAndTheStep() {
-        assertEquals("rank 2 did not reach 'ncclCommInitRank' within 5 s (-T)", Watchdog.hang(2, "ncclCommInitRank", 5));
-        assertEquals(300, Watchdog.limitSeconds(null));
+        assertEquals("rank 2 did not reach 'ncclCommInitRank' within 5 s (-T)", BlockedCallWatchdog.hang(2, "ncclCommInitRank", 5));
+        assertEquals(300, BlockedCallWatchdog.limitSeconds(null));
     }
 }

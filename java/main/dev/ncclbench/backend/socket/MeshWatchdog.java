@@ -8,13 +8,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * One daemon thread for every mesh of the process: it aborts a mesh whose exchange has run past the
  * timeout. Aborting closes the sockets, which wakes the blocked reads and writes with an exception.
  */
-final class Watchdog {
-    static final Watchdog INSTANCE = new Watchdog();
+final class MeshWatchdog {
+    static final MeshWatchdog INSTANCE = new MeshWatchdog();
 
     private final Set<Mesh> meshes = Collections.newSetFromMap(new ConcurrentHashMap<>());
     private volatile boolean started;
 
-    private Watchdog() {
+    private MeshWatchdog() {
     }
 
     void watch(Mesh m) {

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The path per pair of ranks and overall, from the connection lines (or NCCL's choice of network). */
-final class PathJudge {
-    private PathJudge() {
+final class RouteJudge {
+    private RouteJudge() {
     }
 
     static List<PairVerdict> pairs(List<Connection> connections) {
@@ -37,27 +37,27 @@ final class PathJudge {
         if (!nets.isEmpty()) {
             String name = nets.get(0).netName();
             if (nets.stream().anyMatch(c -> Networks.isSocket(c.netName()))) {
-                return new PairVerdict(first.fromRank(), first.toRank(), PathKind.SOCKET, "Socket", "NET/Socket",
+                return new PairVerdict(first.fromRank(), first.toRank(), RouteKind.SOCKET, "Socket", "NET/Socket",
                         channels, ev);
             }
             long gdr = nets.stream().filter(Connection::gdr).count();
-            PathKind k;
+            RouteKind k;
             if (!Networks.isIb(name)) {
-                k = PathKind.PLUGIN_NET;
+                k = RouteKind.PLUGIN_NET;
             } else if (gdr == nets.size()) {
-                k = PathKind.RDMA_GDR;
+                k = RouteKind.RDMA_GDR;
             } else if (gdr == 0) {
-                k = PathKind.RDMA_HOST_STAGED;
+                k = RouteKind.RDMA_HOST_STAGED;
             } else {
-                k = PathKind.RDMA_PARTIAL_GDR;
+                k = RouteKind.RDMA_PARTIAL_GDR;
             }
             return new PairVerdict(first.fromRank(), first.toRank(), k, name, Lines.gdrSides(nets), channels, ev);
         }
         boolean anyShm = cs.stream().anyMatch(c -> c.transport() == Transport.SHM);
         boolean anyP2p = cs.stream().anyMatch(c -> c.transport() == Transport.P2P);
-        PathKind k = anyShm ? PathKind.SHM : anyP2p ? PathKind.P2P
-                : first.transport() == Transport.NVLS ? PathKind.NVLS
-                : first.transport() == Transport.COLLNET ? PathKind.COLLNET : PathKind.UNKNOWN;
+        RouteKind k = anyShm ? RouteKind.SHM : anyP2p ? RouteKind.P2P
+                : first.transport() == Transport.NVLS ? RouteKind.NVLS
+                : first.transport() == Transport.COLLNET ? RouteKind.COLLNET : RouteKind.UNKNOWN;
         String det = cs.stream().map(c -> c.transport() + (c.detail().isEmpty() ? "" : "/" + c.detail()))
                 .distinct().reduce((a, b) -> a + ", " + b).orElse("");
         return new PairVerdict(first.fromRank(), first.toRank(), k, "", det, channels, ev);
@@ -72,9 +72,9 @@ final class PathJudge {
                     worst = p;
                 }
             }
-            PathKind path = worst == null ? PathKind.UNKNOWN : worst.path();
+            RouteKind path = worst == null ? RouteKind.UNKNOWN : worst.path();
             List<String> ev;
-            if (path == PathKind.RDMA_PARTIAL_GDR || path == PathKind.RDMA_GDR || path == PathKind.RDMA_HOST_STAGED) {
+            if (path == RouteKind.RDMA_PARTIAL_GDR || path == RouteKind.RDMA_GDR || path == RouteKind.RDMA_HOST_STAGED) {
                 ev = Lines.describe(f.net(), Lines.MAX_EVIDENCE);
             } else {
                 ev = f.net().stream().filter(c -> kindOf(f.pairs(), c) == path).limit(Lines.MAX_EVIDENCE)
@@ -90,11 +90,11 @@ final class PathJudge {
         if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
-            PathKind path = Networks.isSocket(name) ? PathKind.SOCKET : Networks.isIb(name) ? PathKind.RDMA
-                    : PathKind.PLUGIN_NET;
+            RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
+                    : RouteKind.PLUGIN_NET;
             List<String> ev = new ArrayList<>(List.of(chosen.get().source() + ": Using network " + name));
             String basis = "from NCCL's \"Using network " + name + "\" line; no connection line confirms it carried data";
-            if (path == PathKind.RDMA) {
+            if (path == RouteKind.RDMA) {
                 Gdr.Signal gdr = Gdr.signal(f);
                 path = gdr.path(path);
                 ev.addAll(gdr.evidence());
@@ -112,18 +112,18 @@ final class PathJudge {
                 List<String> ev = new ArrayList<>(List.of(d.source() + ": NET/" + d.network() + " : Using " + d.name()
                         + ":" + d.port() + (d.linkLayer().isEmpty() ? "" : "/" + d.linkLayer())));
                 ev.addAll(gdr.evidence());
-                return new Overall(gdr.path(PathKind.RDMA), "likely", "from NET/" + d.network() + "'s device lines;"
+                return new Overall(gdr.path(RouteKind.RDMA), "likely", "from NET/" + d.network() + "'s device lines;"
                         + " no connection line confirms it carried data" + gdr.basis(), d.network(), ev);
             }
             if (!e.noNetDevice().isEmpty() && !e.socketIfaces().isEmpty()) {
                 Mention m = e.noNetDevice().get(0);
-                return new Overall(PathKind.SOCKET, "likely", "from \"NET/" + m.value() + " : No device found\" and"
+                return new Overall(RouteKind.SOCKET, "likely", "from \"NET/" + m.value() + " : No device found\" and"
                         + " NET/Socket's interface lines; no connection line confirms it", "Socket",
                         List.of(m.source() + ": NET/" + m.value() + " : No device found"));
             }
             if (!f.initFailure()) {
                 // several hosts, only intra-node lines: the inter-node path is what matters and is not in the log
-                return new Overall(PathKind.UNKNOWN, "unknown", "", "", List.of());
+                return new Overall(RouteKind.UNKNOWN, "unknown", "", "", List.of());
             }
         }
         return intraNode(f);
@@ -133,24 +133,24 @@ final class PathJudge {
         NcclLogEvidence e = f.evidence();
         boolean nvlsUsed = e.nvls().stream().anyMatch(m -> m.kind().equals("nvls")
                 && (m.value().startsWith("Connected NVLS") || m.value().contains("NVLS comm")));
-        PathKind path;
+        RouteKind path;
         List<String> ev;
         if (!f.shm().isEmpty()) {
-            path = PathKind.SHM;
+            path = RouteKind.SHM;
             ev = Lines.describe(f.shm(), Lines.MAX_EVIDENCE);
         } else if (nvlsUsed) {
-            path = PathKind.NVLS;
+            path = RouteKind.NVLS;
             ev = e.nvls().stream().limit(Lines.MAX_EVIDENCE).map(m -> m.source() + ": " + m.value()).toList();
         } else if (!f.p2p().isEmpty()) {
-            path = PathKind.P2P;
+            path = RouteKind.P2P;
             ev = Lines.describe(f.p2p(), Lines.MAX_EVIDENCE);
         } else if (!e.connections().isEmpty()) {
-            path = f.pairs().isEmpty() ? PathKind.UNKNOWN : f.pairs().get(0).path();
+            path = f.pairs().isEmpty() ? RouteKind.UNKNOWN : f.pairs().get(0).path();
             ev = Lines.describe(e.connections(), Lines.MAX_EVIDENCE);
         } else if (f.nranks() == 1) {
-            return new Overall(PathKind.LOOPBACK, "certain", "one rank", "", List.of());
+            return new Overall(RouteKind.LOOPBACK, "certain", "one rank", "", List.of());
         } else if (f.initFailure()) {
-            return new Overall(PathKind.FAILED, "certain", "from NCCL's WARN lines", "", List.of());
+            return new Overall(RouteKind.FAILED, "certain", "from NCCL's WARN lines", "", List.of());
         } else {
             return Overall.unknown();
         }
@@ -160,12 +160,12 @@ final class PathJudge {
                 "", ev);
     }
 
-    private static PathKind kindOf(List<PairVerdict> pairs, Connection c) {
+    private static RouteKind kindOf(List<PairVerdict> pairs, Connection c) {
         for (PairVerdict p : pairs) {
             if (p.fromRank() == c.fromRank() && p.toRank() == c.toRank()) {
                 return p.path();
             }
         }
-        return PathKind.UNKNOWN;
+        return RouteKind.UNKNOWN;
     }
 }

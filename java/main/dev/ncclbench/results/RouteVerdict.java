@@ -16,8 +16,8 @@ import java.util.List;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"path", "confidence", "reason", "evidence"})
-public record PathVerdict(String path, String confidence, String reason, List<String> evidence) {
-    public PathVerdict {
+public record RouteVerdict(String path, String confidence, String reason, List<String> evidence) {
+    public RouteVerdict {
         // the result file writes [] for no evidence, never null
         evidence = evidence == null ? List.of() : evidence;
     }

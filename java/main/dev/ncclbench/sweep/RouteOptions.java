@@ -17,11 +17,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /** --fabric, --catalog and --socket-floor, turned into what the path verdict compares with. */
-public final class PathOptions {
-    private PathOptions() {
+public final class RouteOptions {
+    private RouteOptions() {
     }
 
-    public static PathInputs resolve(String fabricId, Path catalogFile, String socketFloor) {
+    public static RouteInputs resolve(String fabricId, Path catalogFile, String socketFloor) {
         List<String> said = new ArrayList<>();
         Optional<FabricEntry> fabric = Optional.empty();
         if (fabricId != null) {
@@ -43,7 +43,7 @@ public final class PathOptions {
             floor = OptionalDouble.of(floorOf(socketFloor.trim()));
             said.add(String.format(Locale.ROOT, "socket floor %.3f GB/s", floor.getAsDouble()));
         }
-        return new PathInputs(fabric, floor, said.isEmpty() ? null : String.join("; ", said));
+        return new RouteInputs(fabric, floor, said.isEmpty() ? null : String.join("; ", said));
     }
 
     /** A number in GB/s, or a socket run's result: the busbw of its largest size (best of both placements). */

@@ -1,10 +1,10 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.PathKind;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.results.Measurement;
-import dev.ncclbench.results.PathVerdict;
+import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.ResultRow;
 
 import java.util.ArrayList;
@@ -18,12 +18,12 @@ import java.util.OptionalDouble;
  * against the fabric catalog and the socket floor. One instance per run: the log is diagnosed once.
  *
  * <pre>
- * PathClassifier pc = new PathClassifier(nranks, log, socketFloor, fabric);
+ * RouteClassifier pc = new RouteClassifier(nranks, log, socketFloor, fabric);
  * rows = rows.stream().map(r -> r.withVerdict(pc.classify(r))).toList();
  * pc.summaryLines(rows).forEach(out::println);      // after the table
  * </pre>
  */
-public final class PathClassifier {
+public final class RouteClassifier {
     /** Below this size busbw is latency-bound and says nothing about the path. */
     public static final long LATENCY_BOUND_BYTES = 64L << 20;
     /** busbw within this factor of the socket floor is what sockets reach. */
@@ -36,7 +36,7 @@ public final class PathClassifier {
     private final OptionalDouble socketFloorGBps;
     private final Optional<FabricEntry> fabric;
 
-    public PathClassifier(int nranks, Optional<NcclLogEvidence> log, OptionalDouble socketFloorGBps,
+    public RouteClassifier(int nranks, Optional<NcclLogEvidence> log, OptionalDouble socketFloorGBps,
                           Optional<FabricEntry> expectedFabric) {
         this.nranks = nranks;
         this.diagnosis = log.map(Diagnoser::diagnose);
@@ -45,14 +45,14 @@ public final class PathClassifier {
     }
 
     /** One-shot form; a sweep with many rows should keep one instance instead. */
-    public static PathVerdict classify(ResultRow row, int nranks, Optional<NcclLogEvidence> log,
+    public static RouteVerdict classify(ResultRow row, int nranks, Optional<NcclLogEvidence> log,
                                        OptionalDouble socketFloorGBps, Optional<FabricEntry> expectedFabric) {
-        return new PathClassifier(nranks, log, socketFloorGBps, expectedFabric).classify(row);
+        return new RouteClassifier(nranks, log, socketFloorGBps, expectedFabric).classify(row);
     }
 
     /** The socket backend's rows: the path is known, the interface names come from its own binding. */
-    public static PathVerdict socketBackend(String interfaces) {
-        return new PathVerdict("socket", "certain", "the socket backend moves bytes over TCP on " + interfaces,
+    public static RouteVerdict socketBackend(String interfaces) {
+        return new RouteVerdict("socket", "certain", "the socket backend moves bytes over TCP on " + interfaces,
                 List.of("backend socket"));
     }
 
@@ -60,38 +60,38 @@ public final class PathClassifier {
         return diagnosis;
     }
 
-    public PathVerdict classify(ResultRow row) {
+    public RouteVerdict classify(ResultRow row) {
         double busbw = busbw(row);
         List<String> evidence = new ArrayList<>();
         String numbers = numbers(row, busbw);
         if (nranks <= 1) {
-            return new PathVerdict("loopback", "certain", "one rank: no data leaves the GPU", List.of(numbers));
+            return new RouteVerdict("loopback", "certain", "one rank: no data leaves the GPU", List.of(numbers));
         }
-        if (diagnosis.isPresent() && diagnosis.get().path() != PathKind.UNKNOWN) {
+        if (diagnosis.isPresent() && diagnosis.get().path() != RouteKind.UNKNOWN) {
             Diagnosis d = diagnosis.get();
             evidence.addAll(d.evidence().stream().limit(3).toList());
             evidence.add(numbers);
             String reason = d.reason();
             if (row.sizeBytes() >= LATENCY_BOUND_BYTES && fabric.isPresent()
-                    && (d.path() == PathKind.RDMA_GDR || d.path() == PathKind.P2P || d.path() == PathKind.NVLS)
+                    && (d.path() == RouteKind.RDMA_GDR || d.path() == RouteKind.P2P || d.path() == RouteKind.NVLS)
                     && busbw < fabric.get().healthyMinGBps()) {
                 reason += " busbw is under the healthy band of " + fabric.get().id()
                         + ": suspect the link, the placement or the baseline, not the transport.";
             }
-            return new PathVerdict(d.path().id, d.confidence(), reason, List.copyOf(evidence));
+            return new RouteVerdict(d.path().id, d.confidence(), reason, List.copyOf(evidence));
         }
         evidence.add(numbers);
         if (row.sizeBytes() < LATENCY_BOUND_BYTES) {
-            return new PathVerdict("unknown", "unknown", "at " + row.sizeBytes()
+            return new RouteVerdict("unknown", "unknown", "at " + row.sizeBytes()
                     + " B busbw is latency-bound and does not show the path", evidence);
         }
         if (socketFloorGBps.isPresent() && busbw <= socketFloorGBps.getAsDouble() * SOCKET_FLOOR_MARGIN) {
             evidence.add(fmt("socket floor %.2f GB/s on the same interface", socketFloorGBps.getAsDouble()));
-            return new PathVerdict("socket", "likely", "busbw is at the socket floor: the bytes most likely"
+            return new RouteVerdict("socket", "likely", "busbw is at the socket floor: the bytes most likely"
                     + " went over TCP sockets", evidence);
         }
         if (fabric.isEmpty()) {
-            return new PathVerdict("unknown", "unknown", "no NCCL log and no expected fabric to compare busbw"
+            return new RouteVerdict("unknown", "unknown", "no NCCL log and no expected fabric to compare busbw"
                     + " with (pass --fabric or collect NCCL_DEBUG=INFO)", evidence);
         }
         FabricEntry f = fabric.get();
@@ -101,20 +101,20 @@ public final class PathClassifier {
         boolean healthy = frac >= f.healthyMin();
         return switch (f.path()) {
             case "rdma" -> healthy
-                    ? new PathVerdict("rdma", "likely", "busbw is healthy for " + f.id() + "; numbers alone cannot"
+                    ? new RouteVerdict("rdma", "likely", "busbw is healthy for " + f.id() + "; numbers alone cannot"
                     + " tell GPUDirect RDMA from host-staged RDMA (the NCCL log can)", evidence)
                     : frac >= SOCKET_FRACTION || socketFloorGBps.isPresent()
-                    ? new PathVerdict("rdma-host-staged", "likely", "busbw is above sockets but under healthy "
+                    ? new RouteVerdict("rdma-host-staged", "likely", "busbw is above sockets but under healthy "
                     + f.id() + ": RDMA staged through host memory, or a degraded link; the NCCL log can tell",
                     evidence)
-                    : new PathVerdict("socket", "likely", "busbw is under " + (int) (SOCKET_FRACTION * 100)
+                    : new RouteVerdict("socket", "likely", "busbw is under " + (int) (SOCKET_FRACTION * 100)
                     + "% of " + f.id() + ": what TCP sockets reach, not RDMA", evidence);
-            case "socket" -> new PathVerdict("socket", healthy ? "likely" : "unknown", healthy
+            case "socket" -> new RouteVerdict("socket", healthy ? "likely" : "unknown", healthy
                     ? "busbw matches TCP sockets on " + f.id() : "busbw is under what sockets reach on " + f.id()
                     + ": a slower link, a busy host or a different NIC", evidence);
             default -> healthy
-                    ? new PathVerdict(f.path(), "likely", "busbw is healthy for " + f.id(), evidence)
-                    : new PathVerdict("unknown", "unknown", "busbw is under healthy " + f.id()
+                    ? new RouteVerdict(f.path(), "likely", "busbw is healthy for " + f.id(), evidence)
+                    : new RouteVerdict("unknown", "unknown", "busbw is under healthy " + f.id()
                     + ": P2P degraded or SHM in use; the NCCL log can tell", evidence);
         };
     }
@@ -123,7 +123,7 @@ public final class PathClassifier {
     public List<String> summaryLines(List<ResultRow> rows) {
         List<String> out = new ArrayList<>();
         ResultRow largest = rows.stream().max((a, b) -> Long.compare(a.sizeBytes(), b.sizeBytes())).orElse(null);
-        PathVerdict v = largest == null ? null : largest.verdict() != null ? largest.verdict() : classify(largest);
+        RouteVerdict v = largest == null ? null : largest.verdict() != null ? largest.verdict() : classify(largest);
         if (v != null) {
             out.add("# Path: " + v.path() + " (" + v.confidence() + "): " + v.reason());
             out.add("# At " + largest.sizeBytes() + " B: " + v.evidence().stream()

@@ -2,7 +2,7 @@ package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.results.Measurement;
-import dev.ncclbench.results.PathVerdict;
+import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.ResultRow;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class PathClassifierTest {
+class RouteClassifierTest {
     private static final FabricCatalog CATALOG = FabricCatalog.builtIn();
 
     private static ResultRow row(long size, double busbw) {
@@ -44,7 +44,7 @@ class PathClassifierTest {
 
     @Test
     void theSeedsNumbersAloneSaySocketOnTenGbE() {
-        PathVerdict v = PathClassifier.classify(row(1L << 30, 1.095), 8, Optional.empty(), OptionalDouble.empty(),
+        RouteVerdict v = RouteClassifier.classify(row(1L << 30, 1.095), 8, Optional.empty(), OptionalDouble.empty(),
                 CATALOG.get("eth-10g"));
         assertEquals("socket", v.path());
         assertEquals("likely", v.confidence());
@@ -52,21 +52,21 @@ class PathClassifierTest {
 
     @Test
     void numbersCannotTellHostStagedFromGdr() {
-        PathVerdict healthy = PathClassifier.classify(row(1L << 30, 12.2), 16, Optional.empty(),
+        RouteVerdict healthy = RouteClassifier.classify(row(1L << 30, 12.2), 16, Optional.empty(),
                 OptionalDouble.empty(), CATALOG.get("ib-edr"));
         assertEquals("rdma", healthy.path());
         assertTrue(healthy.reason().contains("cannot tell"));
-        PathVerdict half = PathClassifier.classify(row(1L << 30, 6.0), 16, Optional.empty(),
+        RouteVerdict half = RouteClassifier.classify(row(1L << 30, 6.0), 16, Optional.empty(),
                 OptionalDouble.empty(), CATALOG.get("ib-edr"));
         assertEquals("rdma-host-staged", half.path());
-        PathVerdict floor = PathClassifier.classify(row(1L << 30, 1.2), 16, Optional.empty(),
+        RouteVerdict floor = RouteClassifier.classify(row(1L << 30, 1.2), 16, Optional.empty(),
                 OptionalDouble.of(1.1), CATALOG.get("ib-edr"));
         assertEquals("socket", floor.path());
     }
 
     @Test
     void smallSizesAreLatencyBound() {
-        PathVerdict v = PathClassifier.classify(row(8, 0.0), 16, Optional.empty(), OptionalDouble.empty(),
+        RouteVerdict v = RouteClassifier.classify(row(8, 0.0), 16, Optional.empty(), OptionalDouble.empty(),
                 CATALOG.get("ib-edr"));
         assertEquals("unknown", v.path());
     }
@@ -74,9 +74,9 @@ class PathClassifierTest {
     @Test
     void theLogWinsAndTheSummaryEndsTheTable() throws IOException {
         var log = FixtureTest.read("seeds/ib-without-gdrdma.log");
-        PathClassifier pc = new PathClassifier(2, Optional.of(log), OptionalDouble.empty(), CATALOG.get("ib-hdr"));
+        RouteClassifier pc = new RouteClassifier(2, Optional.of(log), OptionalDouble.empty(), CATALOG.get("ib-hdr"));
         ResultRow r = row(1L << 30, 12.0);
-        PathVerdict v = pc.classify(r);
+        RouteVerdict v = pc.classify(r);
         assertEquals("rdma-host-staged", v.path());
         assertEquals("certain", v.confidence());
         assertTrue(v.evidence().stream().anyMatch(s -> s.contains("seeds/ib-without-gdrdma.log:")));
@@ -88,7 +88,7 @@ class PathClassifierTest {
 
     @Test
     void oneRankIsLoopback() {
-        assertEquals("loopback", PathClassifier.classify(row(1L << 30, 0), 1, Optional.empty(),
+        assertEquals("loopback", RouteClassifier.classify(row(1L << 30, 0), 1, Optional.empty(),
                 OptionalDouble.empty(), Optional.empty()).path());
     }
 

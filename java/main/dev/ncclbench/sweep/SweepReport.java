@@ -8,13 +8,13 @@ import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.diagnosis.Health;
-import dev.ncclbench.diagnosis.PathClassifier;
+import dev.ncclbench.diagnosis.RouteClassifier;
 import dev.ncclbench.diagnosis.RunLogDiagnosis;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.output.Json;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
-import dev.ncclbench.results.PathVerdict;
+import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.RecordedEnvironment;
 import dev.ncclbench.results.ResultRow;
@@ -39,17 +39,17 @@ import java.util.TreeMap;
  * What a process reports of its sweep. Rank 0's process writes the table and the JSON as rows come, then the
  * path verdict and the status; the other processes report nothing and only pass the failure on.
  */
-final class Report {
+final class SweepReport {
     private final ResultSink sink;
     private final Path jsonFile;
     private final Path runFolder;
-    private final PathVerdict knownPath;
+    private final RouteVerdict knownPath;
     private final List<ResultRow> rows = new ArrayList<>();
     private final PrintWriter out;
     private final PrintWriter err;
     private int badRanks;
 
-    private Report(ResultSink sink, Path jsonFile, Path runFolder, PathVerdict knownPath, PrintWriter out,
+    private SweepReport(ResultSink sink, Path jsonFile, Path runFolder, RouteVerdict knownPath, PrintWriter out,
                    PrintWriter err) {
         this.sink = sink;
         this.jsonFile = jsonFile;
@@ -60,12 +60,12 @@ final class Report {
     }
 
     /** A process other than rank 0's: it still takes part in the rank-list gather. */
-    static Report follower(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
+    static SweepReport follower(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
         gatherRankInfo(launch, comms, planes);
-        return new Report(null, null, null, null, null, null);
+        return new SweepReport(null, null, null, null, null, null);
     }
 
-    static Report begin(RunSpec spec, String backendAsked, List<String> commandLine, LaunchInfo launch,
+    static SweepReport begin(RunSpec spec, String backendAsked, List<String> commandLine, LaunchInfo launch,
                         BackendChoice choice, List<RankComm> comms,
                         List<ControlPlane> planes, List<String> notes, Map<String, String> env, PrintWriter out,
                         PrintWriter err) {
@@ -78,9 +78,9 @@ final class Report {
                 choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(choice), ranks,
                 RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
-        PathVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
-                ? PathClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
-        return new Report(sink, jsonFile, spec.outDir(), known, out, err);
+        RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
+                ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
+        return new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
     }
 
     /** The result JSON, null on processes other than rank 0's. */
@@ -119,7 +119,7 @@ final class Report {
     }
 
     /** Finishes the result and turns the run's outcome into the exit code (or the exception that carries it). */
-    ExitCode end(RuntimeException failure, List<RankComm> comms, PathInputs path) {
+    ExitCode end(RuntimeException failure, List<RankComm> comms, RouteInputs path) {
         ExitCode verdictCode = ExitCode.OK;
         String verdictMessage = null;
         if (sink != null) {

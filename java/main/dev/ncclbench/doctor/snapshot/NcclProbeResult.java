@@ -13,9 +13,9 @@ import java.util.List;
  * @param problem            why the probe could not run, or null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record NcclProbe(String library, String version, int status, String statusName, String bootstrapInterface,
+public record NcclProbeResult(String library, String version, int status, String statusName, String bootstrapInterface,
                         String bootstrapAddress, List<String> warnings, String problem) {
-    public NcclProbe {
+    public NcclProbeResult {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 

@@ -12,8 +12,8 @@ import java.util.OptionalDouble;
  * @param socketFloor what the socket backend reached on the same interface (--socket-floor), GB/s
  * @param description one line for the header, e.g. "fabric ib-hdr; socket floor 1.10 GB/s from run.json"
  */
-public record PathInputs(Optional<FabricEntry> fabric, OptionalDouble socketFloor, String description) {
-    public static PathInputs none() {
-        return new PathInputs(Optional.empty(), OptionalDouble.empty(), null);
+public record RouteInputs(Optional<FabricEntry> fabric, OptionalDouble socketFloor, String description) {
+    public static RouteInputs none() {
+        return new RouteInputs(Optional.empty(), OptionalDouble.empty(), null);
     }
 }

@@ -17,7 +17,7 @@ import java.util.List;
  * on disk (the result file is appended row by row). Stream waits are not here: drain polls them itself
  * and aborts the communicators from its own thread.
  */
-final class Watchdog {
+final class BlockedCallWatchdog {
     private final long limitNs;
     private final long limitS;
     private final PrintStream err;
@@ -26,7 +26,7 @@ final class Watchdog {
     private volatile int rank;
     private final Thread thread;
 
-    Watchdog(long limitSeconds, PrintStream err) {
+    BlockedCallWatchdog(long limitSeconds, PrintStream err) {
         this.limitS = limitSeconds;
         this.limitNs = limitSeconds * 1_000_000_000L;
         this.err = err;

@@ -5,8 +5,8 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import java.util.List;
 
 /** The snapshots of the nodes of one job (`doctor --compare a.json b.json ...`), judged side by side. */
-public record Fleet(List<HostSnapshot> hosts) {
-    public Fleet {
+public record HostSet(List<HostSnapshot> hosts) {
+    public HostSet {
         hosts = List.copyOf(hosts);
     }
 

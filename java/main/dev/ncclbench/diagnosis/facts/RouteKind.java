@@ -4,7 +4,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /** The paths the bytes can take; id is what results carry. Which is worse is {@link #WORST_FIRST}, not the ordinal. */
-public enum PathKind {
+public enum RouteKind {
     FAILED("failed", "no path: NCCL did not initialise"),
     SOCKET("socket", "inter-node TCP sockets (NET/Socket)"),
     RDMA_HOST_STAGED("rdma-host-staged", "inter-node RDMA staged through host memory (no GPUDirect RDMA)"),
@@ -23,16 +23,16 @@ public enum PathKind {
      * The bottleneck order: the first of these a job's pairs use is its path. A socket pair drags the whole ring
      * down more than a host-staged one, and so on; intra-node paths come after every inter-node one.
      */
-    public static final List<PathKind> WORST_FIRST = List.of(FAILED, SOCKET, RDMA_HOST_STAGED, RDMA_PARTIAL_GDR,
+    public static final List<RouteKind> WORST_FIRST = List.of(FAILED, SOCKET, RDMA_HOST_STAGED, RDMA_PARTIAL_GDR,
             RDMA, PLUGIN_NET, RDMA_GDR, COLLNET, SHM, P2P, NVLS, LOOPBACK, UNKNOWN);
 
     /** Orders paths worst first. */
-    public static final Comparator<PathKind> WORSE_FIRST = Comparator.comparingInt(WORST_FIRST::indexOf);
+    public static final Comparator<RouteKind> WORSE_FIRST = Comparator.comparingInt(WORST_FIRST::indexOf);
 
     public final String id;
     public final String description;
 
-    PathKind(String id, String description) {
+    RouteKind(String id, String description) {
         this.id = id;
         this.description = description;
     }
@@ -43,7 +43,7 @@ public enum PathKind {
     }
 
     /** Whether this path is worse (a tighter bottleneck) than other. */
-    public boolean worseThan(PathKind other) {
+    public boolean worseThan(RouteKind other) {
         return WORSE_FIRST.compare(this, other) < 0;
     }
 }
