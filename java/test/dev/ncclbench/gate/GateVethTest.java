@@ -88,8 +88,11 @@ class GateVethTest {
     static Path sweep(String name) throws Exception {
         Path json = dir.resolve(name + ".json");
         // The store listens inside NS_A, a namespace this test made and nothing else uses: no port can clash.
+        // 1 and 4 MiB, not 2: on the tbf-shaped veth 2 MiB is bimodal from run to run (a rerun on the same rate
+        // read -24.5% in a fresh-clone CI run; -18.7/-34.5/-20.2% against a 20% slower link), while 1 and 4 MiB
+        // read within 1% of each other and -20.0% on the slower link every time: the shaper, not the gate.
         List<String> common = List.of("sweep", "--backend", "socket", "--world-size", "2", "--rendezvous",
-                "10.79.0.1:29500", "-b", "1M", "-e", "4M", "-f", "2", "-n", "15", "-c", "0", "-T", "60", "--no-progress",
+                "10.79.0.1:29500", "-b", "1M", "-e", "4M", "-f", "4", "-n", "15", "-c", "0", "-T", "60", "--no-progress",
                 "--out", dir.toString());
         Process r1 = rank(NS_B, "=gate-vb", common, List.of("--rank", "1", "--json", dir.resolve(name + "-r1.json")
                 .toString()), name + "-r1");
@@ -147,7 +150,7 @@ class GateVethTest {
 
         Result pass = cli("gate", "--dir", bl.toString(), rerun.toString());
         assertEquals(0, pass.code(), pass.out() + pass.err());
-        assertTrue(pass.out().contains("PASS: 3 sizes within noise and tolerance of baseline veth"), pass.out());
+        assertTrue(pass.out().contains("PASS: 2 sizes within noise and tolerance of baseline veth"), pass.out());
 
         Path junit = dir.resolve("gate.xml");
         Path md = dir.resolve("gate.md");
@@ -156,7 +159,7 @@ class GateVethTest {
                 "--prometheus", prom.toString(), slow.toString());
         assertEquals(6, fail.code(), fail.out() + fail.err());
         String verdict = fail.out().lines().reduce((a, b) -> b).orElse("");
-        assertTrue(verdict.matches("REGRESSION: all_reduce [124] MiB busbw -[0-9]+\\.[0-9]%.*"), verdict);
+        assertTrue(verdict.matches("REGRESSION: all_reduce [14] MiB busbw -[0-9]+\\.[0-9]%.*"), verdict);
         // The link is 20% slower, but on a shared 2-core host one size may read -35% (CI did) or -12%: what
         // matters is that the drop the gate names is the link's order, not noise a few percent wide.
         assertTrue(largestDrop(verdict) >= 10.0, verdict);
