@@ -7,7 +7,6 @@ import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.sweep.RouteInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,11 +77,6 @@ public final class GateCommand implements Callable<Integer> {
 
         GateOptions options() {
             return new GateOptions(tolerance, GateOptions.overrides(toleranceAt), latencyBelow, alpha);
-        }
-
-        /** --fabric and --socket-floor for the curve check (see {@link GateJudge#path}). */
-        RouteInputs path() {
-            return judge().path();
         }
 
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
