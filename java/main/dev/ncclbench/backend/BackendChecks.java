@@ -84,21 +84,24 @@ public final class BackendChecks {
             return;
         }
         long buffer = largestBuffer(spec, spec.maxBytes(), world);
-        long need = buffer * budget.buffersPerRank() * Math.max(1, spec.localRanks());
+        // per device: every rank has its own, and the backend's figure already leaves its reserve
+        int sharing = budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
+        long need = buffer * budget.buffersPerRank() * sharing;
         // headroom for the JVM's own use of the same memory and a buffer replaced by a larger one
-        long room = budget.availableBytes() / 10 * 9;
+        long room = budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
         if (need <= room) {
             return;
         }
         long fits = 0;
         for (long size : spec.sizes()) {
-            if (largestBuffer(spec, size, world) * budget.buffersPerRank() * Math.max(1, spec.localRanks()) <= room) {
+            if (largestBuffer(spec, size, world) * budget.buffersPerRank() * sharing <= room) {
                 fits = size;
             }
         }
         throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs " + Sizes.human(need) + " of "
-                + budget.where() + " (" + Math.max(1, spec.localRanks()) + (spec.localRanks() > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank()
-                + " buffers of " + Sizes.human(buffer) + "); this process has " + Sizes.human(budget.availableBytes())
+                + budget.where() + " (" + sharing + (sharing > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank()
+                + " buffers of " + Sizes.human(buffer) + (budget.perDevice() ? "); each GPU has " : "); this process has ")
+                + Sizes.human(budget.availableBytes())
                 + (fits > 0 ? ": -e " + Sizes.human(fits) + " fits" : "") + ", " + budget.remedy());
     }
 

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
-/** One rank's communicator. Used by one thread only. */
+/** One rank's communicator. Used by one thread only, but {@link #abort} may come from any. */
 public interface RankComm extends AutoCloseable {
 
     int rank();
@@ -36,6 +36,16 @@ public interface RankComm extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * Stops this rank from any thread (another rank's thread on the first failure, a signal handler), while its owner
+     * may be inside a call: the owner's calls then fail fast. Unlike {@link #close}, it releases nothing the owner may
+     * still be using. By default a close, for backends whose close is safe from any thread.
+     */
+    default void abort() {
+        close();
+    }
+
+    /** Releases everything: by the owning thread, or after it ended. */
     @Override
     void close();
 }

@@ -39,11 +39,31 @@ final class SpecForBackend {
             notes.add(why);
             spec = spec.toBuilder().range(spec.range().upTo(cap, why)).build();
         }
+        spec = capToDevice(spec, backend, notes);
         notes.addAll(backend.notes(spec));
         if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
             notes.add(CodeWarmup.note());
         }
         return spec;
+    }
+
+    /**
+     * A default -e larger than each GPU's room is lowered to it, as nccl-tests lowers maxBytes ("Reducing maxBytes to
+     * N due to memory limitation"), with one note; an -e the user gave is judged by the memory check instead (exit 2).
+     */
+    static RunSpec capToDevice(RunSpec spec, Backend backend, List<String> notes) {
+        if (!"default".equals(spec.maxBytesSource())) {
+            return spec;
+        }
+        dev.ncclbench.backend.MemoryBudget budget = backend.memory(spec);
+        if (budget == null || !budget.perDevice() || spec.maxBytes() <= budget.largestBuffer()) {
+            return spec;
+        }
+        long cap = Math.max(spec.minBytes(), budget.largestBuffer());
+        String why = "-e reduced from " + Sizes.human(spec.maxBytes()) + " to " + Sizes.human(cap) + " due to memory limitation: "
+                + budget.buffersPerRank() + " buffers in " + budget.where() + "; pass -e to change it";
+        notes.add(why);
+        return spec.toBuilder().range(spec.range().upTo(cap, why)).build();
     }
 
     /** Control-plane members of this process: one per -t thread, else --ranks, else the launcher's one. */

@@ -138,8 +138,9 @@ public final class SweepRunner {
             if (place) {
                 notes.add(CpuBinding.lowerCompilerPriority(JitSettle.compilerThreads()));
             }
-            // from here a signal stops the ranks (their data paths close) and the run ends "interrupted" with its rows
-            signals.onSignal(() -> comms.forEach(RankComm::close));
+            // from here a signal stops the ranks (aborted: their threads may be inside a call) and the run ends
+            // "interrupted" with its rows; the close after joining releases what is left
+            signals.onSignal(() -> comms.forEach(RankComm::abort));
             try {
                 SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.backend(), commandLine, launch, choice, comms,
                         planes, notes, env, out, err)
@@ -195,8 +196,9 @@ public final class SweepRunner {
                             "rank " + comm.rank() + " stopped by " + signals.received() + " at '" + engine.step() + "'");
                     boolean first = failure.compareAndSet(null, e);
                     if (first) {
-                        // the first failure is the cause; closing every local rank makes the others fail fast
-                        comms.forEach(RankComm::close);
+                        // the first failure is the cause; aborting every local rank makes the others fail fast
+                        // (abort, not close: the other ranks' threads may be inside a call)
+                        comms.forEach(RankComm::abort);
                     }
                     // the store turns every rank's account into one verdict, the same on every rank: the rank
                     // that failed first, not a neighbour that stopped because of it

@@ -83,7 +83,7 @@ class SweepEngineTimingTest {
         List<String> p = firstPlacement(run(spec(3, 0, 1, 0, 0, 32, 32)));
         assertEquals(List.of("prepare 32 in-place=false", "fill", "launch 0", "drain", "barrier", "timed 3 paired=false",
                 "start 0", "launch 0", "start 1", "launch 1", "start 2", "launch 2", "start 3", "drain",
-                "fill", "launch 0", "drain", "verify"), p);
+                "samples", "fill", "launch 0", "drain", "verify"), p);
     }
 
     @Test
@@ -139,6 +139,41 @@ class SweepEngineTimingTest {
         assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8));
     }
 
+    /**
+     * Without -I a GPU backend's rows are host time: before the first timed size the call path runs compiled, i.e.
+     * after {@link SweepEngine#CALL_PATH_WARMUP_CALLS} untimed launch + drain at the smallest size, both placements.
+     */
+    @Test
+    void hostTimedGpuRowsComeAfterTheCallPathWarmUpAtTheSmallestSize() {
+        List<String> all = run(spec(2, 1, 1, 0, 0, 8, 64, 0));
+        int firstTimed = all.indexOf("fill");
+        List<String> before = all.subList(0, firstTimed);
+        int from = before.indexOf("prepare 8 in-place=true");
+        assertTrue(from > 0, before.subList(0, Math.min(20, before.size())).toString());
+        assertEquals("prepare 8 in-place=false", before.get(from - 1), "both placements, at the smallest size");
+        assertEquals("prepare 8 in-place=false", before.get(before.size() - 1), "then the first timed placement");
+        List<String> calls = before.subList(from + 1, before.size() - 1);
+        assertEquals(2 * SweepEngine.CALL_PATH_WARMUP_CALLS, calls.size(), "launch + drain each, nothing else");
+        assertEquals(List.of("launch 0", "drain", "launch 1", "drain"), calls.subList(0, 4));
+        assertTrue(all.indexOf("prepare 64 in-place=false") < from, "after nccl-tests' -w warm-up");
+    }
+
+    @Test
+    void withMinusIOrMinusGTheEventsOrReplaysTimeTheRowsAndThereIsNoCallPathWarmUp() {
+        for (RunSpec s : List.of(spec(2, 0, 1, 0, 0, 8, 8, 1), spec(2, 0, 1, 0, 1, 8, 8, 0))) {
+            List<String> all = run(s);
+            assertTrue(all.stream().filter(l -> l.startsWith("launch")).count() < 20, all.toString());
+        }
+    }
+
+    /** nccl-tests reads the events after taking the loop's time: the engine asks for them after the last drain. */
+    @Test
+    void perIterationSamplesAreAskedForAfterTheLoopsLastDrain() {
+        List<String> p = firstPlacement(run(spec(2, 0, 1, 0, 0, 32, 32, 1)));
+        int samples = p.indexOf("samples");
+        assertEquals(List.of("start 2", "drain", "samples"), p.subList(samples - 2, samples + 1));
+    }
+
     private final class Recorder implements RankComm {
         public int rank() { return 0; }
         public int nranks() { return 1; }
@@ -163,6 +198,7 @@ class SweepEngineTimingTest {
                 public boolean beginCapture() { capturing = true; log.add("capture"); return true; }
                 public void endCapture() { capturing = false; log.add("end capture"); }
                 public void launchGraph() { log.add("replay"); }
+                public double[] batchSamplesUs() { log.add("samples"); return null; }
                 public void close() { }
             };
         }

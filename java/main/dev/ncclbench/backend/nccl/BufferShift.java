@@ -13,8 +13,12 @@ final class BufferShift {
 
     /** Bytes into both buffers for the given call index. */
     static long offset(long sendBytes, long recvBytes, long maxBytes, long call) {
+        return Math.max(sendBytes, recvBytes) * (call % steps(sendBytes, recvBytes, maxBytes));
+    }
+
+    /** How many shifted calls fit before the offset wraps to 0 (computed once per operation: a division). */
+    static long steps(long sendBytes, long recvBytes, long maxBytes) {
         long total = Math.max(sendBytes, recvBytes);
-        long steps = total == 0 ? 1 : Math.max(1, maxBytes / total);
-        return total * (call % steps);
+        return total == 0 ? 1 : Math.max(1, maxBytes / total);
     }
 }

@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
@@ -42,6 +43,33 @@ public final class NcclBackend implements Backend {
     @Override
     public boolean supports(DataType type, ReduceOp op) {
         return KernelSignature.suffix(type).isPresent();
+    }
+
+    /**
+     * Each GPU's room for the sweep's buffers, as nccl-tests caps maxBytes ({@link DeviceMemory}); null where NVML
+     * does not say (then nothing is checked before the sweep, and ncclMemAlloc says it).
+     */
+    @Override
+    public MemoryBudget memory(RunSpec spec) {
+        long total = smallestGpu();
+        return total <= 0 ? null : DeviceMemory.budget(total, spec.checkIters() > 0);
+    }
+
+    private static volatile long smallestGpu;
+
+    private static long smallestGpu() {
+        if (smallestGpu == 0) {
+            smallestGpu = DeviceMemory.smallestTotal();
+        }
+        return smallestGpu;
+    }
+
+    /** The header's line on how the communicators are configured (the probe said which NCCL loads). */
+    @Override
+    public List<String> notes(RunSpec spec) {
+        ProbeResult probe = lastProbe();
+        int version = probe == null ? 0 : probe.version();
+        return version <= 0 ? List.of() : List.of(NcclConfig.describe(version, NcclRuntime.sendrecvOnly(spec)));
     }
 
     @Override

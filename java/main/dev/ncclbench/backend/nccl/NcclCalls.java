@@ -31,42 +31,37 @@ final class NcclCalls {
             case REDUCE_SCATTER -> nccl.ncclReduceScatter(send, recv, count, dt, ncclOp(op), comm, s);
             case BROADCAST -> nccl.ncclBroadcast(send, recv, count, dt, root, comm, s);
             case REDUCE -> nccl.ncclReduce(send, recv, count, dt, ncclOp(op), root, comm, s);
-            case SENDRECV -> {
-                int r = nccl.ncclSend(send, count, dt, (rank + 1) % n, comm, s);
-                yield r != 0 ? r : nccl.ncclRecv(recv, count, dt, (rank - 1 + n) % n, comm, s);
-            }
-            case ALLTOALL -> {
-                if (sym.allToAll()) {
-                    yield nccl.ncclAlltoAll(send, recv, count, dt, comm, s);
-                }
-                int r = 0;
-                for (int p = 0; p < n && r == 0; p++) {
-                    r = nccl.ncclSend(at(send, p * count * eb), count, dt, p, comm, s);
-                    r = r != 0 ? r : nccl.ncclRecv(at(recv, p * count * eb), count, dt, p, comm, s);
-                }
-                yield r;
-            }
-            case GATHER -> {
-                if (sym.gatherScatter()) {
-                    yield nccl.ncclGather(send, recv, count, dt, root, comm, s);
-                }
-                int g = nccl.ncclSend(send, count, dt, root, comm, s);
-                for (int p = 0; rank == root && p < n && g == 0; p++) {
-                    g = nccl.ncclRecv(at(recv, p * count * eb), count, dt, p, comm, s);
-                }
-                yield g;
-            }
-            case SCATTER -> {
-                if (sym.gatherScatter()) {
-                    yield nccl.ncclScatter(send, recv, count, dt, root, comm, s);
-                }
-                int c = 0;
-                for (int p = 0; rank == root && p < n && c == 0; p++) {
-                    c = nccl.ncclSend(at(send, p * count * eb), count, dt, p, comm, s);
-                }
-                yield c != 0 ? c : nccl.ncclRecv(recv, count, dt, root, comm, s);
-            }
+            case SENDRECV -> p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
+            case ALLTOALL -> sym.allToAll() ? nccl.ncclAlltoAll(send, recv, count, dt, comm, s)
+                    : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
+            // nccl-tests issues nothing for a gather or scatter of 0 elements, native call included
+            case GATHER -> count == 0 ? 0 : sym.gatherScatter() ? nccl.ncclGather(send, recv, count, dt, root, comm, s)
+                    : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
+            case SCATTER -> count == 0 ? 0 : sym.gatherScatter() ? nccl.ncclScatter(send, recv, count, dt, root, comm, s)
+                    : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
         };
+    }
+
+    /**
+     * The plan's send/recv set in one ncclGroupStart/End (nested inside the -m and -g groups, which NCCL allows). The
+     * group is ended even after a failed call, so that the thread is not left inside an open group.
+     */
+    private static int p2p(P2pPlan plan, BytePointer send, BytePointer recv, long count, int dt, int eb, ncclComm comm,
+                           CUstream_st s) {
+        int r = nccl.ncclGroupStart();
+        if (r != 0) {
+            return r;
+        }
+        for (P2pPlan.Transfer t : plan.transfers()) {
+            long at = t.bufferIndex() * count * eb;
+            r = t.send() ? nccl.ncclSend(at == 0 ? send : at(send, at), count, dt, t.peer(), comm, s)
+                    : nccl.ncclRecv(at == 0 ? recv : at(recv, at), count, dt, t.peer(), comm, s);
+            if (r != 0) {
+                break;
+            }
+        }
+        int end = nccl.ncclGroupEnd();
+        return r != 0 ? r : end;
     }
 
     private static BytePointer at(BytePointer p, long bytes) {

@@ -28,6 +28,15 @@ final class NcclOperation implements Operation {
     private final long sendBytes;
     private final long recvBytes;
     private final DeviceData[] data;
+    /** Built once: the watchdog's step, and the buffer shift's stride and period (a division), not per call. */
+    private final String watchStep;
+    private final long shiftBytes;
+    private final long shiftSteps;
+    /** Per GPU: the byte offset of this rank's slot (in place) and a pointer reused by every call. */
+    private final long[] sendSlot;
+    private final long[] recvSlot;
+    private final BytePointer[] sendAt;
+    private final BytePointer[] recvAt;
     private EventPlan plan;
     /** Whether the loop's last event is recorded: drains inside the loop (-z 1, 2, 3) must not read events yet. */
     private boolean loopClosed;
@@ -49,11 +58,21 @@ final class NcclOperation implements Operation {
         this.recvBytes = counts.recvCount() * eb;
         int g = rc.devices.length;
         data = new DeviceData[g];
+        sendSlot = new long[g];
+        recvSlot = new long[g];
+        sendAt = new BytePointer[g];
+        recvAt = new BytePointer[g];
         for (int i = 0; i < g; i++) {
             device(i);
             rc.sendBase(i, Math.max(sendBytes, recvBytes));
             data[i] = new DeviceData(rc.kernels[i], rc.streams[i], call.type(), call.op());
+            int rank = rc.firstRank + i;
+            sendSlot[i] = call.inPlace() ? counts.sendInPlaceOffset() * rank * eb : 0;
+            recvSlot[i] = call.inPlace() ? counts.recvInPlaceOffset() * rank * eb : 0;
         }
+        this.watchStep = name + " " + counts.sizeBytes(call.type()) + " B";
+        this.shiftBytes = Math.max(sendBytes, recvBytes);
+        this.shiftSteps = BufferShift.steps(sendBytes, recvBytes, rc.bufferBytes());
     }
 
     private void device(int i) {
@@ -62,19 +81,19 @@ final class NcclOperation implements Operation {
 
     /** GPU i's send pointer for call number {@code index}: nccl-tests' shift, and in place the rank's slot of recv. */
     private BytePointer send(int i, long index) {
-        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), index);
-        int rank = rc.firstRank + i;
-        if (call.inPlace()) {
-            return new BytePointer(rc.recvBase(i, 0)).position(shift + counts.sendInPlaceOffset() * rank * eb);
+        BytePointer base = call.inPlace() ? rc.recvBase(i, 0) : rc.sendBase(i, 0);
+        if (sendAt[i] == null || sendAt[i].address() != base.address()) {
+            sendAt[i] = new BytePointer(base); // the comm's buffers were replaced by larger ones (never below -e)
         }
-        return new BytePointer(rc.sendBase(i, 0)).position(shift);
+        return sendAt[i].position(shiftBytes * (index % shiftSteps) + sendSlot[i]);
     }
 
     private BytePointer recv(int i, long index) {
-        long shift = BufferShift.offset(sendBytes, recvBytes, rc.bufferBytes(), index);
-        int rank = rc.firstRank + i;
-        long slot = call.inPlace() ? counts.recvInPlaceOffset() * rank * eb : 0;
-        return new BytePointer(rc.recvBase(i, 0)).position(shift + slot);
+        BytePointer base = rc.recvBase(i, 0);
+        if (recvAt[i] == null || recvAt[i].address() != base.address()) {
+            recvAt[i] = new BytePointer(base);
+        }
+        return recvAt[i].position(shiftBytes * (index % shiftSteps) + recvSlot[i]);
     }
 
     @Override
@@ -94,8 +113,9 @@ final class NcclOperation implements Operation {
     @Override
     public void launch(int index) {
         int g = data.length;
+        rc.refuseIfAborted(watchStep);
         try {
-            rc.watchdog.arm(rc.firstRank, name + " " + counts.sizeBytes(call.type()) + " B");
+            rc.watchdog.arm(rc.firstRank, watchStep);
             if (g > 1) {
                 NcclRuntime.check(nccl.ncclGroupStart(), "ncclGroupStart");
             }
@@ -195,6 +215,7 @@ final class NcclOperation implements Operation {
                 if (done[i]) {
                     continue;
                 }
+                rc.refuseIfAborted(name + " (waiting for the GPU)");
                 int q = cudart.cudaStreamQuery(rc.streams[i]);
                 if (q == CudaStatus.SUCCESS) {
                     done[i] = true;
@@ -218,10 +239,6 @@ final class NcclOperation implements Operation {
             }
             Thread.onSpinWait();
         }
-        if (plan != null && loopClosed) {
-            lastSamples = samples();
-            plan = null;
-        }
     }
 
     /** Per-iteration device time, the slowest GPU of this thread per iteration (as nccl-tests' -I). */
@@ -239,9 +256,17 @@ final class NcclOperation implements Operation {
         return out;
     }
 
-    /** Per-iteration device time of the last timed loop, for all -m calls of an iteration together. */
+    /**
+     * Per-iteration device time of the last timed loop, for all -m calls of an iteration together. Read here, after
+     * the sweep took the loop's time, not in drain: as nccl-tests, "exclude per-iteration result processing from the
+     * reported time" (common.cu), about 20 driver calls per loop.
+     */
     @Override
     public double[] batchSamplesUs() {
+        if (lastSamples == null && plan != null && loopClosed) {
+            lastSamples = samples();
+            plan = null;
+        }
         return lastSamples;
     }
 

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One thread's ranks: -g GPUs, one communicator and one stream each, driven together (every launch is
@@ -43,11 +42,13 @@ final class NcclRankComm implements RankComm {
     final Kernels[] kernels;
     private final String[] dataPath;
     private final RankInfo info;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile boolean aborted;
+    private final CommLifecycle lifecycle = new CommLifecycle();
     private BytePointer[] sendBase;
     private BytePointer[] recvBase;
     private long bufferBytes;
+
+    /** cudaStreamNonBlocking, as nccl-tests creates its streams. */
+    static final int STREAM_FLAGS = cudart.cudaStreamNonBlocking;
 
     NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank) {
         this.spec = spec;
@@ -62,7 +63,9 @@ final class NcclRankComm implements RankComm {
         for (int i = 0; i < devices.length; i++) {
             NcclRuntime.checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice");
             streams[i] = new CUstream_st();
-            NcclRuntime.checkCuda(cudart.cudaStreamCreate(streams[i]), "cudaStreamCreate");
+            // as nccl-tests (common.cu): a blocking stream would wait on the legacy default stream, which the host
+            // fill/check path uses, and another thread's legacy-stream work would invalidate a -G capture
+            NcclRuntime.checkCuda(cudart.cudaStreamCreateWithFlags(streams[i], STREAM_FLAGS), "cudaStreamCreateWithFlags");
             Object k = Kernels.on(devices[i]);
             kernels[i] = k instanceof Kernels ? (Kernels) k : null;
             dataPath[i] = kernels[i] != null ? "data filled and checked on the GPU (kernels: " + kernels[i].source() + ")"
@@ -224,10 +227,13 @@ final class NcclRankComm implements RankComm {
                 + ") for the rank that stopped; a slow run finishes, a hang does not");
     }
 
-    /** ncclCommAbort on every communicator, once; never waits for the streams or the peers. */
+    /**
+     * ncclCommAbort on every communicator, once; never waits for the streams or the peers. Any thread may call it
+     * (another rank's thread on the first failure, the signal handler): NCCL made abort for that. The owner sees
+     * {@link #aborted} at its next call and stops.
+     */
     void abandon() {
-        if (closed.compareAndSet(false, true)) {
-            aborted = true;
+        if (lifecycle.abort()) {
             for (ncclComm c : comms) {
                 nccl.ncclCommAbort(c);
             }
@@ -235,21 +241,42 @@ final class NcclRankComm implements RankComm {
         }
     }
 
-    boolean aborted() {
-        return aborted;
+    @Override
+    public void abort() {
+        abandon();
     }
 
+    boolean aborted() {
+        return lifecycle.aborted();
+    }
+
+    /** The owner's next NCCL call after another thread aborted: stop here, the communicators are gone. */
+    void refuseIfAborted(String step) {
+        if (lifecycle.aborted()) {
+            throw new BackendException(ExitCode.RUN_FAILED, "rank " + firstRank + " stopped before " + step
+                    + ": its communicators were aborted (another rank failed, or a signal came)", null);
+        }
+    }
+
+    /**
+     * Only by the owner, or by the main thread after the rank's thread ended: destroys the communicators, then
+     * frees their buffers (as nccl-tests: NCCL may still have them registered), then the streams. After an abort
+     * there is nothing to destroy, and the buffers are left to the process's end.
+     */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!lifecycle.close()) {
             return;
         }
         watchdog.close();
         // nothing is in flight here: every operation drained (under the watchdog) or aborted before close
-        freeBuffers();
         for (int i = 0; i < comms.length; i++) {
             cudart.cudaSetDevice(devices[i]);
             nccl.ncclCommDestroy(comms[i]);
+        }
+        freeBuffers();
+        for (int i = 0; i < comms.length; i++) {
+            cudart.cudaSetDevice(devices[i]);
             cudart.cudaStreamDestroy(streams[i]);
         }
     }

@@ -11,6 +11,7 @@ import dev.ncclbench.spec.RunSpec;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.cuda.nccl.ncclConfig_t;
 import org.bytedeco.cuda.nccl.ncclUniqueId;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
@@ -191,16 +192,36 @@ final class NcclRuntime {
         int nranks = plane.nranks() * g;
         ncclComm[] comms = new ncclComm[g];
         int[] devices = new int[g];
+        BytePointer configBytes = config(spec);
+        ncclConfig_t config = configBytes == null ? null : new ncclConfig_t(configBytes);
         // One thread creating several ranks must group the inits, or the first blocks waiting for the others.
         check(nccl.ncclGroupStart(), "ncclGroupStart");
         for (int i = 0; i < g; i++) {
             devices[i] = firstDevice + i;
             checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice(" + devices[i] + ")");
             comms[i] = new ncclComm();
-            check(nccl.ncclCommInitRank(comms[i], nranks, uid, plane.rank() * g + i), "ncclCommInitRank");
+            int rank = plane.rank() * g + i;
+            check(config == null ? nccl.ncclCommInitRank(comms[i], nranks, uid, rank)
+                    : nccl.ncclCommInitRankConfig(comms[i], nranks, uid, rank, config), "ncclCommInitRankConfig");
         }
         check(nccl.ncclGroupEnd(), "ncclGroupEnd");
+        java.lang.ref.Reference.reachabilityFence(configBytes); // the grouped inits read it until ncclGroupEnd
         return new NcclRankComm(spec, plane, comms, devices, plane.rank() * g, nranks, localRank);
+    }
+
+    /** The communicators' configuration ({@link NcclConfig}), or null on an NCCL without ncclCommInitRankConfig. */
+    private static BytePointer config(RunSpec spec) {
+        if (!symbols.configInit()) {
+            return null;
+        }
+        byte[] image = NcclConfig.image(version, sendrecvOnly(spec));
+        BytePointer p = new BytePointer(image.length);
+        p.put(image);
+        return p;
+    }
+
+    static boolean sendrecvOnly(RunSpec spec) {
+        return spec.collectives().equals(List.of("sendrecv"));
     }
 
     /** An NCCL status: exit 4 (ncclTimeout: 5) with ncclGetErrorString and ncclGetLastError. */
