@@ -5,28 +5,29 @@
 #   target/ncclbench.jar         the fat jar (probe JNI + kernels fatbin inside)
 #   target/gpu-bundle/bench.jar  JMH and NcclAllReduceBench (ncclAllReduce per call through JavaCPP)
 #   target/gpu-bundle/allreduce_percall        the same calls from C (native/bench/allreduce_percall.c)
-#   target/gpu-bundle/nccl-tests/all_reduce_perf   copied from the prebuilt nccl-tests given as argument
+#   target/gpu-bundle/nccl-tests/all_reduce_perf   nccl-tests v2.19.6, built for sm_90 against deps/nccl
+#   target/gpu-bundle/glibc-needs.txt          the newest GLIBC_/GLIBCXX_ versions the carried binaries need
 #
-#   scripts/gpu-bundle.sh NCCL_TESTS_BUILD_DIR     (the folder holding all_reduce_perf)
-#   scripts/gpu-bundle.sh --no-nccl-tests          (the bundle without the peer; the self-test then says so)
-# Exit codes: 0 built and fits; 2 bad argument; 3 a tool is missing (jlink, mvn, gcc); 6 over 64 MiB.
+#   scripts/gpu-bundle.sh --nccl-tests-repo GIT_DIR   build all_reduce_perf from a fetched copy of the repository
+#   scripts/gpu-bundle.sh NCCL_TESTS_BUILD_DIR        take an all_reduce_perf built elsewhere (the folder holding it)
+#   scripts/gpu-bundle.sh --no-nccl-tests             the bundle without the peer; the self-test then says so
+# Exit codes: 0 built and fits; 2 bad argument; 3 a tool is missing (jlink, mvn, gcc, nvcc, make); 4 the nccl-tests
+# build failed; 6 over 64 MiB.
 #
-# nccl-tests is NOT built by this script or by anything committed here: the project never commits fetched
-# code, a binary built from it, or a script that would build it. Build it yourself from the public source,
-# v2.19.6, for sm_90 (H100/H200) against the NCCL headers of the nvidia-nccl-cu13 wheel (deps/nccl, from
-# scripts/fetch-nccl.sh), with the CUDA runtime linked statically so the GPU machine needs only its driver:
-#   git clone --branch v2.19.6 --depth 1 https://github.com/NVIDIA/nccl-tests /tmp/nccl-tests
-#   mkdir -p /tmp/ncclhome/lib
-#   ln -sfn "$PWD/deps/nccl/include" /tmp/ncclhome/include
-#   ln -sf "$PWD/deps/nccl/lib/libnccl.so.2" /tmp/ncclhome/lib/libnccl.so.2
-#   ln -sf libnccl.so.2 /tmp/ncclhome/lib/libnccl.so
-#   make -C /tmp/nccl-tests/src MPI=0 CUDARTLIB=cudart_static NCCL_HOME=/tmp/ncclhome CUDA_HOME=/usr/local/cuda \
+# nccl-tests' source is never committed here, nor a binary built from it. These machines have no network for
+# `git clone`: the source comes from a copy of github.com/NVIDIA/nccl-tests already on disk, e.g. the bare git
+# directory the session's `fetch` tool gives (/work/.mirror/NVIDIA+nccl-tests/repo), or any clone. With
+# --nccl-tests-repo this script does, in a temporary folder it removes afterwards:
+#   git -C GIT_DIR archive --prefix=nccl-tests/ v2.19.6 | tar -x -C TMP      (tag NCCL_TESTS_TAG, default v2.19.6)
+#   mkdir -p TMP/ncclhome/lib
+#   ln -sfn "$PWD/deps/nccl/include" TMP/ncclhome/include                     (deps/nccl: scripts/fetch-nccl.sh,
+#   ln -sf "$PWD/deps/nccl/lib/libnccl.so.2" TMP/ncclhome/lib/libnccl.so.2     the nvidia-nccl-cu13 wheel's)
+#   ln -sf libnccl.so.2 TMP/ncclhome/lib/libnccl.so
+#   make -C TMP/nccl-tests/src -j$(nproc) MPI=0 CUDARTLIB=cudart_static NCCL_HOME=TMP/ncclhome CUDA_HOME=/usr/local/cuda \
 #     NVCC_GENCODE=-gencode=arch=compute_90,code=sm_90 os.build ../build/all_reduce_perf
-#   scripts/gpu-bundle.sh /tmp/nccl-tests/build
-# (about 2 minutes on 16 cores; all_reduce_perf alone is what the self-test compares against.)
+# (about 1 minute on 2 busy cores.) The CUDA runtime is linked statically, so the GPU machine needs only its driver;
+# NCCL is the machine's own (libnccl.so.2 by soname, lazily bound: a 2.28 libnccl runs a binary built on 2.30 headers).
 #
-# Then, from the repository root, the device tool call (the command is scripts/gpu-selftest.sh's header):
-#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=300)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -34,12 +35,45 @@ say() { echo "gpu-bundle: $*"; }
 die() { local code="$1"; shift; echo "gpu-bundle: $*" >&2; exit "$code"; }
 limit=$((64 * 1024 * 1024))
 
-[[ $# -eq 1 ]] || die 2 "give the prebuilt nccl-tests build folder (holding all_reduce_perf), or --no-nccl-tests"
+[[ $# -ge 1 && $# -le 2 ]] || die 2 "give --nccl-tests-repo GIT_DIR, the nccl-tests build folder (holding all_reduce_perf), or --no-nccl-tests"
 peer=""
-if [[ "$1" != "--no-nccl-tests" ]]; then
-  peer="$1"
-  [[ -d "$peer" ]] || die 2 "$peer is not a folder (the nccl-tests build folder, see this script's header)"
-  [[ -x "$peer/all_reduce_perf" ]] || die 2 "$peer has no executable all_reduce_perf (build it as this script's header says)"
+repo=""
+case "$1" in
+  --no-nccl-tests) [[ $# -eq 1 ]] || die 2 "--no-nccl-tests takes no argument" ;;
+  --nccl-tests-repo)
+    [[ $# -eq 2 ]] || die 2 "--nccl-tests-repo needs the git directory of a fetched copy of NVIDIA/nccl-tests"
+    repo="$2"
+    git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || die 2 "$repo is not a git repository (a fetched copy of NVIDIA/nccl-tests)"
+    ;;
+  *)
+    [[ $# -eq 1 ]] || die 2 "one build folder, or --nccl-tests-repo GIT_DIR"
+    peer="$1"
+    [[ -d "$peer" ]] || die 2 "$peer is not a folder (the nccl-tests build folder, see this script's header)"
+    [[ -x "$peer/all_reduce_perf" ]] || die 2 "$peer has no executable all_reduce_perf (build it as this script's header says)"
+    ;;
+esac
+if [[ -n "$repo" ]]; then
+  tag="${NCCL_TESTS_TAG:-v2.19.6}"
+  git -C "$repo" rev-parse -q --verify "$tag^{commit}" >/dev/null || die 2 "$repo has no tag $tag (NCCL_TESTS_TAG)"
+  for tool in make nvcc tar; do
+    command -v "$tool" >/dev/null || [[ $tool == nvcc && -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]] \
+      || die 3 "$tool not found: building nccl-tests needs make and the CUDA toolkit (CUDA_HOME, default /usr/local/cuda)"
+  done
+  [[ -f deps/nccl/include/nccl.h && -e deps/nccl/lib/libnccl.so.2 ]] || die 3 "no deps/nccl: run scripts/fetch-nccl.sh first"
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/gpu-bundle-nccl-tests.XXXXXX")"
+  trap 'rm -rf "$tmp"' EXIT
+  git -C "$repo" archive --prefix=nccl-tests/ "$tag" | tar -x -C "$tmp" || die 4 "git archive $tag of $repo failed"
+  mkdir -p "$tmp/ncclhome/lib"
+  ln -sfn "$root/deps/nccl/include" "$tmp/ncclhome/include"
+  ln -sf "$(readlink -f "$root/deps/nccl/lib/libnccl.so.2")" "$tmp/ncclhome/lib/libnccl.so.2"
+  ln -sf libnccl.so.2 "$tmp/ncclhome/lib/libnccl.so"
+  say "building nccl-tests $tag all_reduce_perf for sm_90 against deps/nccl (log: $tmp/build.log while it runs)"
+  t0=$SECONDS
+  make -C "$tmp/nccl-tests/src" -j"$(nproc)" MPI=0 CUDARTLIB=cudart_static NCCL_HOME="$tmp/ncclhome" \
+    CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}" NVCC_GENCODE=-gencode=arch=compute_90,code=sm_90 \
+    os.build ../build/all_reduce_perf >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; die 4 "the nccl-tests build failed"; }
+  say "nccl-tests built in $((SECONDS - t0)) s"
+  peer="$tmp/nccl-tests/build"
 fi
 for tool in jlink mvn gcc; do
   command -v "$tool" >/dev/null || die 3 "$tool not found (apt-get install openjdk-17-jdk-headless maven gcc)"
@@ -85,6 +119,15 @@ if [[ -n "$peer" ]]; then
   mkdir -p "$b/nccl-tests"
   cp "$peer/all_reduce_perf" "$b/nccl-tests/"
   strip "$b/nccl-tests/all_reduce_perf" 2>/dev/null || true
+fi
+
+# what the carried binaries need of the GPU machine's C and C++ libraries: the self-test prints it beside ldd --version
+if command -v objdump >/dev/null; then
+  bins=(target/jre/bin/java target/jre/lib/server/libjvm.so "$b/allreduce_percall")
+  [[ -x "$b/nccl-tests/all_reduce_perf" ]] && bins+=("$b/nccl-tests/all_reduce_perf")
+  objdump -T "${bins[@]}" 2>/dev/null | grep -o 'GLIBC\(XX\)\?_[0-9.]*' | sort -u -V \
+    | awk -F_ '{v[$1] = $0} END {printf "%s %s\n", v["GLIBC"], v["GLIBCXX"]}' >"$b/glibc-needs.txt"
+  say "carried binaries need $(cat "$b/glibc-needs.txt")"
 fi
 
 tree=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)

@@ -8,7 +8,10 @@
  * Prints two lines, in microseconds per call:
  *   enqueue  CALLS back-to-back calls, then one stream synchronize, divided by CALLS (what the timed loop
  *            of nccl-tests and of ncclbench pays per call with -z 0)
+ *   enqueue_inplace  as enqueue with send == recv: on one rank NCCL does no GPU work for it (out of place
+ *            it is a cudaMemcpyAsync, whose own host cost hides the call path's), so this is the call path alone
  *   latency  call + cudaStreamSynchronize, each time (one op's latency; -z 2)
+ * The stream is non-blocking (cudaStreamNonBlocking), as nccl-tests' and ncclbench's.
  * Both libraries are dlopen()ed (no CUDA or NCCL headers needed to build it: gcc -O2 ... -ldl), so the
  * bundle builds it on a machine without CUDA. Exit codes: 0 ok, 2 usage, 3 a library or symbol missing,
  * 4 a CUDA or NCCL call failed.
@@ -26,12 +29,14 @@ typedef int (*all_reduce_f)(const void *, void *, size_t, int, int, comm_t, stre
 typedef int (*destroy_f)(comm_t);
 typedef int (*set_device_f)(int);
 typedef int (*malloc_f)(void **, size_t);
-typedef int (*stream_create_f)(stream_t *);
+typedef int (*stream_create_f)(stream_t *, unsigned int);
 typedef int (*stream_sync_f)(stream_t);
 
 /* nccl.h: ncclFloat32 = 7, ncclSum = 0 */
 #define NCCL_FLOAT32 7
 #define NCCL_SUM 0
+/* cuda_runtime_api.h: cudaStreamNonBlocking = 0x01 */
+#define CUDA_STREAM_NON_BLOCKING 0x01
 
 static double now_us(void) {
     struct timespec t;
@@ -78,7 +83,7 @@ int main(int argc, char **argv) {
     destroy_f destroy = (destroy_f)sym(nccl, "ncclCommDestroy");
     set_device_f set_device = (set_device_f)sym(cudart, "cudaSetDevice");
     malloc_f dmalloc = (malloc_f)sym(cudart, "cudaMalloc");
-    stream_create_f stream_create = (stream_create_f)sym(cudart, "cudaStreamCreate");
+    stream_create_f stream_create = (stream_create_f)sym(cudart, "cudaStreamCreateWithFlags");
     stream_sync_f stream_sync = (stream_sync_f)sym(cudart, "cudaStreamSynchronize");
 
     int dev = 0;
@@ -91,7 +96,7 @@ int main(int argc, char **argv) {
     }
     CHECK(dmalloc(&send, 8), "cudaMalloc");
     CHECK(dmalloc(&recv, 8), "cudaMalloc");
-    CHECK(stream_create(&s), "cudaStreamCreate");
+    CHECK(stream_create(&s, CUDA_STREAM_NON_BLOCKING), "cudaStreamCreateWithFlags");
     CHECK(init_all(&comm, 1, &dev), "ncclCommInitAll");
     for (int i = 0; i < 1000; i++) { /* warm-up */
         CHECK(all_reduce(send, recv, 2, NCCL_FLOAT32, NCCL_SUM, comm, s), "ncclAllReduce");
@@ -109,6 +114,16 @@ int main(int argc, char **argv) {
     CHECK(stream_sync(s), "cudaStreamSynchronize");
     double enqueue = (now_us() - t0) / calls;
 
+    t0 = now_us();
+    for (long i = 0; i < calls; i++) {
+        CHECK(all_reduce(recv, recv, 2, NCCL_FLOAT32, NCCL_SUM, comm, s), "ncclAllReduce");
+        if ((i & 1023) == 1023) {
+            CHECK(stream_sync(s), "cudaStreamSynchronize");
+        }
+    }
+    CHECK(stream_sync(s), "cudaStreamSynchronize");
+    double inplace = (now_us() - t0) / calls;
+
     long lcalls = calls / 10 > 0 ? calls / 10 : 1;
     t0 = now_us();
     for (long i = 0; i < lcalls; i++) {
@@ -117,6 +132,7 @@ int main(int argc, char **argv) {
     }
     double latency = (now_us() - t0) / lcalls;
     printf("enqueue %.3f us/call (%ld calls)\n", enqueue, calls);
+    printf("enqueue_inplace %.3f us/call (%ld calls)\n", inplace, calls);
     printf("latency %.3f us/call (%ld calls)\n", latency, lcalls);
     destroy(comm);
     return 0;

@@ -108,8 +108,11 @@ final class SweepEngine {
                 }
                 for (int root : roots) {
                     warmUp(coll, root);
-                    if (hostClockOnDevice() && !sizes.isEmpty()) {
-                        warmCallPath(coll, sizes.get(0), root);
+                    if (CallPathWarmup.needed(spec, comm) && !sizes.isEmpty()) {
+                        int elt = spec.type().bytes();
+                        Counts smallest = coll.counts(sizes.get(0) / elt, elt, n);
+                        CallPathWarmup.run(spec, comm.prepare(call(coll, smallest, root, false)),
+                                comm.prepare(call(coll, smallest, root, true)));
                     }
                     if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
                         int elt = spec.type().bytes();
@@ -180,7 +183,7 @@ final class SweepEngine {
         double[] samples = new double[iters];
         long wrong = -1;
         String algorithm;
-        // whether the backend is a GPU's: without -I its rows are host time too (see warmCallPath)
+        // whether the backend is a GPU's: without -I its rows are host time too (see CallPathWarmup)
         boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
         try (Operation op = comm.prepare(call(coll, counts, root, inPlace))) {
             algorithm = op.algorithm();
@@ -320,37 +323,6 @@ final class SweepEngine {
                 break;
             }
         }
-    }
-
-    /**
-     * A GPU backend timed by the host's clock (no -I, no -G): its rows are host time, as in nccl-tests, and at
-     * 8-64 B mostly the host's cost of a call. A sweep makes far fewer calls per size than HotSpot needs to compile
-     * them (C1 after 200, C2 after 5,000 invocations), so without this the smallest sizes are timed on interpreted
-     * code; nccl-tests' loop is native.
-     */
-    private boolean hostClockOnDevice() {
-        return comm.capabilities().contains(Capability.DEVICE_TIMING) && spec.perIterTiming() == 0 && spec.cudaGraph() == 0;
-    }
-
-    /** Untimed calls, each drained, that compile the call path on a GPU backend timed by the host clock. */
-    static final int CALL_PATH_WARMUP_CALLS = 10_000;
-
-    /**
-     * {@link #CALL_PATH_WARMUP_CALLS} untimed launch + drain at the smallest size, out of place and in place
-     * alternately (both paths are timed), then a wait for the compiler; the same count on every rank.
-     */
-    private void warmCallPath(Collective coll, long size, int root) {
-        int elt = spec.type().bytes();
-        Counts counts = coll.counts(size / elt, elt, n);
-        try (Operation oop = comm.prepare(call(coll, counts, root, false));
-             Operation ip = comm.prepare(call(coll, counts, root, true))) {
-            for (int k = 0; k < CALL_PATH_WARMUP_CALLS; k++) {
-                Operation op = (k & 1) == 0 ? oop : ip;
-                op.launch(k);
-                op.drain();
-            }
-        }
-        JitSettle.await(spec.iters());
     }
 
     private Call call(Collective coll, Counts counts, int root, boolean inPlace) {

@@ -141,7 +141,7 @@ class SweepEngineTimingTest {
 
     /**
      * Without -I a GPU backend's rows are host time: before the first timed size the call path runs compiled, i.e.
-     * after {@link SweepEngine#CALL_PATH_WARMUP_CALLS} untimed launch + drain at the smallest size, both placements.
+     * after {@link CallPathWarmup#CALLS} untimed launch + drain at the smallest size, both placements.
      */
     @Test
     void hostTimedGpuRowsComeAfterTheCallPathWarmUpAtTheSmallestSize() {
@@ -153,7 +153,7 @@ class SweepEngineTimingTest {
         assertEquals("prepare 8 in-place=false", before.get(from - 1), "both placements, at the smallest size");
         assertEquals("prepare 8 in-place=false", before.get(before.size() - 1), "then the first timed placement");
         List<String> calls = before.subList(from + 1, before.size() - 1);
-        assertEquals(2 * SweepEngine.CALL_PATH_WARMUP_CALLS, calls.size(), "launch + drain each, nothing else");
+        assertEquals(2 * CallPathWarmup.CALLS, calls.size(), "launch + drain each, nothing else");
         assertEquals(List.of("launch 0", "drain", "launch 1", "drain"), calls.subList(0, 4));
         assertTrue(all.indexOf("prepare 64 in-place=false") < from, "after nccl-tests' -w warm-up");
     }

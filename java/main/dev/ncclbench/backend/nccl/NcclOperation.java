@@ -4,7 +4,6 @@ import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.Kind;
-import org.bytedeco.cuda.cudart.CUevent_st;
 import org.bytedeco.cuda.cudart.CUgraphExec_st;
 import org.bytedeco.cuda.cudart.CUgraph_st;
 import org.bytedeco.cuda.global.cudart;
@@ -37,11 +36,8 @@ final class NcclOperation implements Operation {
     private final long[] recvSlot;
     private final BytePointer[] sendAt;
     private final BytePointer[] recvAt;
-    private EventPlan plan;
-    /** Whether the loop's last event is recorded: drains inside the loop (-z 1, 2, 3) must not read events yet. */
-    private boolean loopClosed;
-    private CUevent_st[][] events;
-    private double[] lastSamples;
+    /** -I: the timed loop's events, null without -I or under capture. */
+    private LoopEvents events;
     private boolean capturing;
     private CUgraphExec_st[] graphs;
     private CUgraph_st[] graphSources;
@@ -160,45 +156,22 @@ final class NcclOperation implements Operation {
     @Override
     public void beginTimed(int iters, boolean paired) {
         destroyEvents();
-        lastSamples = null;
-        if (capturing) {
-            plan = null;
-            return;
-        }
-        plan = new EventPlan(iters, paired);
-        loopClosed = false;
-        events = new CUevent_st[data.length][plan.eventCount()];
-        for (int i = 0; i < data.length; i++) {
-            device(i);
-            for (int k = 0; k < plan.eventCount(); k++) {
-                events[i][k] = new CUevent_st();
-                NcclRuntime.checkCuda(cudart.cudaEventCreate(events[i][k]), "cudaEventCreate");
-            }
+        if (!capturing) {
+            events = new LoopEvents(rc.devices, rc.streams, iters, paired);
         }
     }
 
     @Override
     public void markStart(int iter) {
-        if (plan != null) {
-            record(plan.startEvent(iter));
-            loopClosed = !plan.paired() && iter == plan.iters();
+        if (events != null) {
+            events.markStart(iter);
         }
     }
 
     @Override
     public void markStop(int iter) {
-        if (plan != null && plan.paired()) {
-            record(plan.stopEvent(iter));
-            loopClosed = iter == plan.iters() - 1;
-        }
-    }
-
-    private void record(int k) {
-        for (int i = 0; i < data.length; i++) {
-            if (data.length > 1) {
-                device(i);
-            }
-            NcclRuntime.checkCuda(cudart.cudaEventRecord(events[i][k], rc.streams[i]), "cudaEventRecord");
+        if (events != null) {
+            events.markStop(iter);
         }
     }
 
@@ -241,21 +214,6 @@ final class NcclOperation implements Operation {
         }
     }
 
-    /** Per-iteration device time, the slowest GPU of this thread per iteration (as nccl-tests' -I). */
-    private double[] samples() {
-        double[] out = new double[plan.iters()];
-        float[] ms = new float[1];
-        for (int i = 0; i < data.length; i++) {
-            device(i);
-            for (int k = 0; k < plan.iters(); k++) {
-                int[] iv = plan.interval(k);
-                NcclRuntime.checkCuda(cudart.cudaEventElapsedTime(ms, events[i][iv[0]], events[i][iv[1]]), "cudaEventElapsedTime");
-                out[k] = Math.max(out[k], ms[0] * 1000.0);
-            }
-        }
-        return out;
-    }
-
     /**
      * Per-iteration device time of the last timed loop, for all -m calls of an iteration together. Read here, after
      * the sweep took the loop's time, not in drain: as nccl-tests, "exclude per-iteration result processing from the
@@ -263,11 +221,7 @@ final class NcclOperation implements Operation {
      */
     @Override
     public double[] batchSamplesUs() {
-        if (lastSamples == null && plan != null && loopClosed) {
-            lastSamples = samples();
-            plan = null;
-        }
-        return lastSamples;
+        return events == null ? null : events.samples();
     }
 
     @Override
@@ -376,14 +330,7 @@ final class NcclOperation implements Operation {
 
     private void destroyEvents() {
         if (events != null) {
-            for (int i = 0; i < events.length; i++) {
-                cudart.cudaSetDevice(rc.devices[i]);
-                for (CUevent_st e : events[i]) {
-                    if (e != null) {
-                        cudart.cudaEventDestroy(e);
-                    }
-                }
-            }
+            events.close();
             events = null;
         }
     }

@@ -24,7 +24,10 @@ import java.util.concurrent.TimeUnit;
  * What one ncclAllReduce costs through JavaCPP, per call, next to native/bench/allreduce_percall.c (the same
  * calls from C, same sizes, same sync pattern): one GPU, one rank (ncclCommInitAll), 8 bytes of float.
  * {@code enqueue}: back-to-back calls, a stream synchronize every 1024 (what the timed loop pays per call
- * with -z 0); {@code latency}: call + cudaStreamSynchronize (-z 2). Needs a GPU: scripts/gpu-selftest.sh
+ * with -z 0); {@code latency}: call + cudaStreamSynchronize (-z 2); {@code enqueueInPlace}: as enqueue with send ==
+ * recv, which NCCL turns into no GPU work at all on one rank (out of place it is a cudaMemcpyAsync whose own host cost
+ * hides the JNI's), so it measures the call path alone. The stream is non-blocking, as nccl-tests' and the sweep's.
+ * Needs a GPU: scripts/gpu-selftest.sh
  * runs it; elsewhere its setup fails with the reason. Not a test.
  */
 @State(Scope.Benchmark)
@@ -50,7 +53,7 @@ public class NcclAllReduceBench {
         NcclRuntime.checkCuda(cudart.cudaMalloc(send, 8), "cudaMalloc");
         NcclRuntime.checkCuda(cudart.cudaMalloc(recv, 8), "cudaMalloc");
         stream = new CUstream_st();
-        NcclRuntime.checkCuda(cudart.cudaStreamCreate(stream), "cudaStreamCreate");
+        NcclRuntime.checkCuda(cudart.cudaStreamCreateWithFlags(stream, NcclRankComm.STREAM_FLAGS), "cudaStreamCreateWithFlags");
         comm = new ncclComm();
         NcclRuntime.check(nccl.ncclCommInitAll(comm, 1, new int[] {0}), "ncclCommInitAll");
     }
@@ -58,6 +61,15 @@ public class NcclAllReduceBench {
     @Benchmark
     public int enqueue() {
         int r = nccl.ncclAllReduce(send, recv, 2, nccl.ncclFloat32, nccl.ncclSum, comm, stream);
+        if ((++calls & 1023) == 0) {
+            cudart.cudaStreamSynchronize(stream);
+        }
+        return r;
+    }
+
+    @Benchmark
+    public int enqueueInPlace() {
+        int r = nccl.ncclAllReduce(recv, recv, 2, nccl.ncclFloat32, nccl.ncclSum, comm, stream);
         if ((++calls & 1023) == 0) {
             cudart.cudaStreamSynchronize(stream);
         }
