@@ -18,7 +18,7 @@ public final class LaunchDetector {
             Map.entry("MASTER_PORT", 1), Map.entry("OMPI_COMM_WORLD_RANK", 0), Map.entry("OMPI_COMM_WORLD_SIZE", 1),
             Map.entry("OMPI_COMM_WORLD_LOCAL_RANK", 0), Map.entry("OMPI_COMM_WORLD_LOCAL_SIZE", 1),
             Map.entry("SLURM_PROCID", 0), Map.entry("SLURM_NTASKS", 1), Map.entry("SLURM_LOCALID", 0),
-            Map.entry("SLURM_NNODES", 1), Map.entry("PMI_RANK", 0), Map.entry("PMI_SIZE", 1));
+            Map.entry("SLURM_NNODES", 1), Map.entry("SLURM_NODEID", 0), Map.entry("PMI_RANK", 0), Map.entry("PMI_SIZE", 1));
 
     public static LaunchInfo detect(Map<String, String> env, Integer rankFlag, Integer sizeFlag) {
         // a variable that is set must make sense, whether or not the rest of its launcher's set is there
@@ -38,12 +38,8 @@ public final class LaunchDetector {
             found = new LaunchInfo(intOr(env, "OMPI_COMM_WORLD_RANK", 0), intOr(env, "OMPI_COMM_WORLD_SIZE", 1),
                     intOr(env, "OMPI_COMM_WORLD_LOCAL_RANK", 0), intOr(env, "OMPI_COMM_WORLD_LOCAL_SIZE", -1),
                     masterAddr, masterPort, first(env, "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"), "openmpi");
-        } else if (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_NTASKS")) {
-            int nnodes = intOr(env, "SLURM_NNODES", -1);
-            int ntasks = intOr(env, "SLURM_NTASKS", 1);
-            found = new LaunchInfo(intOr(env, "SLURM_PROCID", 0), ntasks, intOr(env, "SLURM_LOCALID", 0),
-                    nnodes == 1 ? ntasks : -1, masterAddr, masterPort,
-                    join(env.get("SLURM_JOB_ID"), env.get("SLURM_STEP_ID")), "slurm");
+        } else if (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_NTASKS") && slurmStep(env)) {
+            found = SlurmLaunch.detect(env, masterAddr, masterPort);
         } else if (env.containsKey("PMI_RANK") && env.containsKey("PMI_SIZE")) {
             found = new LaunchInfo(intOr(env, "PMI_RANK", 0), intOr(env, "PMI_SIZE", 1),
                     intOr(env, "MPI_LOCALRANKID", intOr(env, "PMI_LOCAL_RANK", 0)),
@@ -72,7 +68,16 @@ public final class LaunchDetector {
         return found;
     }
 
-    private static int intOr(Map<String, String> env, String key, int dflt) {
+    /**
+     * A task of srun, not Slurm's batch script: sbatch gives its script SLURM_PROCID=0 and the job's SLURM_NTASKS
+     * too, but no step id, and a command started there without srun is one process (it would otherwise wait for
+     * ranks that never come).
+     */
+    private static boolean slurmStep(Map<String, String> env) {
+        return blankToNull(env.get("SLURM_STEP_ID")) != null || blankToNull(env.get("SLURM_STEPID")) != null;
+    }
+
+    static int intOr(Map<String, String> env, String key, int dflt) {
         String v = env.get(key);
         if (v == null || v.isBlank()) {
             return dflt;
@@ -103,14 +108,7 @@ public final class LaunchDetector {
         return null;
     }
 
-    private static String join(String a, String b) {
-        if (a == null) {
-            return null;
-        }
-        return b == null ? a : a + "." + b;
-    }
-
-    private static String blankToNull(String s) {
+    static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.trim();
     }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * SIGINT and SIGTERM (what Slurm sends on scancel and at the time limit) end a sweep cleanly: the first one stops
  * the ranks of this process (the runner closes their data paths), and the run finishes as "interrupted" with its
- * rows; a second one ends the process at once.
+ * rows; a second SIGINT ends the process at once (a second SIGTERM is ignored: Slurm sends it from more than one
+ * process, then SIGKILL after KillWait).
  */
 final class Signals implements AutoCloseable {
     private static final Map<String, ExitCode> CODES = Map.of("INT", ExitCode.INTERRUPTED, "TERM", ExitCode.TERMINATED);
@@ -38,11 +39,18 @@ final class Signals implements AutoCloseable {
 
     private void handle(String name, PrintWriter err) {
         if (received != null) {
-            // the second signal: the user means it
-            Runtime.getRuntime().halt(CODES.get(name).code);
+            if (name.equals("INT")) {
+                // a second Ctrl-C: the user means it
+                Runtime.getRuntime().halt(CODES.get(name).code);
+            }
+            // a second SIGTERM is not a person insisting: under sbatch a task gets one from its slurmstepd and one
+            // forwarded by srun, which the batch step's SIGTERM reached too; halting on it lost rank 0's result.
+            // Slurm's SIGKILL after KillWait still ends a run that cannot stop.
+            return;
         }
         received = name;
-        err.println("ncclbench: SIG" + name + ": stopping; the rows measured so far are kept (send it again to stop at once)");
+        err.println("ncclbench: SIG" + name + ": stopping; the rows measured so far are kept ("
+                + (name.equals("INT") ? "send it again to stop at once)" : "SIGKILL stops it at once)"));
         err.flush();
         onSignal.run();
     }

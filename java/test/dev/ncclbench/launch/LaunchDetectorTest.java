@@ -57,9 +57,48 @@ class LaunchDetectorTest {
         assertEquals(new LaunchInfo(5, 16, 1, -1, null, 0, "777.0", "slurm"), li);
         assertFalse(li.singleNode());
         LaunchInfo one = LaunchDetector.detect(Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "SLURM_LOCALID", "1",
-                "SLURM_NNODES", "1", "SLURM_JOB_ID", "778"), null, null);
-        assertEquals(new LaunchInfo(1, 2, 1, 2, null, 0, "778", "slurm"), one);
+                "SLURM_NNODES", "1", "SLURM_JOB_ID", "778", "SLURM_STEPID", "3"), null, null);
+        assertEquals(new LaunchInfo(1, 2, 1, 2, null, 0, "778.3", "slurm"), one);
         assertTrue(one.singleNode());
+    }
+
+    @Test
+    void srunGivesRankZerosHostFromTheNodeListAndTheTasksOnThisNode() {
+        // what slurmstepd sets for task 5 of srun -N 3 --ntasks-per-node=2 on node[07-08,10] (lab: scripts/lab/slurm.sh)
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_PROCID", "5", "SLURM_NTASKS", "6",
+                "SLURM_LOCALID", "1", "SLURM_NODEID", "2", "SLURM_NNODES", "3", "SLURM_JOB_ID", "41", "SLURM_STEP_ID", "2",
+                "SLURM_STEP_NODELIST", "node[07-08,10]", "SLURM_JOB_NODELIST", "other[1-9]",
+                "SLURM_STEP_TASKS_PER_NODE", "2(x3)"));
+        LaunchInfo li = LaunchDetector.detect(env, null, null);
+        assertEquals(new LaunchInfo(5, 6, 1, 2, "node07", 0, "41.2", "slurm"), li);
+        assertFalse(li.singleNode());
+
+        env.remove("SLURM_STEP_NODELIST");
+        env.put("SLURM_STEP_TASKS_PER_NODE", "3(x2),1");
+        env.put("SLURM_NODEID", "2");
+        LaunchInfo job = LaunchDetector.detect(env, null, null);
+        assertEquals("other1", job.masterAddr(), "without the step's list the job's first node");
+        assertEquals(1, job.localSize(), "2(x2),1: the third node runs one task");
+
+        env.put("MASTER_ADDR", "10.0.0.9");
+        assertEquals("10.0.0.9", LaunchDetector.detect(env, null, null).masterAddr(), "MASTER_ADDR wins");
+
+        env.put("SLURM_NODEID", "3");
+        NcclbenchException e = assertThrows(NcclbenchException.class, () -> LaunchDetector.detect(env, null, null));
+        assertEquals("SLURM_STEP_TASKS_PER_NODE=3(x2),1 names 3 nodes but SLURM_NODEID=3 is outside them", e.getMessage());
+        env.put("SLURM_NODEID", "0");
+        env.put("SLURM_STEP_TASKS_PER_NODE", "2x3");
+        assertEquals(ExitCode.USAGE, assertThrows(NcclbenchException.class, () -> LaunchDetector.detect(env, null, null))
+                .exitCode());
+    }
+
+    @Test
+    void slurmsBatchScriptIsOneProcess() {
+        // sbatch gives its script SLURM_PROCID=0 and the job's SLURM_NTASKS but no step: not a task of srun
+        LaunchInfo li = LaunchDetector.detect(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "8", "SLURM_LOCALID", "0",
+                "SLURM_JOB_ID", "42", "SLURM_JOB_NODELIST", "node[0-1]"), null, null);
+        assertEquals("none", li.launcher());
+        assertEquals(1, li.size());
     }
 
     @Test

@@ -336,6 +336,7 @@ class MultiProcessTest {
             env.put("SLURM_LOCALID", Integer.toString(r));
             env.put("SLURM_NNODES", "1");
             env.put("SLURM_JOB_ID", job);
+            env.put("SLURM_STEP_ID", "0");
             ranks.add(start("slurm" + r, sweep("--backend", "socket", "-b", "1M", "-e", "4M", "-f", "2", "-n", "3",
                     "--json", json.toString()), env));
         }

@@ -28,6 +28,8 @@ class LaunchFilesTest {
     static final Path LAUNCH = Path.of(System.getProperty("ncclbench.basedir", "."), "scripts", "launch");
     static final Set<String> CONTAINER = Set.of("name", "image", "command", "args", "env", "resources", "volumeMounts",
             "ports", "securityContext", "workingDir", "imagePullPolicy");
+    static final Set<String> MPIJOB_SPEC = Set.of("slotsPerWorker", "runPolicy", "mpiReplicaSpecs", "sshAuthMountPath",
+            "launcherCreationPolicy", "mpiImplementation");
     static final Set<String> POD_SPEC = Set.of("restartPolicy", "initContainers", "containers", "volumes", "subdomain",
             "hostNetwork", "nodeSelector", "tolerations", "hostname");
 
@@ -95,7 +97,7 @@ class LaunchFilesTest {
         try (Stream<Path> s = Files.list(LAUNCH.resolve("k8s"))) {
             files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
-        assertEquals(2, files.size(), files.toString());
+        assertEquals(3, files.size(), files.toString());
         int pods = 0;
         for (Path f : files) {
             for (Map<String, Object> d : docs(f)) {
@@ -125,16 +127,83 @@ class LaunchFilesTest {
                             assertTrue(map(p, where).get("port") instanceof Integer, where + ": port");
                         }
                     }
+                    case "MPIJob" -> {
+                        assertEquals("kubeflow.org/v2beta1", d.get("apiVersion"), where);
+                        for (String k : spec.keySet()) {
+                            assertTrue(MPIJOB_SPEC.contains(k), where + ": unknown MPIJob spec field " + k);
+                        }
+                        assertTrue(spec.get("slotsPerWorker") instanceof Integer, where + ": slotsPerWorker");
+                        Map<String, Object> replicas = map(spec.get("mpiReplicaSpecs"), where + ".mpiReplicaSpecs");
+                        assertEquals(Set.of("Launcher", "Worker"), replicas.keySet(), where);
+                        for (Map.Entry<String, Object> r : replicas.entrySet()) {
+                            Map<String, Object> rs = map(r.getValue(), where + "." + r.getKey());
+                            assertTrue(rs.get("replicas") instanceof Integer, where + ": replicas");
+                            podSpec(map(map(rs.get("template"), where + ".template").get("spec"), where), where + " " + r.getKey());
+                            pods++;
+                        }
+                    }
                     default -> throw new AssertionError(where + ": unexpected kind");
                 }
             }
         }
-        assertEquals(2, pods);
+        assertEquals(4, pods);
+    }
+
+    /** Where GPUs and RDMA NICs run: /dev/shm memory-backed and mounted, IPC_LOCK, in every manifest's GPU container. */
+    @Test
+    void gpuContainersGetSharedMemoryAndIpcLock() throws IOException {
+        int gpuContainers = 0;
+        try (Stream<Path> s = Files.list(LAUNCH.resolve("k8s"))) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                for (Map<String, Object> d : docs(f)) {
+                    for (Map<String, Object> pod : pods(d)) {
+                        boolean shmVolume = pod.get("volumes") != null && list(pod.get("volumes"), "volumes").stream()
+                                .map(v -> map(v, "volume")).anyMatch(v -> "dshm".equals(v.get("name"))
+                                        && v.get("emptyDir") instanceof Map<?, ?> e && "Memory".equals(e.get("medium")));
+                        for (String key : List.of("initContainers", "containers")) {
+                            if (pod.get(key) == null) {
+                                continue;
+                            }
+                            for (Object c : list(pod.get(key), key)) {
+                                Map<String, Object> m = map(c, "container");
+                                if (!String.valueOf(m.get("resources")).contains("nvidia.com/gpu")) {
+                                    continue;
+                                }
+                                gpuContainers++;
+                                String where = f.getFileName() + " " + m.get("name");
+                                assertTrue(shmVolume, where + ": a memory-backed dshm volume");
+                                assertTrue(String.valueOf(m.get("volumeMounts")).contains("mountPath=/dev/shm"), where + ": /dev/shm");
+                                Map<String, Object> sc = map(m.get("securityContext"), where + ".securityContext");
+                                assertEquals(List.of("IPC_LOCK"), map(sc.get("capabilities"), where).get("add"), where);
+                            }
+                        }
+                    }
+                }
+                assertTrue(text.contains("# rdma/rdma_shared_device_a: 1") || !text.contains("nvidia.com/gpu"),
+                        f + ": the RDMA device plugin's resource, commented");
+            }
+        }
+        assertEquals(4, gpuContainers);
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> pods(Map<String, Object> d) {
+        Map<String, Object> spec = (Map<String, Object>) d.get("spec");
+        List<Map<String, Object>> out = new ArrayList<>();
+        switch ((String) d.get("kind")) {
+            case "Pod" -> out.add(spec);
+            case "Job" -> out.add((Map<String, Object>) ((Map<String, Object>) spec.get("template")).get("spec"));
+            case "MPIJob" -> ((Map<String, Object>) spec.get("mpiReplicaSpecs")).values().forEach(r -> out.add(
+                    (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) r).get("template")).get("spec")));
+            default -> { }
+        }
+        return out;
     }
 
     @Test
     void shellScriptsParse() throws Exception {
-        for (String s : List.of("slurm-prolog.sh", "mpirun-hostfile.sh")) {
+        for (String s : List.of("slurm-prolog.sh", "mpirun-hostfile.sh", "sbatch-sweep.sh", "sbatch-fleet.sh")) {
             Path f = LAUNCH.resolve(s);
             assertTrue(Files.isExecutable(f), f + " must be executable");
             Process p = new ProcessBuilder("bash", "-n", f.toString()).redirectErrorStream(true).start();
