@@ -40,6 +40,14 @@ final class NetLines {
             acc.network("plugin", network, p.host, file, lineNo); // "NET/GPUDirectTCPX plugin initialized"
             return true;
         }
+        int loaded = m.indexOf("Loaded net plugin ");
+        if (loaded >= 0) {
+            // "NET/Plugin: Loaded net plugin Libfabric (v10)" (2.19-2.27): the external plugin NCCL tries first
+            String name = m.substring(loaded + 18);
+            int v = name.lastIndexOf(" (v");
+            acc.network("plugin", (v > 0 ? name.substring(0, v) : name).trim(), p.host, file, lineNo);
+            return true;
+        }
         if (network.equals("Plugin") || m.startsWith("NET/Plugin")) {
             acc.network("plugin", m, p.host, file, lineNo);
             return true;

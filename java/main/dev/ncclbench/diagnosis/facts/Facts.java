@@ -300,7 +300,7 @@ public final class Facts {
      */
     public boolean survived(Warning w) {
         FailureKind k = FailureKind.of(w);
-        if (k == FailureKind.BOOTSTRAP) {
+        if (k == FailureKind.BOOTSTRAP || k == FailureKind.RENDEZVOUS) {
             return false; // a failed rendezvous leaves some rank of the job without its communicator
         }
         if (w.pid() >= 0 && !w.afterInit() && completedProcesses.contains(w.host() + ':' + w.pid())) {
