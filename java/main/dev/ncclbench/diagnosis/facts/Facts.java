@@ -196,7 +196,8 @@ public final class Facts {
             }
         }
         for (String v : List.of("NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_GID_INDEX")) {
-            e.envValue(v).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
+            // settings are no hardware: where NET/IB found no device they only say someone expected one
+            e.envValue(v).filter(s -> !noDevice(e, "")).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
                     + ")"));
         }
         List<Interface> ifaces = new ArrayList<>(e.socketIfaces());
