@@ -30,8 +30,8 @@ public final class NetSocketNoRdma extends BaseRule<Facts> {
         return List.of(finding(containerHint ? Severity.WARNING : Severity.INFO,
                 containerHint ? "inter-node traffic uses TCP sockets: no RDMA device visible to NCCL"
                         : "inter-node traffic uses TCP sockets; NCCL shows no RDMA device",
-                (containerHint ? "NET/IB said \"No device found\": NCCL sees no RDMA device, which is not a sign that"
-                        + " one is there. " : "") + "Correct for nodes without IB/RoCE NICs. If these nodes do have"
+                (containerHint ? "NET/IB said \"No device found\": no RDMA device is visible to NCCL on that host."
+                        + " " : "") + "Correct for nodes without IB/RoCE NICs. If these nodes do have"
                         + " them, NCCL cannot see them: in a container that is /dev/infiniband, IPC_LOCK, the RDMA"
                         + " device-plugin resource or missing verbs libraries"
                         + f.env("NCCL_IB_HCA").map(h -> "; or NCCL_IB_HCA=" + h.value() + " matches none of them")
