@@ -46,7 +46,7 @@ final class Scope {
             if (at > 0) {
                 int b = v.lastIndexOf(' ', at - 1);
                 String n = v.substring(b + 1, at);
-                if (!n.isEmpty() && n.chars().allMatch(Character::isDigit) && Integer.parseInt(n) > 0) {
+                if (!n.isEmpty() && n.length() < 9 && n.chars().allMatch(Character::isDigit) && Integer.parseInt(n) > 0) {
                     return Optional.of(m);
                 }
             }
