@@ -104,7 +104,7 @@ final class RouteJudge {
         if (chosen.isEmpty() && multiNode) {
             chosen = f.pluginNet();
         }
-        if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
+        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() || beyondLocal(f, chosen.get()))) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
@@ -160,6 +160,23 @@ final class RouteJudge {
             }
         }
         return intraNode(f);
+    }
+
+    /**
+     * A plugin network (EFA, TCPX) chosen while the intra-node connection lines reach fewer ranks than the job has:
+     * the other ranks are on other nodes, reached over the plugin; the excerpt lost the host names or NET lines.
+     */
+    private static boolean beyondLocal(Facts f, Mention chosen) {
+        String n = chosen.value();
+        if (Networks.isSocket(n) || Networks.isIb(n)) {
+            return false;
+        }
+        java.util.Set<Integer> local = new java.util.HashSet<>();
+        for (Connection c : f.evidence().connections()) {
+            local.add(c.fromRank());
+            local.add(c.toRank());
+        }
+        return f.nranks() > local.size();
     }
 
     private static Overall intraNode(Facts f) {
