@@ -52,6 +52,10 @@ public final class Diagnoser {
     /** The network's name, with the fabric NET/IB really drives: RoCE devices say RoCE, not IB. */
     private static String fabric(Facts f) {
         String name = f.overall().network();
+        if (f.path() == RouteKind.PLUGIN_NET) {
+            String served = f.pluginFabric(name);
+            return served.isEmpty() ? name : name + ", " + served; // judged against the fabric the plugin serves
+        }
         if (!Networks.isIb(name)) {
             return name;
         }

@@ -73,7 +73,8 @@ public final class RouteClassifier {
             evidence.add(numbers);
             String reason = d.reason();
             if (row.sizeBytes() >= LATENCY_BOUND_BYTES && fabric.isPresent()
-                    && (d.path() == RouteKind.RDMA_GDR || d.path() == RouteKind.P2P || d.path() == RouteKind.NVLS)
+                    && (d.path() == RouteKind.RDMA_GDR || d.path() == RouteKind.P2P || d.path() == RouteKind.NVLS
+                    || d.path() == RouteKind.PLUGIN_NET)
                     && busbw < fabric.get().healthyMinGBps()) {
                 reason += " busbw is under the healthy band of " + fabric.get().id()
                         + ": suspect the link, the placement or the baseline, not the transport.";

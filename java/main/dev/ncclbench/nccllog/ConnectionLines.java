@@ -113,9 +113,11 @@ final class ConnectionLines {
         } else if (rest.startsWith("direct shared memory")) {
             t = Transport.SHM;
             detail = "direct shared memory";
-        } else if (rest.startsWith("NET/")) {
+        } else if (rest.startsWith("NET/") || dir != Direction.UNSPECIFIED && !rest.startsWith("COLLNET")
+                && !rest.startsWith("NVLS") && !rest.isEmpty()) {
+            // only the network prints [send]/[receive]; a plugin may print its own name without "NET/"
             t = Transport.NET;
-            String s = rest.substring(4);
+            String s = rest.startsWith("NET/") ? rest.substring(4) : rest;
             int k = 0;
             int n = s.length();
             while (k < n && !(s.charAt(k) == '/' && k + 1 < n && Character.isDigit(s.charAt(k + 1)))) {

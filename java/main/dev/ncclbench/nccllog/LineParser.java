@@ -131,15 +131,26 @@ final class LineParser {
             return;
         }
         if (line.charAt(end - 1) != ']') {
-            int sp = line.lastIndexOf(' ', end - 1);
             int colon = line.lastIndexOf(':', end - 1);
-            if (colon > sp && colon > 0 && digits(line, colon + 1, end)) {
-                p.srcFile = line.substring(sp + 1, colon);
-                p.srcLine = (int) Math.min(Integer.MAX_VALUE, parseLong(line, colon + 1, end));
-                end = Math.max(sp, 0);
-                while (end > 0 && line.charAt(end - 1) == ' ') {
-                    end--;
+            if (colon > 0 && digits(line, colon + 1, end)) {
+                int sp = line.lastIndexOf(' ', colon);
+                int from = sp + 1;
+                int before = Math.max(sp, 0);
+                while (before > 0 && line.charAt(before - 1) == ' ') {
+                    before--;
                 }
+                if (before == 0 || line.charAt(before - 1) != ']') {
+                    // a NET plugin logs through NCCL with __PRETTY_FUNCTION__ where NCCL puts its file:
+                    // "[0] ncclResult_t nccl_net_ofi_init(ncclDebugLogger_t):194 NCCL WARN NET/OFI ..."
+                    int dev = devBracketBefore(line, colon);
+                    if (dev >= 0) {
+                        from = dev + 2;
+                        before = dev + 1;
+                    }
+                }
+                p.srcFile = line.substring(Math.min(from, colon), colon);
+                p.srcLine = (int) Math.min(Integer.MAX_VALUE, parseLong(line, colon + 1, end));
+                end = before;
             }
         }
         if (end == 0 || line.charAt(end - 1) != ']') {
@@ -179,6 +190,26 @@ final class LineParser {
         }
         p.host = line.substring(hs, c1);
         p.pid = parseLong(line, c1 + 1, c2);
+    }
+
+    /** Index of the ']' of a "host:pid:tid [dev] " header before to, or -1. */
+    private static int devBracketBefore(String line, int to) {
+        int close = line.lastIndexOf("] ", to);
+        while (close > 0) {
+            int open = line.lastIndexOf('[', close);
+            if (open > 0 && line.charAt(open - 1) == ' ' && digits(line, open + 1, close)) {
+                int tid = open - 1;
+                while (tid > 0 && line.charAt(tid - 1) == ' ') {
+                    tid--;
+                }
+                int c = line.lastIndexOf(':', tid - 1);
+                if (c > 0 && digits(line, c + 1, tid)) {
+                    return close;
+                }
+            }
+            close = line.lastIndexOf("] ", close - 1);
+        }
+        return -1;
     }
 
     static boolean digits(String s, int from, int to) {

@@ -26,6 +26,28 @@ final class NetLines {
             acc.noNetDevice(network, p.host, file, lineNo);
             return true;
         }
+        int prov = m.indexOf("elected provider is ");
+        if (prov < 0) {
+            prov = m.indexOf("elected Provider is ");
+        }
+        if (prov >= 0) {
+            // aws-ofi-nccl: "NET/OFI Selected Provider is efa (found 4 nics)", "Selected provider is efa, fabric is efa"
+            String v = Text.tokenAfter(m, "rovider is ");
+            acc.network("provider", v.endsWith(",") ? v.substring(0, v.length() - 1) : v, p.host, file, lineNo);
+            return true;
+        }
+        if (m.endsWith(" plugin initialized") && sep < 0) {
+            acc.network("plugin", network, p.host, file, lineNo); // "NET/GPUDirectTCPX plugin initialized"
+            return true;
+        }
+        int loaded = m.indexOf("Loaded net plugin ");
+        if (loaded >= 0) {
+            // "NET/Plugin: Loaded net plugin Libfabric (v10)" (2.19-2.27): the external plugin NCCL tries first
+            String name = m.substring(loaded + 18);
+            int v = name.lastIndexOf(" (v");
+            acc.network("plugin", (v > 0 ? name.substring(0, v) : name).trim(), p.host, file, lineNo);
+            return true;
+        }
         if (network.equals("Plugin") || m.startsWith("NET/Plugin")) {
             acc.network("plugin", m, p.host, file, lineNo);
             return true;
@@ -82,6 +104,12 @@ final class NetLines {
                 continue;
             }
             String name = t.substring(0, colon);
+            if (t.indexOf('<', colon) >= 0 || t.indexOf('.', colon) >= 0) {
+                // "NET/GPUDirectTCPX : Using [0]eth1:10.0.1.2<0>": a plugin's socket interface, not an RDMA device
+                acc.network("plugin-interface", network + " " + name, p.host, file, lineNo);
+                anyDev = true;
+                continue;
+            }
             int slash = t.indexOf('/', colon);
             int port = (int) Text.leadingInt(t, colon + 1, slash < 0 ? t.length() : slash);
             String link = "";

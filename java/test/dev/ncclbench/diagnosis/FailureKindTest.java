@@ -25,6 +25,9 @@ class FailureKindTest {
             CONNECT       | h:1:2 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 4 != 3
             CONNECT       | h:1:2 [0] misc/socket.cc:530 NCCL WARN socketPollConnect: connect returned Connection timed out, exceeded error retry count (35)
             CONNECT       | h:1:2 [0] bootstrap.cc:97 NCCL WARN Bootstrap : Connect to 10.0.0.1<3456> failed : No route to host
+            RENDEZVOUS    | h:1:2 [0] bootstrap.cc:145 NCCL WARN Bootstrap Root : rank 3 of 8 ranks has already checked in
+            RENDEZVOUS    | h:1:2 [0] bootstrap.cc:327 NCCL WARN Bootstrap Root : mismatch in info from procs, nranks 8 vs 16, nroots 1 vs 1, iroot 0 vs 0
+            RENDEZVOUS    | h:1:2 [0] bootstrap.cc:1184 NCCL WARN Unexpected connections are not empty
             IB_COMPLETION | kp-ddp-worker-0:3468:3905 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.216.210.236<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv)
             IB_COMPLETION | H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer fe80::966d%ib0<53249> with error 4, opcode 32564, len 32564, vendor err 81 (Send)
             IB_COMPLETION | h:1:2 [0] transport/net_ib.cc:2210 (ncclIbTest) NCCL WARN NET/IB: Got completion from peer 10.0.0.2<1> with status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129 hca mlx5_0

@@ -5,12 +5,14 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
+import dev.ncclbench.nccllog.SourceRef;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What the explain rules ask about a log, computed once from its {@link NcclLogEvidence} and immutable: the
@@ -180,18 +182,22 @@ public final class Facts {
             }
         }
         for (var g : e.gdr()) {
-            out.add(g.source() + ": " + g.text());
+            if (!Networks.isSocket(g.network())) {
+                out.add(g.source() + ": " + g.text()); // 2.12+ prints the line for NET/Socket's NICs too
+            }
         }
         for (var m : e.hostRdma()) {
             out.add(m.source() + ": " + m.kind() + " " + m.value());
         }
         for (var m : e.networks()) {
-            if (m.kind().equals("plugin-failed") && Networks.isIb(m.value())) {
+            if (m.kind().equals("plugin-failed") && Networks.isIb(m.value()) && !noDevice(e, m.host())) {
+                // NET/IB also fails when it finds no device: then the failure says there is none
                 out.add(m.source() + ": NET plugin " + m.value() + " failed to initialise");
             }
         }
         for (String v : List.of("NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_GID_INDEX")) {
-            e.envValue(v).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
+            // settings are no hardware: where NET/IB found no device they only say someone expected one
+            e.envValue(v).filter(s -> !noDevice(e, "")).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
                     + ")"));
         }
         List<Interface> ifaces = new ArrayList<>(e.socketIfaces());
@@ -203,6 +209,12 @@ public final class Facts {
             }
         }
         return out;
+    }
+
+    /** Whether NET/IB said "No device found" on this host (on any host when the line has none). */
+    private static boolean noDevice(NcclLogEvidence e, String host) {
+        return e.noNetDevice().stream().anyMatch(m -> Networks.isIb(m.value())
+                && (host.isEmpty() || m.host().isEmpty() || m.host().equals(host)));
     }
 
     /** An interface name without the "oob:" prefix the reader gives NET/IB's out-of-band interface. */
@@ -288,7 +300,29 @@ public final class Facts {
      * a process (printed by the application about NCCL) are never survived.
      */
     public boolean survived(Warning w) {
-        return w.pid() >= 0 && !w.afterInit() && completedProcesses.contains(w.host() + ':' + w.pid());
+        FailureKind k = FailureKind.of(w);
+        if (k == FailureKind.BOOTSTRAP || k == FailureKind.RENDEZVOUS) {
+            return false; // a failed rendezvous leaves some rank of the job without its communicator
+        }
+        if (w.pid() >= 0 && !w.afterInit() && completedProcesses.contains(w.host() + ':' + w.pid())) {
+            return true;
+        }
+        return k == FailureKind.PLUGIN && !w.afterInit() && wentOn(w);
+    }
+
+    /**
+     * NCCL carried on after a plugin's WARN at init: later in the same file the same host chose a network, made
+     * connections or completed init (a plugin warns through NCCL, and NCCL then falls back or goes on over it).
+     */
+    private boolean wentOn(Warning w) {
+        SourceRef at = w.source();
+        Predicate<SourceRef> later = s -> s.file().equals(at.file()) && s.line() > at.line();
+        Predicate<String> sameHost = h -> w.host().isEmpty() || h.isEmpty() || h.equals(w.host());
+        return e.connections().stream().anyMatch(c -> sameHost.test(c.host()) && later.test(c.firstSeen()))
+                || e.networks().stream().anyMatch(m -> m.kind().equals("network") && sameHost.test(m.host())
+                && later.test(m.source()))
+                || e.ranks().stream().anyMatch(r -> r.initComplete() && sameHost.test(r.host())
+                && later.test(r.source()));
     }
 
     /** WARN lines no family explains: they keep a diagnosis from being certain. */
@@ -309,6 +343,36 @@ public final class Facts {
     /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
     public boolean multiNode() {
         return multiNode || !net.isEmpty();
+    }
+
+    /** One node for certain (one host logged and NCCL said nNodes 1): "Using network X" then names no path. */
+    public boolean singleNode() {
+        return Scope.singleNode(e) && net.isEmpty();
+    }
+
+    /** The line that shows NVLS buffers set up, if any. */
+    public Optional<NcclLogEvidence.Mention> nvlsUsed() {
+        return Scope.nvlsUsed(e);
+    }
+
+    /** The line that shows CollNet (SHARP) connected, if any. */
+    public Optional<NcclLogEvidence.Mention> collnetUsed() {
+        return Scope.collnetUsed(e);
+    }
+
+    /** The NET plugin NCCL chose or brought up (not IB, not Socket), when no connection line names the network. */
+    public Optional<NcclLogEvidence.Mention> pluginNet() {
+        return Scope.plugin(e);
+    }
+
+    /** The plugin's provider ("efa"), or "". */
+    public String provider() {
+        return Scope.provider(e);
+    }
+
+    /** The fabric a plugin serves, in words ("provider efa (AWS EFA)"), or "". */
+    public String pluginFabric(String plugin) {
+        return Scope.fabricOf(plugin, provider());
     }
 
     public Overall overall() {

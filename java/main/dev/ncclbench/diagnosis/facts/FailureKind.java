@@ -11,6 +11,12 @@ import java.util.Locale;
 public enum FailureKind {
     /** "Bootstrap : no socket interface found" (bootstrap.cc). */
     BOOTSTRAP,
+    /**
+     * The bootstrap rendezvous failed (bootstrap.cc): "Bootstrap Root : rank 3 of 8 ranks has already checked in" (two
+     * processes claim one rank, or two jobs share one root), "mismatch in info from procs" / "in rank count" (the
+     * processes disagree on the job size), "Message truncated" there, an invalid NCCL_COMM_ID.
+     */
+    RENDEZVOUS,
     /** A peer went away: "Connection closed by remote peer", "Connection reset by peer", "Socket recv failed". */
     PEER_LOST,
     /** A connection could not be made: refused, timed out, unreachable, bootstrap timeouts. */
@@ -50,6 +56,9 @@ public enum FailureKind {
         }
         if (lower.contains("no socket interface found")) {
             return BOOTSTRAP;
+        }
+        if (rendezvous(lower, file)) {
+            return RENDEZVOUS;
         }
         if (known(lower)) {
             return KNOWN;
@@ -100,11 +109,25 @@ public enum FailureKind {
                 || lower.contains("error encountered progressing") || lower.contains("could not receive type")) {
             return ASYNC;
         }
+        if (file.contains("bootstrap") && !lower.contains("ignoring")) {
+            return RENDEZVOUS; // any other bootstrap.cc WARN: the rendezvous did not complete
+        }
         if (file.isEmpty() || lower.contains("unhandled system error") || lower.contains("internal error")
                 || lower.contains("invalid usage")) {
             return ERROR;
         }
         return NONE;
+    }
+
+    /** The root's own messages and the bootstrap set-up errors, wherever they come (bootstrap.cc, older files). */
+    private static boolean rendezvous(String lower, String file) {
+        if (lower.contains("has already checked in") || lower.startsWith("bootstrap root")
+                || lower.contains("mismatch in info from procs") || lower.contains("mismatch in rank count")
+                || lower.contains("invalid nccl_comm_id") || lower.contains("verify nccl_oob_net_ifname")
+                || lower.contains("should not be called when nccl_comm_id")) {
+            return true;
+        }
+        return false;
     }
 
     /** WARNs NCCL prints and then carries on: the path rules explain what they cost. */

@@ -47,6 +47,9 @@ public final class Gdr {
         int off = 0;
         List<String> ev = new ArrayList<>();
         for (GdrStatus g : e.gdr()) {
+            if (Networks.isSocket(g.network())) {
+                continue; // "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'eth0'": sockets never do GDR
+            }
             if (g.enabled()) {
                 on++;
             } else {

@@ -2,6 +2,7 @@ package dev.ncclbench.diagnosis.facts;
 
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
+import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
 import dev.ncclbench.nccllog.Transport;
 
@@ -85,15 +86,39 @@ final class RouteJudge {
             return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis
                     : basis + "; " + doubt, worst == null ? "" : worst.network(), ev);
         }
-        Optional<Mention> chosen = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
         boolean multiNode = f.multiNode();
-        if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
+        if (f.nranks() == 1 && !multiNode) {
+            // NCCL >= 2.28 brings its NET plugins up for every communicator, one rank included: no byte uses them
+            return new Overall(RouteKind.LOOPBACK, "certain", "from NCCL's init lines (nranks 1); the network NCCL"
+                    + " initialised carries nothing", "", List.of());
+        }
+        if (f.singleNode() || !multiNode && f.nvlsUsed().isPresent()) {
+            return intraNode(f); // "nNodes 1": the network NCCL chose carries nothing
+        }
+        Optional<Mention> coll = f.collnetUsed();
+        if (multiNode && coll.isPresent()) {
+            return new Overall(RouteKind.COLLNET, "likely", "from NCCL's CollNet lines; no NET connection line is in"
+                    + " the log", "CollNet", List.of(coll.get().source() + ": " + coll.get().value()));
+        }
+        Optional<Mention> chosen = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
+        if (chosen.isEmpty() && multiNode) {
+            chosen = f.pluginNet();
+        }
+        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() || beyondLocal(f, chosen.get()))) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
                     : RouteKind.PLUGIN_NET;
-            List<String> ev = new ArrayList<>(List.of(chosen.get().source() + ": Using network " + name));
-            String basis = "from NCCL's \"Using network " + name + "\" line; no connection line confirms it carried data";
+            boolean said = chosen.get().kind().equals("network");
+            List<String> ev = new ArrayList<>(List.of(chosen.get().source() + ": " + (said ? "Using network " + name
+                    : "NET plugin " + name + " initialised")));
+            String basis = said ? "from NCCL's \"Using network " + name + "\" line; no connection line confirms it"
+                    + " carried data" : "from the " + name + " plugin's init lines (no \"Using network\" line, no"
+                    + " connection line)";
+            if (path == RouteKind.PLUGIN_NET && !f.provider().isEmpty()) {
+                e.networks().stream().filter(m -> m.kind().equals("provider")).findFirst()
+                        .ifPresent(m -> ev.add(m.source() + ": selected provider " + m.value()));
+            }
             if (path == RouteKind.RDMA) {
                 Gdr.Signal gdr = Gdr.signal(f);
                 path = gdr.path(path);
@@ -121,6 +146,14 @@ final class RouteJudge {
                         + " NET/Socket's interface lines; no connection line confirms it", "Socket",
                         List.of(m.source() + ": NET/" + m.value() + " : No device found"));
             }
+            if (!e.socketIfaces().isEmpty() && e.networks().stream().noneMatch(m -> m.kind().equals("network"))) {
+                // NCCL brings NET/Socket up only when no network before it (plugin, IB) initialised
+                Interface i = e.socketIfaces().get(0);
+                return new Overall(RouteKind.SOCKET, "likely", "from NET/Socket's interface lines (NCCL starts"
+                        + " NET/Socket only when no plugin and no IB device came up); no connection line confirms"
+                        + " it", "Socket", List.of(i.source() + ": NET/Socket : Using " + i.name() + ":"
+                        + i.address()));
+            }
             if (!f.initFailure()) {
                 // several hosts, only intra-node lines: the inter-node path is what matters and is not in the log
                 return new Overall(RouteKind.UNKNOWN, "unknown", "", "", List.of());
@@ -129,10 +162,26 @@ final class RouteJudge {
         return intraNode(f);
     }
 
+    /**
+     * A plugin network (EFA, TCPX) chosen while the intra-node connection lines reach fewer ranks than the job has:
+     * the other ranks are on other nodes, reached over the plugin; the excerpt lost the host names or NET lines.
+     */
+    private static boolean beyondLocal(Facts f, Mention chosen) {
+        String n = chosen.value();
+        if (Networks.isSocket(n) || Networks.isIb(n)) {
+            return false;
+        }
+        java.util.Set<Integer> local = new java.util.HashSet<>();
+        for (Connection c : f.evidence().connections()) {
+            local.add(c.fromRank());
+            local.add(c.toRank());
+        }
+        return f.nranks() > local.size();
+    }
+
     private static Overall intraNode(Facts f) {
         NcclLogEvidence e = f.evidence();
-        boolean nvlsUsed = e.nvls().stream().anyMatch(m -> m.kind().equals("nvls")
-                && (m.value().startsWith("Connected NVLS") || m.value().contains("NVLS comm")));
+        boolean nvlsUsed = f.nvlsUsed().isPresent();
         RouteKind path;
         List<String> ev;
         if (!f.shm().isEmpty()) {
@@ -141,6 +190,11 @@ final class RouteJudge {
         } else if (nvlsUsed) {
             path = RouteKind.NVLS;
             ev = e.nvls().stream().limit(Lines.MAX_EVIDENCE).map(m -> m.source() + ": " + m.value()).toList();
+            if (e.connections().isEmpty()) {
+                // no per-channel line: the NVLS set-up lines are all there is
+                return new Overall(RouteKind.NVLS, "likely", "from NCCL's NVLS lines; no connection line is in the"
+                        + " log", "", ev);
+            }
         } else if (!f.p2p().isEmpty()) {
             path = RouteKind.P2P;
             ev = Lines.describe(f.p2p(), Lines.MAX_EVIDENCE);

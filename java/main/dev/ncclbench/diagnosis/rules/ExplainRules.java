@@ -10,6 +10,7 @@ public final class ExplainRules {
     private static final RuleBook<Facts> BOOK = new RuleBook<>("explain", List.of(
             new NoNcclLines(),
             new BootstrapNoInterface(),
+            new BootstrapRendezvous(),
             new NetConnectionFailure(),
             new NetPeerLost(),
             new IbCompletionError(),

@@ -44,9 +44,10 @@ public final class NetPluginFailed extends FailureFamilyRule {
 
     @Override
     String detail(List<Warning> lines) {
-        return "The network plugin NCCL loaded (libnccl-net*.so) reported an error. When this happens at init NCCL"
+        return "The network plugin NCCL loaded (libnccl-net*.so) reported an error. When it fails at init NCCL"
                 + " falls back to its internal IB or Socket transport, so a job that should run on EFA, TCPX or"
-                + " SHARP runs on sockets instead.";
+                + " SHARP runs on sockets instead; when it only warned, NCCL went on over it (the network NCCL then"
+                + " used is below).";
     }
 
     @Override

@@ -66,8 +66,10 @@ public final class NetSocketFallback extends BaseRule<Facts> {
         remedy.add("ulimit -l   # expect unlimited; Kubernetes: securityContext.capabilities.add: [IPC_LOCK]");
         remedy.add("ibstat | grep -E 'State:|Physical state:'   # Active/LinkUp, else a fabric fault");
         remedy.add("verify: NCCL_DEBUG=INFO shows 'Using network IB' (or IBext) and [send] via NET/IB/<n>/GDRDMA");
-        return List.of(finding(Severity.ERROR,
-                "inter-node traffic uses TCP sockets although RDMA hardware is present",
+        return List.of(finding(Severity.ERROR, e.noNetDevice().isEmpty()
+                        ? "inter-node traffic uses TCP sockets although RDMA hardware is present"
+                        : "inter-node traffic uses TCP sockets: no RDMA device visible to NCCL on a host, although"
+                        + " the log shows RDMA hardware",
                 "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + " while the log shows RDMA"
                         + " devices. Sockets cap the job at a fraction of the fabric: on 10 GbE about 1.1 GB/s, on"
                         + " 100G 30-50% of line rate, with a host core pegged copying data.",

@@ -14,7 +14,8 @@ import java.util.List;
 public final class NetSocketNoRdma extends BaseRule<Facts> {
     public NetSocketNoRdma() {
         super("NET-SOCKET-NO-RDMA", Severity.WARNING,
-                "inter-node traffic uses TCP sockets and NCCL found no RDMA device (WARNING when NET/IB found none)");
+                "inter-node traffic uses TCP sockets and NCCL shows no RDMA device (WARNING when NET/IB said \"No device"
+                        + " found\": no RDMA device visible to NCCL)");
     }
 
     @Override
@@ -27,10 +28,14 @@ public final class NetSocketNoRdma extends BaseRule<Facts> {
                 + " : No device found"));
         boolean containerHint = !f.evidence().noNetDevice().isEmpty();
         return List.of(finding(containerHint ? Severity.WARNING : Severity.INFO,
-                "inter-node traffic uses TCP sockets; NCCL found no RDMA device",
-                "Correct for nodes without IB/RoCE NICs. If these nodes do have them, NCCL cannot see them: in a"
-                        + " container that is /dev/infiniband, IPC_LOCK, the RDMA device-plugin resource or missing"
-                        + " verbs libraries.",
+                containerHint ? "inter-node traffic uses TCP sockets: no RDMA device visible to NCCL"
+                        : "inter-node traffic uses TCP sockets; NCCL shows no RDMA device",
+                (containerHint ? "NET/IB said \"No device found\": no RDMA device is visible to NCCL on that host."
+                        + " " : "") + "Correct for nodes without IB/RoCE NICs. If these nodes do have"
+                        + " them, NCCL cannot see them: in a container that is /dev/infiniband, IPC_LOCK, the RDMA"
+                        + " device-plugin resource or missing verbs libraries"
+                        + f.env("NCCL_IB_HCA").map(h -> "; or NCCL_IB_HCA=" + h.value() + " matches none of them")
+                        .orElse("") + ".",
                 ev, List.of("ibv_devices   # on the host and in the container: an RDMA NIC that only the host lists"
                                 + " is the container's access", "ls /dev/infiniband",
                         "compare busbw with the socket floor: ncclbench sweep --backend socket"),
