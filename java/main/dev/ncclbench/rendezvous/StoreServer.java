@@ -44,44 +44,11 @@ public final class StoreServer implements AutoCloseable {
     private final int nranks;
     private final StoreState state;
     private final long timeoutMillis;
-    private final Conn[] byRank;
-    private final List<Conn> conns = new ArrayList<>();
+    private final StoreConnection[] byRank;
+    private final List<StoreConnection> conns = new ArrayList<>();
     private final Thread loop;
-    private final Traffic traffic = new Traffic();
-    /** Connections with answers not yet written; guarded by {@link #traffic}. */
-    private int unflushed;
+    private final StoreTraffic traffic = new StoreTraffic();
     private volatile boolean closed;
-
-    /** What went through the store, counted by the store itself: bytes and messages in and out, and those of rank 0. */
-    public static final class Traffic {
-        long bytesIn;
-        long bytesOut;
-        long bytesOutToRank0;
-        long messagesIn;
-        long messagesOut;
-
-        /** A copy: [bytes in, bytes out, bytes out to rank 0, messages in, messages out]. */
-        public synchronized long[] snapshot() {
-            return new long[] {bytesIn, bytesOut, bytesOutToRank0, messagesIn, messagesOut};
-        }
-    }
-
-    private static final class Conn {
-        final SocketChannel ch;
-        final SelectionKey key;
-        final long opened = System.nanoTime();
-        ByteBuffer in = ByteBuffer.allocate(512);
-        final java.util.ArrayDeque<ByteBuffer> out = new java.util.ArrayDeque<>();
-        int rank = -1;
-        boolean bye;
-        boolean closeWhenFlushed;
-        boolean gone;
-
-        Conn(SocketChannel ch, SelectionKey key) {
-            this.ch = ch;
-            this.key = key;
-        }
-    }
 
     /**
      * @param bind          where to listen (port 0: any free port)
@@ -91,7 +58,7 @@ public final class StoreServer implements AutoCloseable {
         this.token = token.clone();
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
-        this.byRank = new Conn[nranks];
+        this.byRank = new StoreConnection[nranks];
         this.state = new StoreState(nranks, timeoutMillis, new Answers());
         this.server = ServerSocketChannel.open();
         try {
@@ -115,7 +82,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /** The store's own count of what went through it. */
-    public Traffic traffic() {
+    public StoreTraffic traffic() {
         return traffic;
     }
 
@@ -134,7 +101,7 @@ public final class StoreServer implements AutoCloseable {
                         accept();
                         continue;
                     }
-                    Conn c = (Conn) k.attachment();
+                    StoreConnection c = (StoreConnection) k.attachment();
                     if (k.isWritable()) {
                         flush(c);
                     }
@@ -151,7 +118,7 @@ public final class StoreServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             // the selector itself failed: nothing can be served any more; the clients see their connections close
         } finally {
-            for (Conn c : new ArrayList<>(conns)) {
+            for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
             try {
@@ -169,7 +136,7 @@ public final class StoreServer implements AutoCloseable {
         while ((ch = server.accept()) != null) {
             ch.configureBlocking(false);
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            Conn c = new Conn(ch, ch.register(selector, SelectionKey.OP_READ));
+            StoreConnection c = new StoreConnection(ch, ch.register(selector, SelectionKey.OP_READ));
             c.key.attach(c);
             conns.add(c);
         }
@@ -177,14 +144,14 @@ public final class StoreServer implements AutoCloseable {
 
     private void dropStrangers() {
         long now = System.nanoTime();
-        for (Conn c : new ArrayList<>(conns)) {
+        for (StoreConnection c : new ArrayList<>(conns)) {
             if (c.rank < 0 && !c.closeWhenFlushed && (now - c.opened) / 1_000_000 > HELLO_MILLIS) {
                 drop(c);
             }
         }
     }
 
-    private void read(Conn c) {
+    private void read(StoreConnection c) {
         try {
             if (!c.in.hasRemaining()) {
                 if (c.in.capacity() >= MAX_REQUEST) {
@@ -220,7 +187,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /** One request from {@code b}, or a BufferUnderflowException (the rest has not arrived yet). */
-    private void handle(Conn c, ByteBuffer b) throws IOException {
+    private void handle(StoreConnection c, ByteBuffer b) throws IOException {
         if (c.rank < 0) {
             hello(c, b);
             return;
@@ -257,7 +224,7 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
-    private void hello(Conn c, ByteBuffer b) throws IOException {
+    private void hello(StoreConnection c, ByteBuffer b) throws IOException {
         if (b.remaining() >= 4 && b.getInt(b.position()) != Wire.MAGIC) {
             drop(c); // not ours: say nothing
             return;
@@ -295,24 +262,19 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /** Queues {@code frame} (shared: only a duplicate is consumed) and writes what the socket takes now. */
-    private void send(Conn c, ByteBuffer frame) {
+    private void send(StoreConnection c, ByteBuffer frame) {
         if (c.gone) {
             return;
         }
         boolean wasEmpty = c.out.isEmpty();
         c.out.add(frame.duplicate());
-        synchronized (traffic) {
-            traffic.messagesOut++;
-            if (wasEmpty) {
-                unflushed++;
-            }
-        }
+        traffic.queued(wasEmpty);
         if (wasEmpty) {
             flush(c);
         }
     }
 
-    private void flush(Conn c) {
+    private void flush(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
                 ByteBuffer head = c.out.peek();
@@ -330,7 +292,7 @@ public final class StoreServer implements AutoCloseable {
                 c.out.poll();
             }
             c.key.interestOps(SelectionKey.OP_READ);
-            flushed();
+            traffic.flushed();
             if (c.closeWhenFlushed) {
                 drop(c);
             }
@@ -339,22 +301,15 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
-    private void flushed() {
-        synchronized (traffic) {
-            unflushed--;
-            traffic.notifyAll();
-        }
-    }
-
     /** Closes {@code c}; a rank that leaves without a goodbye is lost. */
-    private void drop(Conn c) {
+    private void drop(StoreConnection c) {
         if (c.gone) {
             return;
         }
         c.gone = true;
         if (!c.out.isEmpty()) {
             c.out.clear();
-            flushed();
+            traffic.flushed();
         }
         conns.remove(c);
         c.key.cancel();
@@ -379,7 +334,7 @@ public final class StoreServer implements AutoCloseable {
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
             for (int r : ranks) {
-                Conn c = byRank[r];
+                StoreConnection c = byRank[r];
                 if (c == null) {
                     continue;
                 }
@@ -400,23 +355,9 @@ public final class StoreServer implements AutoCloseable {
 
         @Override
         public void verdict(int rank, StoreState.Verdict v) {
-            Conn c = byRank[rank];
+            StoreConnection c = byRank[rank];
             if (c != null) {
                 send(c, Wire.failure(v.code(), v.message()));
-            }
-        }
-    }
-
-    private void awaitFlushed(long millis) {
-        long end = System.nanoTime() + millis * 1_000_000;
-        synchronized (traffic) {
-            while (unflushed > 0 && System.nanoTime() < end) {
-                try {
-                    traffic.wait(Math.max(1, (end - System.nanoTime()) / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
             }
         }
     }
@@ -426,7 +367,7 @@ public final class StoreServer implements AutoCloseable {
         // every rank hears the verdict (one still starting too), rather than "the store went away"
         if (state.decided()) {
             state.awaitEveryoneTold(Math.min(timeoutMillis, 60_000));
-            awaitFlushed(1_000);
+            traffic.awaitFlushed(1_000);
         }
         closed = true;
         selector.wakeup();
