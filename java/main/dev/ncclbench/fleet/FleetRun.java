@@ -9,6 +9,7 @@ import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.RunFolder;
+import dev.ncclbench.spec.MeasuredFlags;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.IOException;
@@ -62,7 +63,9 @@ public final class FleetRun {
         }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
         String name = o.nodeName() != null ? o.nodeName() : hostName();
-        try (Rendezvous rdv = Rendezvous.start(launch, 1, o.rendezvous(), env, spec.timeoutMillis())) {
+        try (Rendezvous rdv = Rendezvous.start(launch, 1, o.rendezvous(), env, spec.timeoutMillis(),
+                MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
+                        + "\n--survey " + survey)) {
             ControlPlane plane = rdv.planes().get(0);
             String rdvHost = rdv.address().substring(0, rdv.address().lastIndexOf(':'));
             InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")

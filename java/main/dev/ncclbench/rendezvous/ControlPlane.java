@@ -17,6 +17,16 @@ public interface ControlPlane extends AutoCloseable {
     /** Every rank's payload, indexed by rank. */
     byte[][] allGather(String tag, byte[] mine);
 
+    /**
+     * Every rank's payload on the root, indexed by rank; null on the others, which return once every rank has
+     * arrived (or with the verdict that ended the job). The root receives O(N) bytes, every other rank O(1): what
+     * only rank 0 prints goes there and nowhere else.
+     */
+    default byte[][] gather(String tag, byte[] mine, int root) {
+        byte[][] all = allGather(tag, mine);
+        return rank() == root ? all : null;
+    }
+
     /** The root's payload on every rank ({@code mine} is ignored on the others). */
     default byte[] broadcast(String tag, byte[] mine, int root) {
         return allGather(tag, rank() == root ? mine : new byte[0])[root];
@@ -45,7 +55,7 @@ public interface ControlPlane extends AutoCloseable {
      */
     default void exitTogether() {
         try {
-            allGather(StoreState.EXIT_TAG, new byte[0]);
+            barrier(StoreState.EXIT_TAG);
         } catch (RuntimeException e) {
             // the job is ending anyway: nothing left to wait for
         }

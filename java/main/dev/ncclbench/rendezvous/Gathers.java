@@ -6,6 +6,7 @@ import dev.ncclbench.NcclbenchException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 
 /**
@@ -23,17 +24,40 @@ public final class Gathers {
 
     /** @param payloadOf the payload of each local rank */
     public static byte[][] allLocal(List<ControlPlane> planes, String tag, IntFunction<byte[]> payloadOf) {
+        return onEveryLocal(planes, tag, (p, local) -> p.allGather(tag, payloadOf.apply(local)));
+    }
+
+    /** Every rank's payload on the process of rank 0 (as its local rank 0 sees it), null on the others: O(N) bytes. */
+    public static byte[][] toRankZero(List<ControlPlane> planes, String tag, IntFunction<byte[]> payloadOf) {
+        return onEveryLocal(planes, tag, (p, local) -> p.gather(tag, payloadOf.apply(local), 0));
+    }
+
+    /** Rank 0's payload on every process ({@code payload} is used only there). */
+    public static byte[] fromRankZero(List<ControlPlane> planes, String tag, byte[] payload) {
+        return onEveryLocal(planes, tag, (p, local) -> p.broadcast(tag, payload, 0));
+    }
+
+    /** Every local rank at the barrier {@code tag}. */
+    public static void barrier(List<ControlPlane> planes, String tag) {
+        onEveryLocal(planes, tag, (p, local) -> {
+            p.barrier(tag);
+            return null;
+        });
+    }
+
+    /** {@code call} on every local rank at once (each is collective); local rank 0's result. */
+    private static <T> T onEveryLocal(List<ControlPlane> planes, String tag, BiFunction<ControlPlane, Integer, T> call) {
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        AtomicReference<byte[][]> first = new AtomicReference<>();
+        AtomicReference<T> first = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < planes.size(); i++) {
             ControlPlane p = planes.get(i);
             int local = i;
             Thread t = new Thread(() -> {
                 try {
-                    byte[][] all = p.allGather(tag, payloadOf.apply(local));
+                    T got = call.apply(p, local);
                     if (local == 0) {
-                        first.set(all);
+                        first.set(got);
                     }
                 } catch (RuntimeException e) {
                     failure.compareAndSet(null, e);

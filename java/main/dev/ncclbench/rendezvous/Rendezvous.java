@@ -44,6 +44,15 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
+        return start(launch, localRanks, flag, env, timeoutMillis, null);
+    }
+
+    /**
+     * @param flags what every rank of the job must have been started with alike, one "flag value" a line (null:
+     *              nothing to compare): a process that differs ends the job at once, exit 2, naming the flag
+     */
+    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis,
+                                   String flags) {
         int world = launch.size() * localRanks;
         String host;
         int port;
@@ -100,7 +109,7 @@ public final class Rendezvous implements AutoCloseable {
         try {
             for (int i = 0; i < localRanks; i++) {
                 planes.add(StoreClient.connect(new InetSocketAddress(host, port), token, launch.rank() * localRanks + i, world,
-                        timeoutMillis));
+                        timeoutMillis, flags));
             }
         } catch (RuntimeException e) {
             planes.forEach(ControlPlane::close);

@@ -25,13 +25,26 @@ public final class StoreClient implements ControlPlane {
      * Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed.
      */
     public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis) {
+        return connect(store, token, rank, nranks, timeoutMillis, null);
+    }
+
+    /**
+     * @param flags the flags that change what this rank measures, one "flag value" a line (null: none to compare):
+     *              a rank whose flags differ from the job's is refused, and the job ends (exit 2)
+     */
+    public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis,
+                                      String flags) {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         IOException last = null;
         while (System.nanoTime() < deadline) {
             Socket s = new Socket();
             try {
                 s.connect(store, 5_000);
-                return new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString());
+                StoreClient c = new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString());
+                if (flags != null && !flags.isEmpty()) {
+                    c.presentFlags(flags);
+                }
+                return c;
             } catch (NcclbenchException e) {
                 closeQuietly(s);
                 throw e;
@@ -85,10 +98,45 @@ public final class StoreClient implements ControlPlane {
         return nranks;
     }
 
+    /** The flags this rank was started with; the store answers OK or with the verdict of a job whose ranks differ. */
+    private synchronized void presentFlags(String flags) throws IOException {
+        out.writeInt(Wire.OP_FLAGS);
+        Wire.writeString(out, flags);
+        out.flush();
+        if (in.readInt() != Wire.OK) {
+            NcclbenchException e = failure();
+            closeQuietly(socket);
+            throw e;
+        }
+    }
+
     @Override
-    public synchronized byte[][] allGather(String tag, byte[] mine) {
+    public byte[][] allGather(String tag, byte[] mine) {
+        return exchange(Wire.ALL, 0, tag, mine);
+    }
+
+    @Override
+    public byte[][] gather(String tag, byte[] mine, int root) {
+        byte[][] got = exchange(Wire.TO_ROOT, root, tag, mine);
+        return rank == root ? got : null;
+    }
+
+    @Override
+    public byte[] broadcast(String tag, byte[] mine, int root) {
+        return exchange(Wire.FROM_ROOT, root, tag, rank == root ? mine : new byte[0])[0];
+    }
+
+    @Override
+    public void barrier(String tag) {
+        exchange(Wire.NOTHING, 0, tag, new byte[0]);
+    }
+
+    /** One gather; the answer holds as many payloads as {@code mode} gives this rank. */
+    private synchronized byte[][] exchange(int mode, int root, String tag, byte[] mine) {
         try {
             out.writeInt(Wire.OP_GATHER);
+            out.writeInt(mode);
+            out.writeInt(root);
             Wire.writeString(out, tag);
             Wire.writeBytes(out, mine);
             out.flush();
@@ -96,8 +144,10 @@ public final class StoreClient implements ControlPlane {
                 throw failure();
             }
             int n = in.readInt();
-            if (n != nranks) {
-                throw new IOException("store answered " + n + " payloads for " + nranks + " ranks");
+            int expected = mode == Wire.ALL || (mode == Wire.TO_ROOT && rank == root) ? nranks
+                    : mode == Wire.FROM_ROOT ? 1 : 0;
+            if (n != expected) {
+                throw new IOException("store answered " + n + " payloads where " + expected + " were due");
             }
             byte[][] all = new byte[n][];
             for (int i = 0; i < n; i++) {

@@ -2,33 +2,52 @@ package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
- * have arrived every rank gets all of them. A client must present the job's token; a rank whose connection
- * drops without saying goodbye is lost, and every gather after that fails naming it.
+ * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, or none: see
+ * {@link Wire#ALL}). A client must present the job's token; a rank whose connection drops without saying goodbye
+ * is lost, and every gather after that fails naming it.
+ *
+ * <p>One thread serves every connection with non-blocking sockets (a selector): a job of 8192 ranks holds 8192
+ * connections, not 8192 threads. The answers of one gather are encoded once and shared by every connection that
+ * gets the same bytes.
  */
 public final class StoreServer implements AutoCloseable {
-    private final ServerSocket server;
+    /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
+    static final long TICK_MILLIS = 100;
+    /** A stranger that connects and says nothing is closed after this. */
+    static final long HELLO_MILLIS = 30_000;
+    /** The fixed hello: magic, version, token, rank, nranks. */
+    private static final int HELLO_BYTES = 16 + Wire.TOKEN_BYTES;
+    /** The longest request: a gather with the largest tag and payload. */
+    private static final int MAX_REQUEST = Wire.MAX_PAYLOAD + 4 * Wire.MAX_TAG + 64;
+
+    private final ServerSocketChannel server;
+    private final Selector selector;
     private final byte[] token;
     private final int nranks;
     private final StoreState state;
     private final long timeoutMillis;
-    /** Requests being answered; guarded by this. */
-    private int inFlight;
-    private final Map<Integer, Socket> clients = new HashMap<>();
-    private final Thread acceptor;
+    private final StoreConnection[] byRank;
+    private final List<StoreConnection> conns = new ArrayList<>();
+    private final Thread loop;
+    private final StoreTraffic traffic = new StoreTraffic();
     private volatile boolean closed;
 
     /**
@@ -38,155 +57,309 @@ public final class StoreServer implements AutoCloseable {
     public StoreServer(InetSocketAddress bind, byte[] token, int nranks, long timeoutMillis) throws IOException {
         this.token = token.clone();
         this.nranks = nranks;
-        this.state = new StoreState(nranks, timeoutMillis);
         this.timeoutMillis = timeoutMillis;
-        this.server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(bind, 1024);
-        acceptor = new Thread(this::acceptLoop, "ncclbench-store-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        this.byRank = new StoreConnection[nranks];
+        this.state = new StoreState(nranks, timeoutMillis, new Answers());
+        this.server = ServerSocketChannel.open();
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            // every rank of a big job connects at once: the kernel caps this at net.core.somaxconn
+            server.bind(bind, Math.max(1024, nranks));
+            server.configureBlocking(false);
+            selector = Selector.open();
+            server.register(selector, SelectionKey.OP_ACCEPT);
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+        loop = new Thread(this::serve, "ncclbench-store");
+        loop.setDaemon(true);
+        loop.start();
     }
 
     public int port() {
-        return server.getLocalPort();
+        return server.socket().getLocalPort();
     }
 
-    private void acceptLoop() {
-        while (!closed) {
-            try {
-                Socket s = server.accept();
-                Thread t = new Thread(() -> serve(s), "ncclbench-store-client");
-                t.setDaemon(true);
-                t.start();
-            } catch (IOException e) {
-                if (!closed) {
-                    continue;
+    /** The store's own count of what went through it. */
+    public StoreTraffic traffic() {
+        return traffic;
+    }
+
+    private void serve() {
+        long lastTick = System.nanoTime();
+        try {
+            while (!closed) {
+                selector.select(TICK_MILLIS);
+                for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                    SelectionKey k = it.next();
+                    it.remove();
+                    if (!k.isValid()) {
+                        continue;
+                    }
+                    if (k.isAcceptable()) {
+                        accept();
+                        continue;
+                    }
+                    StoreConnection c = (StoreConnection) k.attachment();
+                    if (k.isWritable()) {
+                        flush(c);
+                    }
+                    if (k.isValid() && k.isReadable()) {
+                        read(c);
+                    }
                 }
-                return;
+                if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
+                    lastTick = System.nanoTime();
+                    state.tick();
+                    dropStrangers();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the selector itself failed: nothing can be served any more; the clients see their connections close
+        } finally {
+            for (StoreConnection c : new ArrayList<>(conns)) {
+                drop(c);
+            }
+            try {
+                server.close();
+                selector.close();
+            } catch (IOException e) {
+                // closing
+            }
+            state.close();
+        }
+    }
+
+    private void accept() throws IOException {
+        SocketChannel ch;
+        while ((ch = server.accept()) != null) {
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            StoreConnection c = new StoreConnection(ch, ch.register(selector, SelectionKey.OP_READ));
+            c.key.attach(c);
+            conns.add(c);
+        }
+    }
+
+    private void dropStrangers() {
+        long now = System.nanoTime();
+        for (StoreConnection c : new ArrayList<>(conns)) {
+            if (c.rank < 0 && !c.closeWhenFlushed && (now - c.opened) / 1_000_000 > HELLO_MILLIS) {
+                drop(c);
             }
         }
     }
 
-    private void serve(Socket s) {
-        int rank = -1;
-        boolean bye = false;
-        try (s) {
-            s.setTcpNoDelay(true);
-            // a stranger that connects and says nothing must not hold a thread for ever
-            s.setSoTimeout(30_000);
-            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            if (in.readInt() != Wire.MAGIC) {
+    private void read(StoreConnection c) {
+        try {
+            if (!c.in.hasRemaining()) {
+                if (c.in.capacity() >= MAX_REQUEST) {
+                    throw new IOException("request over " + MAX_REQUEST + " bytes");
+                }
+                c.in = ByteBuffer.allocate(Math.min(MAX_REQUEST, c.in.capacity() * 2)).put(c.in.flip());
+            }
+            int n = c.ch.read(c.in);
+            if (n < 0) {
+                drop(c);
                 return;
             }
-            int version = in.readInt();
-            byte[] presented = new byte[Wire.TOKEN_BYTES];
-            in.readFully(presented);
-            int r = in.readInt();
-            int n = in.readInt();
-            String refusal = null;
-            if (version != Wire.VERSION) {
-                refusal = "protocol version " + version + " (this store speaks " + Wire.VERSION + ")";
-            } else if (!MessageDigest.isEqual(presented, token)) {
-                refusal = "wrong job token: this store belongs to another job";
-            } else if (n != nranks || r < 0 || r >= nranks) {
-                refusal = "rank " + r + " of " + n + " does not fit a job of " + nranks + " ranks";
-            } else {
-                synchronized (this) {
-                    if (clients.containsKey(r)) {
-                        refusal = "rank " + r + " is already connected";
-                    } else {
-                        clients.put(r, s);
+            synchronized (traffic) {
+                traffic.bytesIn += n;
+            }
+            c.in.flip();
+            while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
+                int start = c.in.position();
+                try {
+                    handle(c, c.in);
+                    synchronized (traffic) {
+                        traffic.messagesIn++;
                     }
+                } catch (BufferUnderflowException e) {
+                    c.in.position(start);
+                    break;
                 }
             }
-            if (refusal != null) {
-                Wire.writeFailure(out, ExitCode.USAGE, refusal);
-                out.flush();
-                return;
+            c.in.compact();
+        } catch (IOException e) {
+            drop(c);
+        }
+    }
+
+    /** One request from {@code b}, or a BufferUnderflowException (the rest has not arrived yet). */
+    private void handle(StoreConnection c, ByteBuffer b) throws IOException {
+        if (c.rank < 0) {
+            hello(c, b);
+            return;
+        }
+        int op = b.getInt();
+        switch (op) {
+            case Wire.OP_BYE -> {
+                c.bye = true;
+                state.departed(c.rank);
+                drop(c);
             }
-            rank = r;
-            out.writeInt(Wire.OK);
-            out.flush();
-            s.setSoTimeout(0);
-            while (true) {
-                int op = in.readInt();
-                if (op == Wire.OP_BYE) {
-                    bye = true;
-                    state.departed(rank);
+            case Wire.OP_FAULT -> {
+                boolean self = b.getInt() != 0;
+                ExitCode code = ExitCode.of(b.getInt());
+                String step = Wire.getString(b, Wire.MAX_TAG);
+                String message = Wire.getString(b, Wire.MAX_TAG * 16);
+                state.fault(c.rank, self, code, step, message);
+            }
+            case Wire.OP_FLAGS -> {
+                StoreState.Verdict v = state.flags(c.rank, Wire.getString(b, Wire.MAX_FLAGS));
+                send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
+            }
+            case Wire.OP_GATHER -> {
+                int mode = b.getInt();
+                int root = b.getInt();
+                String tag = Wire.getString(b, Wire.MAX_TAG);
+                byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
+                if (mode < Wire.ALL || mode > Wire.NOTHING || root < 0 || root >= nranks) {
+                    throw new IOException("a gather of mode " + mode + " root " + root);
+                }
+                state.gather(c.rank, tag, mode, root, payload);
+            }
+            default -> throw new IOException("unknown request " + op);
+        }
+    }
+
+    private void hello(StoreConnection c, ByteBuffer b) throws IOException {
+        if (b.remaining() >= 4 && b.getInt(b.position()) != Wire.MAGIC) {
+            drop(c); // not ours: say nothing
+            return;
+        }
+        if (b.remaining() < HELLO_BYTES) {
+            throw new BufferUnderflowException();
+        }
+        b.getInt();
+        int version = b.getInt();
+        byte[] presented = new byte[Wire.TOKEN_BYTES];
+        b.get(presented);
+        int r = b.getInt();
+        int n = b.getInt();
+        String refusal = null;
+        if (version != Wire.VERSION) {
+            refusal = "protocol version " + version + " (this store speaks " + Wire.VERSION + ")";
+        } else if (!MessageDigest.isEqual(presented, token)) {
+            refusal = "wrong job token: this store belongs to another job";
+        } else if (n != nranks || r < 0 || r >= nranks) {
+            refusal = "rank " + r + " of " + n + " does not fit a job of " + nranks + " ranks";
+        } else if (byRank[r] != null) {
+            refusal = "rank " + r + " is already connected";
+        }
+        if (refusal != null) {
+            send(c, Wire.failure(ExitCode.USAGE, refusal));
+            c.closeWhenFlushed = true;
+            if (c.out.isEmpty()) {
+                drop(c);
+            }
+            return;
+        }
+        c.rank = r;
+        byRank[r] = c;
+        send(c, Wire.ok());
+    }
+
+    /** Queues {@code frame} (shared: only a duplicate is consumed) and writes what the socket takes now. */
+    private void send(StoreConnection c, ByteBuffer frame) {
+        if (c.gone) {
+            return;
+        }
+        boolean wasEmpty = c.out.isEmpty();
+        c.out.add(frame.duplicate());
+        traffic.queued(wasEmpty);
+        if (wasEmpty) {
+            flush(c);
+        }
+    }
+
+    private void flush(StoreConnection c) {
+        try {
+            while (!c.out.isEmpty()) {
+                ByteBuffer head = c.out.peek();
+                int n = c.ch.write(head);
+                synchronized (traffic) {
+                    traffic.bytesOut += n;
+                    if (c.rank == 0) {
+                        traffic.bytesOutToRank0 += n;
+                    }
+                }
+                if (head.hasRemaining()) {
+                    c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                     return;
                 }
-                if (op == Wire.OP_FAULT) {
-                    boolean self = in.readInt() != 0;
-                    ExitCode code = ExitCode.of(in.readInt());
-                    String step = Wire.readString(in, Wire.MAX_TAG);
-                    String message = Wire.readString(in, Wire.MAX_TAG * 16);
-                    inFlight(1);
-                    try {
-                        reply(out, rank, state.fault(rank, self, code, step, message));
-                    } finally {
-                        inFlight(-1);
-                    }
+                c.out.poll();
+            }
+            c.key.interestOps(SelectionKey.OP_READ);
+            traffic.flushed();
+            if (c.closeWhenFlushed) {
+                drop(c);
+            }
+        } catch (IOException | java.nio.channels.CancelledKeyException e) {
+            drop(c);
+        }
+    }
+
+    /** Closes {@code c}; a rank that leaves without a goodbye is lost. */
+    private void drop(StoreConnection c) {
+        if (c.gone) {
+            return;
+        }
+        c.gone = true;
+        if (!c.out.isEmpty()) {
+            c.out.clear();
+            traffic.flushed();
+        }
+        conns.remove(c);
+        c.key.cancel();
+        try {
+            c.ch.close();
+        } catch (IOException e) {
+            // closing
+        }
+        if (c.rank >= 0) {
+            byRank[c.rank] = null;
+            if (!c.bye && !closed) {
+                state.lost(c.rank, "its connection to the rendezvous closed (process killed or crashed?)");
+            }
+        }
+    }
+
+    /** The state's answers, encoded once per distinct content. */
+    private final class Answers implements StoreState.Outbox {
+        @Override
+        public void complete(int[] ranks, int mode, int root, byte[][] payloads) {
+            ByteBuffer none = null;
+            ByteBuffer all = null;
+            ByteBuffer rootOnly = null;
+            for (int r : ranks) {
+                StoreConnection c = byRank[r];
+                if (c == null) {
                     continue;
                 }
-                if (op != Wire.OP_GATHER) {
-                    throw new IOException("unknown request " + op);
-                }
-                String tag = Wire.readString(in, Wire.MAX_TAG);
-                byte[] payload = Wire.readBytes(in, Wire.MAX_PAYLOAD);
-                inFlight(1);
-                try {
-                    reply(out, rank, state.gather(rank, tag, payload));
-                } finally {
-                    inFlight(-1);
-                }
-            }
-        } catch (IOException e) {
-            // falls through to the lost-rank bookkeeping below
-        } finally {
-            if (rank >= 0) {
-                synchronized (this) {
-                    clients.remove(rank);
-                }
-                if (!bye && !closed) {
-                    state.lost(rank, "its connection to the rendezvous closed (process killed or crashed?)");
+                boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
+                if (getsAll) {
+                    all = all != null ? all : Wire.answer(payloads, nranks);
+                    send(c, all);
+                } else if (mode == Wire.FROM_ROOT) {
+                    rootOnly = rootOnly != null ? rootOnly
+                            : Wire.answer(new byte[][] {payloads == null ? new byte[0] : payloads[root]}, 1);
+                    send(c, rootOnly);
+                } else {
+                    none = none != null ? none : Wire.answer(new byte[0][], 0);
+                    send(c, none);
                 }
             }
         }
-    }
 
-    private synchronized void inFlight(int delta) {
-        inFlight += delta;
-        notifyAll();
-    }
-
-    private synchronized void awaitReplies(long millis) {
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (inFlight > 0 && System.nanoTime() < end) {
-            try {
-                wait(Math.max(1, (end - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        @Override
+        public void verdict(int rank, StoreState.Verdict v) {
+            StoreConnection c = byRank[rank];
+            if (c != null) {
+                send(c, Wire.failure(v.code(), v.message()));
             }
         }
-    }
-
-    private void reply(DataOutputStream out, int rank, Object result) throws IOException {
-        if (result instanceof StoreState.Verdict v) {
-            Wire.writeFailure(out, v.code(), v.message());
-            out.flush();
-            state.told(rank);
-        } else {
-            byte[][] all = (byte[][]) result;
-            out.writeInt(Wire.OK);
-            out.writeInt(all.length);
-            for (byte[] b : all) {
-                Wire.writeBytes(out, b);
-            }
-        }
-        out.flush();
     }
 
     @Override
@@ -194,23 +367,14 @@ public final class StoreServer implements AutoCloseable {
         // every rank hears the verdict (one still starting too), rather than "the store went away"
         if (state.decided()) {
             state.awaitEveryoneTold(Math.min(timeoutMillis, 60_000));
-            awaitReplies(1_000);
+            traffic.awaitFlushed(1_000);
         }
         closed = true;
+        selector.wakeup();
         try {
-            server.close();
-        } catch (IOException e) {
-            // closing: nothing left to do
+            loop.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        synchronized (this) {
-            for (Socket s : clients.values()) {
-                try {
-                    s.close();
-                } catch (IOException e) {
-                    // closing
-                }
-            }
-        }
-        state.close();
     }
 }

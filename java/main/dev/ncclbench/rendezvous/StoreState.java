@@ -5,9 +5,11 @@ import dev.ncclbench.HangReport;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What the store knows about the job, and the one verdict every rank gets when the job fails: the first rank
@@ -15,6 +17,10 @@ import java.util.Map;
  * neither waiting here nor reporting a failure (hung). Once set the verdict is final: every gather and every
  * fault report after it gets the same sentence and exit code, so no survivor blames a rank that only stopped
  * because another did.
+ *
+ * <p>Driven by events from the store's one I/O thread (a request, a lost rank, a clock tick), never blocking it: a
+ * request that cannot be answered yet waits here, and is answered through the {@link Outbox} when it can. The
+ * methods are synchronized only for {@link #awaitEveryoneTold}, which the closing thread calls.
  */
 final class StoreState {
     /**
@@ -23,19 +29,21 @@ final class StoreState {
      */
     static final long GRACE_MILLIS = 1000;
 
-    private final int nranks;
-    private final long timeoutMillis;
-    private final Map<String, Round> rounds = new HashMap<>();
-    /** In the order they were lost: the first is the one that died first. */
-    private final Map<Integer, String> lost = new LinkedHashMap<>();
-    private final Map<Integer, Fault> faults = new LinkedHashMap<>();
-    private final String[] waitingAt;
-    private final boolean[] departed;
-    private final boolean[] told;
-    private Verdict verdict;
-    private long firstPeerFault;
-    private boolean closed;
-    private boolean exitPosted;
+    /**
+     * The last round of a job, failed or not: every rank waits until rank 0 has written the result (rank 0 arrives
+     * when it has), or rank 0 is gone, or the timeout has passed. A launcher that ends the whole job as soon as one
+     * rank exits (mpirun) must not kill rank 0 halfway through its result.
+     */
+    static final String EXIT_TAG = "ncclbench/exit";
+
+    /** Where answers go: the store's connections. */
+    interface Outbox {
+        /** A gather done: answer each of {@code ranks} as {@code mode} says ({@code payloads} null: all empty). */
+        void complete(int[] ranks, int mode, int root, byte[][] payloads);
+
+        /** The job's verdict (or a refusal) to one rank. */
+        void verdict(int rank, Verdict v);
+    }
 
     /** A sentence and the exit code it carries on the wire. */
     record Verdict(ExitCode code, String message) {
@@ -45,19 +53,45 @@ final class StoreState {
     }
 
     private static final class Round {
+        final String tag;
+        final int mode;
+        final int root;
         final byte[][] payloads;
         int arrived;
-        int replied;
         final long firstArrival = System.nanoTime();
 
-        Round(int n) {
-            payloads = new byte[n][];
+        Round(String tag, int n, int mode, int root) {
+            this.tag = tag;
+            this.payloads = new byte[n][];
+            this.mode = mode;
+            this.root = root;
         }
     }
 
-    StoreState(int nranks, long timeoutMillis) {
+    private final int nranks;
+    private final long timeoutMillis;
+    private final Outbox outbox;
+    private final Map<String, Round> rounds = new HashMap<>();
+    /** In the order they were lost: the first is the one that died first. */
+    private final Map<Integer, String> lost = new LinkedHashMap<>();
+    private final Map<Integer, Fault> faults = new LinkedHashMap<>();
+    /** Ranks whose fault report awaits the verdict, in rank order. */
+    private final TreeMap<Integer, Long> faultWaiting = new TreeMap<>();
+    /** Ranks in the exit round, and since when (System.nanoTime). */
+    private final Map<Integer, Long> exitWaiting = new HashMap<>();
+    private final String[] waitingAt;
+    private final boolean[] departed;
+    private final boolean[] told;
+    private final JobFlags flags = new JobFlags();
+    private Verdict verdict;
+    private long firstPeerFault;
+    private boolean closed;
+    private boolean exitPosted;
+
+    StoreState(int nranks, long timeoutMillis, Outbox outbox) {
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
+        this.outbox = outbox;
         this.waitingAt = new String[nranks];
         this.departed = new boolean[nranks];
         this.told = new boolean[nranks];
@@ -67,13 +101,13 @@ final class StoreState {
         if (!departed[rank]) {
             lost.putIfAbsent(rank, why);
         }
-        notifyAll();
+        settle();
     }
 
     /** The rank said goodbye: it is neither lost nor hung. */
     synchronized void departed(int rank) {
         departed[rank] = true;
-        notifyAll();
+        settle();
     }
 
     /** Whether the job's verdict is decided: the ranks still waiting are being told it. */
@@ -81,9 +115,10 @@ final class StoreState {
         return verdict != null;
     }
 
-    /** Rank {@code rank} has been sent the verdict. */
-    synchronized void told(int rank) {
+    /** Sends {@code v} to {@code rank} and remembers that it has been told. */
+    private void tell(int rank, Verdict v) {
         told[rank] = true;
+        outbox.verdict(rank, v);
         notifyAll();
     }
 
@@ -93,14 +128,20 @@ final class StoreState {
      * store and waiting out its timeout.
      */
     synchronized void awaitEveryoneTold(long millis) {
-        long start = System.nanoTime();
+        long end = System.nanoTime() + millis * 1_000_000;
         while (true) {
             boolean all = true;
-            for (int r = 0; r < nranks; r++) {
-                all &= told[r] || departed[r] || lost.containsKey(r);
+            for (int r = 0; r < nranks && all; r++) {
+                all = told[r] || departed[r] || lost.containsKey(r);
             }
-            long waited = (System.nanoTime() - start) / 1_000_000;
-            if (all || waited >= millis || !await(Math.max(1, Math.min(1000, millis - waited)))) {
+            long left = (end - System.nanoTime()) / 1_000_000;
+            if (all || left <= 0) {
+                return;
+            }
+            try {
+                wait(Math.max(1, Math.min(1000, left)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             }
         }
@@ -108,79 +149,60 @@ final class StoreState {
 
     synchronized void close() {
         closed = true;
-        notifyAll();
+        settle();
     }
 
     /**
-     * The last round of a job, failed or not: every rank waits until rank 0 has written the result (rank 0 arrives
-     * when it has), or rank 0 is gone, or the timeout has passed. A launcher that ends the whole job as soon as one
-     * rank exits (mpirun) must not kill rank 0 halfway through its result.
+     * A rank presents its flags: the first to do so sets the job's; one that differs ends the job at once with a
+     * usage verdict naming both ranks and the first flag that differs. Returns that verdict, or null.
      */
-    static final String EXIT_TAG = "ncclbench/exit";
-
-    synchronized Object exitRound(int rank) {
-        if (rank == 0) {
-            exitPosted = true;
-            notifyAll();
-            return new byte[nranks][0];
+    synchronized Verdict flags(int rank, String presented) {
+        String differs = flags.present(rank, presented);
+        if (differs != null) {
+            decide(new Verdict(ExitCode.USAGE, differs));
+            settle();
+            return verdict;
         }
-        long start = System.nanoTime();
-        while (!exitPosted && !lost.containsKey(0) && !departed[0] && !closed) {
-            long waited = (System.nanoTime() - start) / 1_000_000;
-            if (waited >= timeoutMillis || !await(Math.max(1, Math.min(1000, timeoutMillis - waited)))) {
-                break;
-            }
-        }
-        return new byte[nranks][0];
+        return null;
     }
 
-    /** Every payload, or the verdict that ended the job. */
-    synchronized Object gather(int rank, String tag, byte[] payload) {
+    /** A gather request: answered now or later through the outbox, as {@code mode} says. */
+    synchronized void gather(int rank, String tag, int mode, int root, byte[] payload) {
         if (tag.equals(EXIT_TAG)) {
-            return exitRound(rank);
+            if (rank == 0) {
+                exitPosted = true;
+                outbox.complete(new int[] {0}, mode, root, null);
+            } else {
+                exitWaiting.put(rank, System.nanoTime());
+            }
+            settle();
+            return;
         }
-        Round round = rounds.computeIfAbsent(tag, t -> new Round(nranks));
+        Round round = rounds.computeIfAbsent(tag, t -> new Round(t, nranks, mode, root));
         if (round.payloads[rank] != null) {
-            return new Verdict(ExitCode.INTERNAL, "rank " + rank + " sent tag '" + tag + "' twice");
+            tell(rank, new Verdict(ExitCode.INTERNAL, "rank " + rank + " sent tag '" + tag + "' twice"));
+            return;
+        }
+        if (round.mode != mode || round.root != root) {
+            tell(rank, decide(new Verdict(ExitCode.INTERNAL, "rank " + rank + " asked '" + tag + "' in another way than the"
+                    + " ranks before it (mode " + mode + " root " + root + ", not " + round.mode + " root " + round.root + ")")));
+            settle();
+            return;
         }
         round.payloads[rank] = payload;
         round.arrived++;
         waitingAt[rank] = tag;
-        notifyAll();
-        try {
-            while (round.arrived < nranks) {
-                Verdict v = currentVerdict();
-                if (v != null) {
-                    return v;
-                }
-                long waited = (System.nanoTime() - round.firstArrival) / 1_000_000;
-                long until = timeoutMillis;
-                if (waited >= timeoutMillis) {
-                    List<Integer> hung = unaccounted(round);
-                    // Several missing: one may hang and the others wait on it in the data plane, where their own
-                    // watchdog names it. Theirs started a moment before this round's first arrival (a rank reaches
-                    // a gather only once its exchanges are done) and fires on a coarser tick: without this grace the
-                    // store named "ranks 0 and 2" where rank 0 only waited on rank 2 (MultiProcessTest).
-                    boolean settling = hung.size() > 1 && waited < timeoutMillis + GRACE_MILLIS;
-                    if (!settling && (!hung.isEmpty() || faults.isEmpty())) {
-                        return decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung.isEmpty() ? missing(round) : hung,
-                                tag, timeoutMillis) + " (hung or too slow; -T sets this limit)"));
-                    }
-                    // the missing ranks are reporting a failure, or may be about to: their verdict comes shortly
-                    until = timeoutMillis + GRACE_MILLIS;
-                }
-                if (!await(Math.max(1, Math.min(1000, until - waited)))) {
-                    return new Verdict(ExitCode.INTERNAL, "interrupted");
-                }
+        if (round.arrived == nranks && verdict == null) {
+            rounds.remove(tag);
+            int[] all = new int[nranks];
+            for (int r = 0; r < nranks; r++) {
+                all[r] = r;
+                waitingAt[r] = null;
             }
-            byte[][] all = round.payloads.clone();
-            if (++round.replied == nranks) {
-                rounds.remove(tag);
-            }
-            return all;
-        } finally {
-            waitingAt[rank] = null;
+            outbox.complete(all, round.mode, round.root, round.payloads);
+            return;
         }
+        settle();
     }
 
     /**
@@ -189,32 +211,119 @@ final class StoreState {
      * rank is accounted for (reporting, waiting here, lost, gone) or the timeout has passed; the ranks still
      * unaccounted for are the hung ones.
      */
-    synchronized Verdict fault(int rank, boolean self, ExitCode code, String step, String message) {
+    synchronized void fault(int rank, boolean self, ExitCode code, String step, String message) {
         faults.putIfAbsent(rank, new Fault(self, code, step, message));
         if (!self && firstPeerFault == 0) {
             firstPeerFault = System.nanoTime();
         }
-        notifyAll();
-        while (true) {
-            Verdict v = currentVerdict();
-            if (v != null) {
-                return v;
-            }
-            List<Integer> hung = unaccounted(null);
-            long waited = (System.nanoTime() - firstPeerFault) / 1_000_000;
-            if (hung.isEmpty()) {
-                Fault first = faults.values().iterator().next();
-                return decide(new Verdict(first.code(), first.message()));
-            }
-            if (waited >= timeoutMillis) {
-                Fault mine = faults.get(rank);
-                return decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung, mine.step(), timeoutMillis)
-                        + " (hung or too slow; -T sets this limit)"));
-            }
-            if (!await(Math.max(1, Math.min(1000, timeoutMillis - waited)))) {
-                return new Verdict(ExitCode.INTERNAL, "interrupted");
-            }
+        faultWaiting.put(rank, System.nanoTime());
+        settle();
+    }
+
+    /**
+     * Answers whatever can be answered now: the verdict, once there is one, to every waiting request; the exit round.
+     * Cheap (no walk over the ranks): called after every event.
+     */
+    private void settle() {
+        boolean waiting = !rounds.isEmpty() || !faultWaiting.isEmpty();
+        Verdict v = waiting ? currentVerdict() : verdict;
+        if (v == null && !faultWaiting.isEmpty()) {
+            v = faultVerdict(System.nanoTime());
         }
+        if (v != null) {
+            answerAll(v);
+        }
+        if (!exitWaiting.isEmpty() && (exitPosted || lost.containsKey(0) || departed[0] || closed)) {
+            releaseExits(exitWaiting.keySet().stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
+    /** The clock: the timeouts of gathers, fault reports and the exit round. Walks the ranks; called a few times a second. */
+    synchronized void tick() {
+        settle();
+        long now = System.nanoTime();
+        List<Integer> expired = new ArrayList<>();
+        exitWaiting.forEach((rank, since) -> {
+            if ((now - since) / 1_000_000 >= timeoutMillis) {
+                expired.add(rank);
+            }
+        });
+        releaseExits(expired.stream().mapToInt(Integer::intValue).toArray());
+        for (Round round : new ArrayList<>(rounds.values())) {
+            long waited = (now - round.firstArrival) / 1_000_000;
+            if (verdict != null || waited < timeoutMillis) {
+                continue;
+            }
+            List<Integer> hung = unaccounted(round);
+            // Several missing: one may hang and the others wait on it in the data plane, where their own
+            // watchdog names it. Theirs started a moment before this round's first arrival (a rank reaches
+            // a gather only once its exchanges are done) and fires on a coarser tick: without this grace the
+            // store named "ranks 0 and 2" where rank 0 only waited on rank 2 (MultiProcessTest).
+            boolean settling = hung.size() > 1 && waited < timeoutMillis + GRACE_MILLIS;
+            if (!settling && (!hung.isEmpty() || faults.isEmpty())) {
+                decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung.isEmpty() ? missing(round) : hung,
+                        round.tag, timeoutMillis) + " (hung or too slow; -T sets this limit)"));
+            }
+            // else the missing ranks are reporting a failure, or may be about to: their verdict comes shortly
+        }
+        if (verdict == null && !faultWaiting.isEmpty()) {
+            faultVerdict(now);
+        }
+        if (verdict != null) {
+            answerAll(verdict);
+        }
+    }
+
+    /**
+     * The waiting fault reports' verdict once every rank is accounted for (the first fault's), or once the timeout
+     * has passed since the first peer fault (the ranks unaccounted for hang); else null. Walks the ranks: only while
+     * a fault report waits, which is the failure path.
+     */
+    private Verdict faultVerdict(long now) {
+        List<Integer> hung = unaccounted(null);
+        long waited = (now - firstPeerFault) / 1_000_000;
+        if (hung.isEmpty()) {
+            Fault first = faults.values().iterator().next();
+            return decide(new Verdict(first.code(), first.message()));
+        }
+        if (waited >= timeoutMillis) {
+            Fault mine = faults.get(faultWaiting.firstKey());
+            return decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung, mine.step(), timeoutMillis)
+                    + " (hung or too slow; -T sets this limit)"));
+        }
+        return null;
+    }
+
+    private void releaseExits(int[] ranks) {
+        if (ranks.length == 0) {
+            return;
+        }
+        for (int r : ranks) {
+            exitWaiting.remove(r);
+        }
+        outbox.complete(ranks, Wire.NOTHING, 0, null);
+    }
+
+    /** Every waiting gather and fault report gets {@code v}. */
+    private void answerAll(Verdict v) {
+        for (Iterator<Round> it = rounds.values().iterator(); it.hasNext(); ) {
+            Round round = it.next();
+            for (int r = 0; r < nranks; r++) {
+                if (round.payloads[r] != null && tag(r, round)) {
+                    waitingAt[r] = null;
+                    tell(r, v);
+                }
+            }
+            it.remove();
+        }
+        for (int r : faultWaiting.keySet()) {
+            tell(r, v);
+        }
+        faultWaiting.clear();
+    }
+
+    private boolean tag(int rank, Round round) {
+        return round.tag.equals(waitingAt[rank]);
     }
 
     /** The verdict as far as it is known: set, or forced by a rank's own failure or a lost rank. */
@@ -265,15 +374,5 @@ final class StoreState {
             }
         }
         return out;
-    }
-
-    private boolean await(long millis) {
-        try {
-            wait(millis);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

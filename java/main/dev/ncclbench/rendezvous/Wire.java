@@ -5,13 +5,18 @@ import dev.ncclbench.ExitCode;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** The store's wire format: big-endian ints, length-prefixed bytes, every length bounded. */
 final class Wire {
     static final int MAGIC = 0x4E434252; // "NCBR"
-    /** 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). */
-    static final int VERSION = 2;
+    /**
+     * 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). 3: a gather says who gets
+     * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags (OP_FLAGS).
+     */
+    static final int VERSION = 3;
     static final int TOKEN_BYTES = 16;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
     static final int MAX_PAYLOAD = 16 << 20;
@@ -21,6 +26,19 @@ final class Wire {
     static final int OP_BYE = 2;
     /** A rank failed: self (int 0/1), exit code, the step it was at, its sentence; answered with the job's verdict. */
     static final int OP_FAULT = 3;
+    /** The flags that change what this rank measures, one "flag value" a line; answered OK or with the verdict. */
+    static final int OP_FLAGS = 4;
+    /** Flags longer than this are a bug: they are a few dozen short lines. */
+    static final int MAX_FLAGS = 16 << 10;
+
+    /** Who gets what of a gather (the int after OP_GATHER, then the root): every rank every payload. */
+    static final int ALL = 0;
+    /** The root every payload; the others an empty answer once all have arrived. O(N) bytes at the root, O(1) elsewhere. */
+    static final int TO_ROOT = 1;
+    /** Every rank the root's payload (a broadcast); the others' payloads are empty. */
+    static final int FROM_ROOT = 2;
+    /** Every rank an empty answer once all have arrived (a barrier). */
+    static final int NOTHING = 3;
 
     static final int OK = 0;
     static final int FAILED = 1;
@@ -56,5 +74,51 @@ final class Wire {
 
     static String readString(DataInputStream in, int max) throws IOException {
         return new String(readBytes(in, max), StandardCharsets.UTF_8);
+    }
+
+    /** The store's side, on buffers: {@code n} bytes after their length, or an underflow while they have not all arrived. */
+    static byte[] getBytes(ByteBuffer b, int max) throws IOException {
+        int n = b.getInt();
+        if (n < 0 || n > max) {
+            throw new IOException("message of " + n + " bytes is over the limit of " + max);
+        }
+        if (b.remaining() < n) {
+            throw new BufferUnderflowException();
+        }
+        byte[] out = new byte[n];
+        b.get(out);
+        return out;
+    }
+
+    static String getString(ByteBuffer b, int max) throws IOException {
+        return new String(getBytes(b, max), StandardCharsets.UTF_8);
+    }
+
+    static ByteBuffer ok() {
+        return ByteBuffer.allocate(4).putInt(OK).flip();
+    }
+
+    static ByteBuffer failure(ExitCode code, String message) {
+        byte[] m = message.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(12 + m.length).putInt(FAILED).putInt(code.code).putInt(m.length).put(m).flip();
+    }
+
+    /** OK, the count, each payload after its length; {@code payloads} null: {@code count} empty ones. */
+    static ByteBuffer answer(byte[][] payloads, int count) {
+        long size = 8 + 4L * count;
+        if (payloads != null) {
+            for (byte[] p : payloads) {
+                size += p.length;
+            }
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("an answer of " + size + " bytes");
+        }
+        ByteBuffer b = ByteBuffer.allocate((int) size).putInt(OK).putInt(count);
+        for (int i = 0; i < count; i++) {
+            byte[] p = payloads == null ? new byte[0] : payloads[i];
+            b.putInt(p.length).put(p);
+        }
+        return b.flip();
     }
 }

@@ -328,17 +328,21 @@ final class CodeWarmup {
         return (int) Math.max(1, Math.min(chunk, Math.round(chunk * ratio)));
     }
 
-    /** One vote: 0 when no rank wants more, else the smallest chunk any rank asked for (every rank makes it). */
+    /**
+     * One vote: 0 when no rank wants more, else the smallest chunk any rank asked for (every rank makes it). Counted
+     * at rank 0 and sent back: O(N) bytes through the store, not every rank every vote.
+     */
     private int vote(String tag, int want) {
-        byte[][] all = plane.allGather(tag + ": code warm-up " + round++, ByteBuffer.allocate(4).putInt(want).array());
+        String name = tag + ": code warm-up " + round++;
+        byte[][] all = plane.gather(name, ByteBuffer.allocate(4).putInt(want).array(), 0);
         int chunk = 0;
-        for (byte[] b : all) {
+        for (byte[] b : all == null ? new byte[0][] : all) {
             int w = b.length == 4 ? ByteBuffer.wrap(b).getInt() : 0;
             if (w > 0) {
                 chunk = chunk == 0 ? w : Math.min(chunk, w);
             }
         }
-        return chunk;
+        return ByteBuffer.wrap(plane.broadcast(name + " result", ByteBuffer.allocate(4).putInt(chunk).array(), 0)).getInt();
     }
 
 }

@@ -181,10 +181,10 @@ final class SweepReport {
         return String.join(", ", names);
     }
 
-    /** Every local rank shares its RankInfo; rank 0's process gets the whole job's list. */
+    /** Every local rank shares its RankInfo; rank 0's process gets the whole job's list, the others nothing. */
     private static List<RankInfo> gatherRankInfo(LaunchInfo launch, List<RankComm> comms, List<ControlPlane> planes) {
         ObjectMapper json = Json.mapper();
-        byte[][] all = Gathers.allLocal(planes, "rankinfo", local -> {
+        byte[][] all = Gathers.toRankZero(planes, "rankinfo", local -> {
             RankInfo ri = comms.get(local).info();
             ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
             try {
@@ -194,6 +194,9 @@ final class SweepReport {
             }
         });
         List<RankInfo> ranks = new ArrayList<>();
+        if (all == null) {
+            return ranks; // a follower: only rank 0 writes the list
+        }
         for (byte[] b : all) {
             try {
                 ranks.add(json.readValue(b, RankInfo.class));

@@ -17,6 +17,7 @@ import dev.ncclbench.rendezvous.Gathers;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.RunFolder;
+import dev.ncclbench.spec.MeasuredFlags;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.PrintWriter;
@@ -110,7 +111,8 @@ public final class SweepRunner {
             checkBeforeTheSweep(backend, spec, world, notes);
         }
 
-        try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis())) {
+        try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis(),
+                MeasuredFlags.of(asked))) {
             List<ControlPlane> planes = rdv.planes();
             if (launch.size() > 1) {
                 try {
@@ -123,8 +125,8 @@ public final class SweepRunner {
             }
             // rank 0 names the run's folder, so that every process of a node writes its NCCL log beside the JSON
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
-            byte[][] named = Gathers.allLocal(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
-            spec = spec.toBuilder().outDir(spec.outDir().resolve(new String(named[0], StandardCharsets.UTF_8))).build();
+            byte[] named = Gathers.fromRankZero(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
+            spec = spec.toBuilder().outDir(spec.outDir().resolve(new String(named, StandardCharsets.UTF_8))).build();
             if (runFolder) {
                 RunFolder.create(spec.outDir());
             }
@@ -218,7 +220,7 @@ public final class SweepRunner {
             return verdict.get();
         }
         try {
-            Gathers.allLocal(planes, "done", new byte[0]);
+            Gathers.barrier(planes, "done");
         } catch (RuntimeException e) {
             return e;
         }

@@ -41,6 +41,8 @@ final class Mesh implements AutoCloseable {
     /** Where the lower ranks dial again ({@link #reconnect}); this mesh closes it. */
     private final ServerSocketChannel listener;
     private final List<InetSocketAddress> addresses;
+    /** The peers this rank has links to ({@link Peers}); an exchange with another is a planning error. */
+    private final boolean[] linked;
     private final ByteBuffer[] pieces;
     /** The heap blocks of each connection's reducing reader (one thread at a time per connection). */
     private final Reducer.Staging[] staging;
@@ -57,8 +59,9 @@ final class Mesh implements AutoCloseable {
     private volatile int waitingOn = -1;
 
     private Mesh(int rank, int nranks, int perPeer, SocketChannel[][] channels, long timeoutMillis, SocketTuning tuning,
-                 ServerSocketChannel listener, List<InetSocketAddress> addresses) {
+                 ServerSocketChannel listener, List<InetSocketAddress> addresses, boolean[] linked) {
         this.rank = rank;
+        this.linked = linked.clone();
         this.listener = listener;
         this.addresses = List.copyOf(addresses);
         this.nranks = nranks;
@@ -79,16 +82,19 @@ final class Mesh implements AutoCloseable {
     }
 
     /**
-     * Builds the full mesh (see {@link MeshLinks}): rank r connects to every higher rank, accepts from every lower one.
+     * Builds the mesh of the links to {@code linked} ({@link Peers#needed}, or {@link Peers#all}; see {@link MeshLinks}).
      *
      * @param listener  this rank's listening socket: the mesh keeps it open for {@link #reconnect} and closes it
      * @param addresses every rank's listening address, by rank
      */
     static Mesh connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
-                        List<InetSocketAddress> addresses, long timeoutMillis, SocketTuning tuning) {
-        return new Mesh(rank, nranks, perPeer, MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis),
-                timeoutMillis, tuning, listener, addresses);
+                        List<InetSocketAddress> addresses, long timeoutMillis, SocketTuning tuning, boolean[] linked) {
+        return new Mesh(rank, nranks, perPeer, MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis,
+                linked), timeoutMillis, tuning, listener, addresses, linked);
     }
+
+    /** How many TCP connections this rank holds: links to the peers its collectives use, times --sockets-per-peer. */
+    int connections() { return MeshLinks.count(channels); }
 
     /**
      * Closes every connection and connects the mesh again, as at the start: every rank calls it at the same point,
@@ -105,7 +111,7 @@ final class Mesh implements AutoCloseable {
                     + e.getMessage(), null, e);
         }
         MeshLinks.closeAll(channels);
-        SocketChannel[][] fresh = MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis);
+        SocketChannel[][] fresh = MeshLinks.connect(rank, nranks, perPeer, listener, addresses, timeoutMillis, linked);
         // in place: the poller and the blocking path read the same rows
         for (int peer = 0; peer < nranks; peer++) {
             System.arraycopy(fresh[peer], 0, channels[peer], 0, perPeer);
@@ -126,13 +132,13 @@ final class Mesh implements AutoCloseable {
      */
     private void breakIn(int bytes, int rounds) {
         ByteBuffer out = ByteBuffer.allocateDirect(bytes);
-        ByteBuffer in = ByteBuffer.allocateDirect(bytes * nranks);
+        ByteBuffer in = ByteBuffer.allocateDirect(bytes * Math.max(1, Peers.count(linked)));
         List<Xfer> sends = new ArrayList<>();
         List<Xfer> recvs = new ArrayList<>();
-        for (int peer = 0; peer < nranks; peer++) {
-            if (peer != rank) {
+        for (int peer = 0, k = 0; peer < nranks; peer++) {
+            if (peer != rank && linked[peer]) {
                 sends.add(Xfer.send(peer, out.duplicate()));
-                recvs.add(Xfer.recv(peer, in.duplicate().position(peer * bytes).limit((peer + 1) * bytes)));
+                recvs.add(Xfer.recv(peer, in.duplicate().position(k * bytes).limit(++k * bytes)));
             }
         }
         for (int r = 0; r < rounds; r++) {
@@ -185,6 +191,8 @@ final class Mesh implements AutoCloseable {
      */
     void exchange(List<Xfer> sends, List<Xfer> recvs, String what) {
         requireNotAborted();
+        Peers.requireLinked(linked, rank, sends, what);
+        Peers.requireLinked(linked, rank, recvs, what);
         long total = 0;
         for (int i = 0; i < sends.size(); i++) {
             total += sends.get(i).bytes();

@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Connects the full mesh: rank r dials every higher rank and accepts every lower one. Whatever goes wrong
+ * Connects the mesh, full or only the peers a rank's collectives use ({@link Peers}): rank r dials every higher
+ * linked rank and accepts every lower one. Whatever goes wrong
  * (a refused dial, a stray hello, lower ranks that never connect) closes every link made so far, the
  * accepted ones included, before the one exception leaves: a failed start never leaks sockets.
  */
@@ -27,12 +28,25 @@ final class MeshLinks {
     /** @return the links by peer rank and link index; the row of this rank stays empty */
     static SocketChannel[][] connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
                                      List<InetSocketAddress> addresses, long timeoutMillis) {
+        return connect(rank, nranks, perPeer, listener, addresses, timeoutMillis, Peers.all(rank, nranks));
+    }
+
+    /**
+     * Only the links to the peers in {@code linked} ({@link Peers}: symmetric, so both ends expect the same ones);
+     * the rows of the others stay empty.
+     */
+    static SocketChannel[][] connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
+                                     List<InetSocketAddress> addresses, long timeoutMillis, boolean[] linked) {
         SocketChannel[][] ch = new SocketChannel[nranks][perPeer];
         List<SocketChannel> accepted = new ArrayList<>();
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         Thread acceptor = null;
         try {
-            int expected = rank * perPeer;
+            int lower = 0;
+            for (int peer = 0; peer < rank; peer++) {
+                lower += linked[peer] ? 1 : 0;
+            }
+            int expected = lower * perPeer;
             IOException[] acceptError = new IOException[1];
             if (expected > 0) {
                 acceptor = new Thread(() -> {
@@ -46,7 +60,8 @@ final class MeshLinks {
                             DataInputStream in = new DataInputStream(s.socket().getInputStream());
                             int peer = in.readInt();
                             int index = in.readInt();
-                            if (peer < 0 || peer >= rank || index < 0 || index >= perPeer || ch[peer][index] != null) {
+                            if (peer < 0 || peer >= rank || !linked[peer] || index < 0 || index >= perPeer
+                                    || ch[peer][index] != null) {
                                 throw new IOException("unexpected connection claiming rank " + peer + " link " + index);
                             }
                             ch[peer][index] = s;
@@ -59,14 +74,14 @@ final class MeshLinks {
                 acceptor.start();
             }
             for (int peer = rank + 1; peer < nranks; peer++) {
-                for (int i = 0; i < perPeer; i++) {
+                for (int i = 0; i < perPeer && linked[peer]; i++) {
                     ch[peer][i] = dial(addresses.get(peer), rank, i, peer, deadline);
                 }
             }
             if (acceptor != null) {
                 acceptor.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
                 if (acceptor.isAlive()) {
-                    throw new BackendException(ExitCode.TIMEOUT, "rank " + rank + ": " + missing(ch, rank)
+                    throw new BackendException(ExitCode.TIMEOUT, "rank " + rank + ": " + missing(ch, rank, linked)
                             + " did not connect within " + Math.max(1, timeoutMillis / 1000) + " s",
                             "check that every rank can reach the others on the chosen interface (NCCL_SOCKET_IFNAME)");
                 }
@@ -90,9 +105,12 @@ final class MeshLinks {
     }
 
     /** "rank 0" or "ranks 0, 2": the lower ranks with a link still missing. */
-    private static String missing(SocketChannel[][] ch, int rank) {
+    private static String missing(SocketChannel[][] ch, int rank, boolean[] linked) {
         List<String> ranks = new ArrayList<>();
         for (int peer = 0; peer < rank; peer++) {
+            if (!linked[peer]) {
+                continue;
+            }
             for (SocketChannel s : ch[peer]) {
                 if (s == null) {
                     ranks.add(Integer.toString(peer));
@@ -147,6 +165,17 @@ final class MeshLinks {
         s.setOption(StandardSocketOptions.TCP_NODELAY, true);
         s.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
         s.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+    }
+
+    /** The links held (open or not yet closed). */
+    static int count(SocketChannel[][] ch) {
+        int c = 0;
+        for (SocketChannel[] row : ch) {
+            for (SocketChannel s : row) {
+                c += s != null ? 1 : 0;
+            }
+        }
+        return c;
     }
 
     static void closeAll(SocketChannel[][] ch) {

@@ -171,7 +171,7 @@ public final class SocketBackend implements Backend {
             }
             SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
             Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis(),
-                    tuning);
+                    tuning, Peers.needed(spec, plane.rank(), plane.nranks()));
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
             return new SocketRankComm(mesh, info, tuning);
         } catch (IOException | RuntimeException e) {

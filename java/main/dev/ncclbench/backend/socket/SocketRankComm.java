@@ -44,6 +44,11 @@ final class SocketRankComm implements RankComm {
         return mesh.nranks();
     }
 
+    /** The TCP connections this rank holds to its peers (tests count them: only the peers its collectives use). */
+    int connections() {
+        return mesh.connections();
+    }
+
     @Override
     public RankInfo info() {
         return info;

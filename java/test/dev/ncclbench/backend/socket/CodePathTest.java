@@ -39,8 +39,8 @@ class CodePathTest {
             List<InetSocketAddress> addresses = List.of((InetSocketAddress) l0.getLocalAddress(),
                     (InetSocketAddress) l1.getLocalAddress());
             CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(
-                    () -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning));
-            try (Mesh mesh = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning); Mesh other = peer.get()) {
+                    () -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning, Peers.all(1, 2)));
+            try (Mesh mesh = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning, Peers.all(0, 2)); Mesh other = peer.get()) {
                 SocketRankComm comm = new SocketRankComm(mesh, new RankInfo(0, 0, "test", 1, "lo"), tuning);
                 String small = path(comm, 32 << 10);
                 String mid = path(comm, 128 << 10);

@@ -44,8 +44,8 @@ class FreshConnectionsTest {
         ServerSocketChannel l1 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0));
         List<InetSocketAddress> addresses = List.of((InetSocketAddress) l0.getLocalAddress(),
                 (InetSocketAddress) l1.getLocalAddress());
-        CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(() -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning));
-        try (Mesh m0 = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning); Mesh m1 = peer.get()) {
+        CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(() -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning, Peers.all(1, 2)));
+        try (Mesh m0 = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning, Peers.all(0, 2)); Mesh m1 = peer.get()) {
             SocketRankComm c0 = new SocketRankComm(m0, new RankInfo(0, 0, "test", 1, "lo"), tuning);
             SocketRankComm c1 = new SocketRankComm(m1, new RankInfo(1, 1, "test", 1, "lo"), tuning);
             assertEquals(List.of(0L, 0L), bothRanks(() -> wrongAtEverySize(c0), () -> wrongAtEverySize(c1)));
