@@ -74,7 +74,8 @@ public final class BaselineRecorder {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), fp.id(), fp, refs, entries);
     }
 
-    static String defaultName(Fingerprint fp) {
+    /** "BACKEND-NODESnRANKSr-ID": the name a baseline of this fingerprint gets without --name. */
+    public static String defaultName(Fingerprint fp) {
         return String.format(Locale.ROOT, "%s-%dn%dr-%s", fp.backend(), fp.nodes(), fp.ranks(), fp.id());
     }
 }
