@@ -97,7 +97,15 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                 : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
                 : FabricCatalog.builtIn();
         Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
-                path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes());
+                path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
+                "socket".equals(doc.backend()));
+        if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
+            // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
+            throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "
+                    + (path.fabric().get().interNode() ? "an inter-node" : "an intra-node") + " fabric and " + runFile
+                    + " ran on " + fp.nodes() + (fp.nodes() == 1 ? " node" : " nodes") + ": its bytes did not cross it;"
+                    + " name the fabric they took");
+        }
         List<Finding> findings = CurveRules.book().run(curve, ignore);
         return new Gate(options, rules).judge(runFile, doc, b, bFile, findings);
     }

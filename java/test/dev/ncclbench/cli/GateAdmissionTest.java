@@ -209,4 +209,21 @@ class GateAdmissionTest {
         assertEquals(2, held.code(), held.err());
         assertTrue(held.err().contains("is taken: its journal"), held.err());
     }
+
+    @Test
+    void aFabricIsHonouredOnSocketRunsOrRefused() throws Exception {
+        Result g = gate(run, "--fabric", "ib-hdr");
+        assertEquals(6, g.code(), g.out() + g.err());
+        assertTrue(g.out().contains("went over TCP sockets (socket backend), not the rdma path"), g.out());
+        assertFalse(g.out().lines().reduce((a, c) -> c).orElse("").startsWith("PASS"), g.out());
+        Result s = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4K", "-n", "2", "-w", "1",
+                "--no-progress", "--fabric", "ib-hdr", "--json", dir.resolve("fabric.json").toString(), "--out",
+                dir.toString());
+        assertEquals(6, s.code(), s.out() + s.err());
+        assertTrue(s.err().contains("degraded path: the run went over TCP sockets"), s.err());
+        Path gpuRun = edited("gpu", d -> d.put("backend", "nccl"));
+        Result refused = cli("gate", "--dir", dir.resolve("none").toString(), "--fabric", "ib-hdr", gpuRun.toString());
+        assertEquals(2, refused.code(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("--fabric ib-hdr is an inter-node fabric"), refused.err());
+    }
 }
