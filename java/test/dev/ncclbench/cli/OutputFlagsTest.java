@@ -172,4 +172,17 @@ class OutputFlagsTest {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().endsWith(".tmp")), "a temporary file was left");
         }
     }
+
+    @Test
+    void standardOutputOntoAFullDeviceIsNotExitZero() throws Exception {
+        Assumptions.assumeTrue(Files.isWritable(Path.of("/dev/full")), "needs /dev/full");
+        StringWriter err = new StringWriter();
+        int code;
+        try (PrintWriter full = new PrintWriter(new java.io.FileOutputStream("/dev/full"))) {
+            code = Main.run(new String[]{"gate", "--dir", baselines.toString(), "--json", run.toString()}, full,
+                    new PrintWriter(err));
+        }
+        assertEquals(1, code, err.toString());
+        assertTrue(err.toString().contains("cannot write to standard output"), err.toString());
+    }
 }
