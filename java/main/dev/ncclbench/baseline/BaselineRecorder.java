@@ -74,7 +74,41 @@ public final class BaselineRecorder {
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), fp.id(), fp, refs, entries);
     }
 
-    static String defaultName(Fingerprint fp) {
+    /**
+     * `baseline record --append`: the baseline with these runs added (their samples beside its own), refused when
+     * they were measured on something else than it.
+     */
+    public static Baseline append(Baseline existing, String existingFile, List<Source> runs) {
+        Baseline added = record(runs, existing.name());
+        if (!existing.fingerprint().id().equals(added.fingerprint().id())) {
+            List<String> diff = existing.fingerprint().changesTo(added.fingerprint()).stream()
+                    .map(Fingerprint.Change::text).toList();
+            throw NcclbenchException.usage("cannot append to " + existingFile + ": the runs were measured on something"
+                    + " else (" + String.join("; ", diff) + "); record them as a baseline of their own");
+        }
+        Map<SizeKey, SizeSamples> merged = new LinkedHashMap<>();
+        for (Baseline b : List.of(existing, added)) {
+            for (Baseline.Entry e : b.entries()) {
+                SizeSamples s = e.samples();
+                merged.merge(s.key(), s, (a, c) -> {
+                    List<double[]> g = new ArrayList<>(a.groups());
+                    g.addAll(c.groups());
+                    List<String> p = new ArrayList<>(a.paths());
+                    p.addAll(c.paths());
+                    return new SizeSamples(a.key(), g, a.busbwTimeUs() > 0 ? a.busbwTimeUs() : c.busbwTimeUs(), p);
+                });
+            }
+        }
+        List<Baseline.Entry> entries = new ArrayList<>();
+        merged.keySet().stream().sorted(SizeKey.ORDER).forEach(k -> entries.add(Baseline.Entry.of(merged.get(k))));
+        List<Baseline.Run> refs = new ArrayList<>(existing.runs());
+        refs.addAll(added.runs());
+        return new Baseline(Baseline.KIND, Baseline.SCHEMA_VERSION, existing.name(), added.createdAt(),
+                existing.fingerprintId(), existing.fingerprint(), refs, entries);
+    }
+
+    /** "BACKEND-NODESnRANKSr-ID": the name a baseline of this fingerprint gets without --name. */
+    public static String defaultName(Fingerprint fp) {
         return String.format(Locale.ROOT, "%s-%dn%dr-%s", fp.backend(), fp.nodes(), fp.ranks(), fp.id());
     }
 }

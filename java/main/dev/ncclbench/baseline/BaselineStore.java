@@ -129,6 +129,11 @@ public final class BaselineStore {
      * one must be sound.
      */
     public Optional<Match> find(Fingerprint run) {
+        return find(run, b -> true);
+    }
+
+    /** {@link #find(Fingerprint)} among the baselines that {@code usable} accepts. */
+    public Optional<Match> find(Fingerprint run, java.util.function.Predicate<Baseline> usable) {
         List<Match> candidates = new ArrayList<>();
         for (Path p : files()) {
             Baseline b;
@@ -137,7 +142,7 @@ public final class BaselineStore {
             } catch (NcclbenchException e) {
                 continue;
             }
-            if (b.fingerprint().topologyKey().equals(run.topologyKey())) {
+            if (b.fingerprint().topologyKey().equals(run.topologyKey()) && usable.test(b)) {
                 candidates.add(new Match(p, b, b.fingerprint().id().equals(run.id())));
             }
         }

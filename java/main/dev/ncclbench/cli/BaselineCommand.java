@@ -6,6 +6,7 @@ import dev.ncclbench.baseline.BaselineRecorder;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,8 +48,18 @@ public final class BaselineCommand implements Runnable {
         @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
         Path dir = BaselineStore.DEFAULT_DIR;
 
+        @Option(names = "--force", description = "replace an existing baseline of that name (or --out file)")
+        boolean force;
+
+        @Option(names = "--append", description = "add the runs to the existing baseline of that name (or --out file)")
+        boolean append;
+
         @Override
         public Integer call() {
+            if (force && append) {
+                throw NcclbenchException.usage("--force replaces the baseline, --append adds to it: give one");
+            }
+            OutputTarget.check("--out", out);
             List<BaselineRecorder.Source> sources = new ArrayList<>();
             for (Path p : runs) {
                 sources.add(new BaselineRecorder.Source(p.toString(), ResultInput.read(p)));
@@ -56,6 +67,16 @@ public final class BaselineCommand implements Runnable {
             Baseline b = BaselineRecorder.record(sources, name);
             BaselineStore store = new BaselineStore(dir);
             Path file = out != null ? out : store.pathOf(b.name());
+            if (append && java.nio.file.Files.exists(file)) {
+                b = BaselineRecorder.append(BaselineStore.read(file), file.toString(), sources);
+            } else if (append) {
+                throw NcclbenchException.usage("--append: " + file + " does not exist (record it first, without"
+                        + " --append)");
+            } else if (!force && java.nio.file.Files.exists(file)) {
+                // a baseline of several runs silently replaced by one run is a gate that got noisier unseen
+                throw NcclbenchException.usage("baseline " + file + " already exists; --append adds these runs to it,"
+                        + " --force replaces it, or choose another --name");
+            }
             store.write(file, b);
             PrintWriter w = spec.commandLine().getOut();
             w.printf(Locale.ROOT, "baseline %s: %d run%s, %d sizes, fingerprint %s (%s)%n", b.name(), b.runs().size(),

@@ -15,6 +15,7 @@ import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
+import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -92,6 +93,7 @@ public final class DoctorCommand implements Callable<Integer> {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found (pip install nvidia-nccl-cu13,"
                     + " set NCCL_HOME, or run scripts/fetch-nccl.sh)");
         }
+        OutputTarget.check("--save", save);
         PrintWriter out = spec.commandLine().getOut();
         if (compare != null) {
             return compare(out, compare, ignored, fail);

@@ -4,6 +4,7 @@ import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.gate.GateRules;
 import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
@@ -40,8 +41,10 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        outputs.check();
+        GateJudge judge = settings.judge();
         ResultDocument doc = ResultInput.read(run);
-        GateReport r = settings.judge().judge(run.toString(), doc, baseline, spec.commandLine().getErr());
+        GateReport r = judge.judge(run.toString(), doc, baseline, spec.commandLine().getErr());
         outputs.write(r, spec.commandLine().getOut());
         return r.exitCode().code;
     }
@@ -66,6 +69,19 @@ public final class GateCommand implements Callable<Integer> {
                 description = "significance level of the one-sided rank test (default: ${DEFAULT-VALUE})")
         double alpha = GateOptions.DEFAULT_ALPHA;
 
+        @Option(names = "--allow-changed", paramLabel = "FIELD[,FIELD]", split = ",",
+                description = "gate against a baseline measured differently in these fields (collective, type, op,"
+                        + " ranks, nodes, placement, backend, ...); without it such a baseline is refused (exit 2)."
+                        + " Versions and NCCL_ settings are gated without it")
+        List<String> allowChanged;
+
+        @Option(names = "--require-all-sizes", description = "fail (exit 6) when a size is in the run or the baseline only")
+        boolean requireAllSizes;
+
+        @Option(names = "--allow-partial", description = "judge an interrupted or incomplete run on the sizes it measured"
+                + " (without it such a run is refused, exit 2)")
+        boolean allowPartial;
+
         @Mixin
         FabricFlags fabricFlags = new FabricFlags();
 
@@ -82,7 +98,7 @@ public final class GateCommand implements Callable<Integer> {
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
-                    rules.ignoredIn(CurveRules.book()));
+                    rules.ignoredIn(CurveRules.book()), GateRules.of(allowChanged, requireAllSizes, allowPartial));
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.ncclbench.gate.GateJson;
 import dev.ncclbench.gate.GateJunit;
 import dev.ncclbench.gate.GateMarkdown;
 import dev.ncclbench.output.AtomicFile;
+import dev.ncclbench.output.OutputTarget;
 import dev.ncclbench.gate.GatePrometheus;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.GateText;
@@ -29,6 +30,13 @@ final class GateOutputOptions {
 
     @Option(names = "--prometheus", paramLabel = "FILE", description = "node-exporter textfile (busbw per size, verdict, timestamp)")
     Path prometheus;
+
+    /** Every output file, before the gate reads anything (a lost --junit is never exit 0). */
+    void check() {
+        OutputTarget.check("--junit", junit);
+        OutputTarget.check("--markdown", markdown);
+        OutputTarget.check("--prometheus", prometheus);
+    }
 
     void write(GateReport r, PrintWriter out) {
         if (json) {

@@ -44,6 +44,12 @@ public final class Main {
         });
         int code = cl.execute(args);
         out.flush();
+        // a PrintWriter keeps its write errors to itself: `gate --json > /dev/full` must not end 0 with nothing written
+        if (out.checkError() && code == ExitCode.OK.code) {
+            err.println("ncclbench: cannot write to standard output (a full disk or a closed pipe): the output is"
+                    + " incomplete");
+            code = ExitCode.INTERNAL.code;
+        }
         err.flush();
         return code;
     }

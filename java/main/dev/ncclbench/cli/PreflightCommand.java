@@ -6,6 +6,7 @@ import dev.ncclbench.preflight.Preflight;
 import dev.ncclbench.preflight.PreflightRequest;
 import dev.ncclbench.preflight.PreflightRun;
 import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -102,6 +103,8 @@ public final class PreflightCommand implements Callable<Integer> {
         // --json: stdout holds the one JSON document; the findings, the sweep's table and the verdict go to stderr
         PrintWriter human = outputs.json ? e : o;
         // a bad flag is exit 2 before a minute of sweeping
+        outputs.check();
+        OutputTarget.check("--html", html);
         PreflightRun.Outcome r = new PreflightRun(human, e).run(request());
         outputs.write(r.report(), o);
         // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)

@@ -23,16 +23,23 @@ public final class RecoverCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.partial", description = "The journal, <result>.json.partial")
     Path journal;
 
+    @picocli.CommandLine.Option(names = "--force", description = "replace the result file when it holds another run"
+            + " (without it both files are kept and recover exits 2)")
+    boolean force;
+
     @Override
     public Integer call() {
         if (!Files.isRegularFile(journal)) {
             throw NcclbenchException.usage(journal + " is not a file");
         }
         try {
-            Path file = ResultFiles.recover(journal);
-            ResultDocument doc = ResultFiles.read(file);
-            spec.commandLine().getOut().println("ncclbench: " + doc.rows().size() + " rows recovered into " + file
-                    + " (status " + doc.status() + ")");
+            ResultFiles.Recovered r = ResultFiles.recover(journal, force);
+            ResultDocument doc = r.doc();
+            spec.commandLine().getOut().println(r.alreadyThere()
+                    ? "ncclbench: " + r.file() + " already holds this run's " + doc.rows().size() + " rows (status "
+                    + doc.status() + "); its leftover journal " + journal + " is deleted"
+                    : "ncclbench: " + doc.rows().size() + " rows recovered into " + r.file() + " (status "
+                    + doc.status() + ")");
             spec.commandLine().getOut().flush();
             return 0;
         } catch (IOException e) {

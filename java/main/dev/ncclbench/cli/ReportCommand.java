@@ -4,6 +4,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.report.ReportData;
 import dev.ncclbench.report.RunReport;
 import dev.ncclbench.results.ResultInput;
+import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +50,9 @@ public final class ReportCommand implements Callable<Integer> {
         if (html == null && png == null && svg == null) {
             throw NcclbenchException.usage("report needs at least one of --html, --png, --svg");
         }
+        OutputTarget.check("--html", html);
+        OutputTarget.check("--png", png);
+        OutputTarget.check("--svg", svg);
         List<ReportData.Run> docs = new ArrayList<>();
         for (Path p : runs) {
             docs.add(new ReportData.Run(RunReport.label(p), p.toString(), ResultInput.read(p)));

@@ -16,6 +16,7 @@ import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
 import dev.ncclbench.sweep.SweepRunner;
+import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -154,6 +155,9 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ${DEFAULT-VALUE})")
     Path out = Defaults.OUT_DIR;
 
+    @Option(names = "--force", description = "replace an existing --json file (without it an earlier run's file is refused)")
+    boolean force;
+
     @Mixin
     LaunchFlags launchFlags = new LaunchFlags();
 
@@ -171,6 +175,12 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // the outputs before anything runs: a minute of measuring is never lost to a bad path or an earlier file
+        OutputTarget.check("--html", html);
+        if (json != null && !force && java.nio.file.Files.isRegularFile(json)) {
+            throw NcclbenchException.usage("--json " + json + " already exists (an earlier run's result); choose"
+                    + " another name, or --force to replace it");
+        }
         RunSpec runSpec = resolve();
         LaunchOptions launch = launch();
         RouteInputs path = path();

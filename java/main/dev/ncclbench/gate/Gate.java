@@ -28,9 +28,15 @@ public final class Gate {
      */
     public static final int MIN_RUNS_FOR_LATENCY = 2;
     private final GateOptions options;
+    private final GateRules rules;
 
     public Gate(GateOptions options) {
+        this(options, GateRules.DEFAULT);
+    }
+
+    public Gate(GateOptions options, GateRules rules) {
         this.options = options;
+        this.rules = rules;
     }
 
     /**
@@ -66,7 +72,8 @@ public final class Gate {
         return new GateReport(runFile, baseline == null ? null : baseline.name(), baselineFile,
                 baseline == null ? 0 : baseline.runs().size(),
                 baseline != null && baseline.fingerprint().id().equals(fp.id()), fp, changes, sizes,
-                List.copyOf(curve), options.describe(), Instant.now().getEpochSecond());
+                List.copyOf(curve), options.describe(), Instant.now().getEpochSecond(), rules.requireAllSizes(),
+                "ok".equals(run.status()) ? null : run.status());
     }
 
     SizeResult compare(SizeSamples base, SizeSamples run) {

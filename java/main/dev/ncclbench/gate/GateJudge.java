@@ -29,12 +29,19 @@ import java.util.Set;
  * @param catalog     the fabric catalog, or null for the default one
  * @param socketFloor what sockets reach on the same interface (GB/s or a socket run's file), or null
  * @param ignore      curve-check rule ids to skip
+ * @param rules       what the gate accepts to compare
  */
 public record GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
-                        Set<String> ignore) {
+                        Set<String> ignore, GateRules rules) {
     public GateJudge {
         // in the order given: the first unknown id is the one the usage line names
         ignore = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(ignore));
+        rules = rules == null ? GateRules.DEFAULT : rules;
+    }
+
+    public GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
+                     Set<String> ignore) {
+        this(dir, options, fabric, catalog, socketFloor, ignore, GateRules.DEFAULT);
     }
 
     /**
@@ -45,28 +52,44 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         return RouteOptions.resolve(fabric, fabric == null ? null : catalog, socketFloor);
     }
 
-    /** Finds the baseline, runs the curve check and the gate; says on err when no baseline applies. */
+    /**
+     * The one gate decision of every command (gate, preflight, report, sweep --html, fleet --baseline): finds the
+     * baseline, refuses a run that did not finish or was measured differently from the baseline named (exit 2,
+     * every difference named), runs the curve check and the gate. A baseline found by fingerprint is one measured
+     * the same way; when there is none it says so on err and the curve check alone decides. Zero sizes compared
+     * is the verdict NOTHING_TO_COMPARE (exit 2), never PASS.
+     */
     public GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
         for (String id : ignore) {
             if (!CurveRules.book().knows(id)) {
                 throw NcclbenchException.usage("--ignore: no curve rule '" + id + "'");
             }
         }
+        Admission.checkFinished(runFile, doc, rules.allowPartial());
         BaselineStore store = new BaselineStore(dir);
         Fingerprint fp = Fingerprint.of(doc);
+        Set<String> runCollectives = Admission.collectives(RunSamples.of(doc, runFile).keySet());
         Baseline b = null;
         String bFile = null;
         if (baselineName != null) {
             b = store.resolve(baselineName);
             bFile = baselineName;
+            List<String> blockers = Admission.blockers(b.fingerprint(), Admission.collectivesOf(b), fp, runCollectives,
+                    rules.allowChanged());
+            if (!blockers.isEmpty()) {
+                throw Admission.refused(runFile, fp, b.name(), blockers);
+            }
         } else {
-            Optional<BaselineStore.Match> m = store.find(fp);
+            Optional<BaselineStore.Match> m = store.find(fp, c -> Admission.blockers(c.fingerprint(),
+                    Admission.collectivesOf(c), fp, runCollectives, rules.allowChanged()).isEmpty());
             if (m.isPresent()) {
                 b = m.get().baseline();
                 bFile = m.get().file().toString();
             } else {
-                err.println("ncclbench: no baseline in " + dir + " matches this run's topology (" + fp.summary()
-                        + "); the curve check alone decides (record one: ncclbench baseline record " + runFile + ")");
+                err.println("ncclbench: no baseline in " + dir + " was measured as this run was (" + fp.summary()
+                        + ", " + String.join(",", runCollectives) + " " + fp.measurement().getOrDefault("type", "")
+                        + " " + fp.measurement().getOrDefault("op", "") + "); the curve check alone decides"
+                        + " (record one: ncclbench baseline record " + runFile + ")");
             }
         }
         RouteInputs path = path();
@@ -74,9 +97,23 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                 : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
                 : FabricCatalog.builtIn();
         Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
-                path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes());
+                path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
+                "socket".equals(doc.backend()));
+        if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
+            // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
+            throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "
+                    + (path.fabric().get().interNode() ? "an inter-node" : "an intra-node") + " fabric and " + runFile
+                    + " ran on " + fp.nodes() + (fp.nodes() == 1 ? " node" : " nodes") + ": its bytes did not cross it;"
+                    + " name the fabric they took");
+        }
         List<Finding> findings = CurveRules.book().run(curve, ignore);
-        return new Gate(options).judge(runFile, doc, b, bFile, findings);
+        return new Gate(options, rules).judge(runFile, doc, b, bFile, findings);
+    }
+
+    /** The same decision, judging an unfinished run on its measured sizes (sweep --html of an interrupted run). */
+    public GateJudge allowingPartial() {
+        return new GateJudge(dir, options, fabric, catalog, socketFloor, ignore,
+                new GateRules(rules.allowChanged(), rules.requireAllSizes(), true));
     }
 
     /** The baseline the report overlays: the one the gate compared with, if any. */

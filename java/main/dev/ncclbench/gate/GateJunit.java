@@ -25,10 +25,16 @@ public final class GateJunit {
     public static TestSuite suite(GateReport r) {
         String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
         List<TestCase> cases = new ArrayList<>();
+        if (r.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
+            // no size case fails by itself: without this one a CI page would show every case green
+            cases.add(TestCase.failed("ncclbench.gate", "compared sizes", "nothing_to_compare", r.verdictLine(),
+                    r.verdictLine()));
+        }
+        List<SizeResult> failing = r.failing();
         for (SizeResult s : sizes(r)) {
             String detail = detail(s);
             String classname = "ncclbench.gate." + s.key().collective();
-            cases.add(!s.status().fails() ? TestCase.passed(classname, s.key().label(), detail, "")
+            cases.add(!failing.contains(s) ? TestCase.passed(classname, s.key().label(), detail, "")
                     : TestCase.failed(classname, s.key().label(), s.status().name().toLowerCase(Locale.ROOT),
                             s.key().label() + ": " + detail,
                             detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
@@ -47,7 +53,7 @@ public final class GateJunit {
     }
 
     private static List<SizeResult> sizes(GateReport r) {
-        return r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).toList();
+        return r.sizes().stream().filter(s -> r.requireAllSizes() || s.status() != SizeResult.Status.MISSING).toList();
     }
 
     private static String detail(SizeResult s) {

@@ -13,11 +13,7 @@ public final class GateMarkdown {
 
     public static String render(GateReport r) {
         StringBuilder sb = new StringBuilder();
-        String icon = switch (r.verdict()) {
-            case PASS -> "PASS";
-            case REGRESSION -> "REGRESSION";
-            case DEGRADED -> "DEGRADED";
-        };
+        String icon = r.verdict().name();
         sb.append("## ncclbench gate: ").append(icon).append("\n\n");
         sb.append(escape(r.verdictLine())).append("\n\n");
         sb.append("Run `").append(r.runFile()).append("`");

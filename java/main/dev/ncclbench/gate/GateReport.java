@@ -14,17 +14,37 @@ import java.util.List;
  * @param changes      what differs between the baseline's fingerprint and the run's
  * @param curve        the curve check's findings (no baseline needed)
  * @param timestamp    when the gate ran, seconds since the epoch
+ * @param requireAllSizes a size in one side only fails (--require-all-sizes)
+ * @param partialStatus the run's status when it did not finish and was judged on its measured sizes, else null
  */
 public record GateReport(String runFile, String baselineName, String baselineFile, int baselineRuns,
                          boolean exactMatch, Fingerprint runFingerprint, List<Fingerprint.Change> changes,
-                         List<SizeResult> sizes, List<Finding> curve, String options, long timestamp) {
+                         List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
+                         boolean requireAllSizes, String partialStatus) {
 
+    /**
+     * NOTHING_TO_COMPARE: a baseline was there and no size was in both (exit 2: a gate that compared nothing
+     * has not passed). INCOMPLETE: --require-all-sizes and a size in one side only.
+     */
     public enum Verdict {
-        PASS, REGRESSION, DEGRADED
+        PASS, REGRESSION, DEGRADED, INCOMPLETE, NOTHING_TO_COMPARE
     }
 
     public List<SizeResult> failing() {
-        return sizes.stream().filter(s -> s.status().fails()).toList();
+        return sizes.stream().filter(s -> s.status().fails() || requireAllSizes && oneSided(s)).toList();
+    }
+
+    /** The sizes in one side only: listed, compared with nothing. */
+    public List<SizeResult> oneSided() {
+        return sizes.stream().filter(GateReport::oneSided).toList();
+    }
+
+    private static boolean oneSided(SizeResult s) {
+        return s.status() == SizeResult.Status.NEW || s.status() == SizeResult.Status.MISSING;
+    }
+
+    public long compared() {
+        return sizes.stream().filter(s -> s.comparison() != null).count();
     }
 
     public boolean curveDegraded() {
@@ -32,17 +52,27 @@ public record GateReport(String runFile, String baselineName, String baselineFil
     }
 
     public Verdict verdict() {
+        if (baselineName != null && compared() == 0) {
+            return Verdict.NOTHING_TO_COMPARE;
+        }
         if (sizes.stream().anyMatch(s -> s.status() == SizeResult.Status.REGRESSION)) {
             return Verdict.REGRESSION;
         }
         if (sizes.stream().anyMatch(s -> s.status() == SizeResult.Status.DEGRADED_PATH) || curveDegraded()) {
             return Verdict.DEGRADED;
         }
+        if (requireAllSizes && !oneSided().isEmpty()) {
+            return Verdict.INCOMPLETE;
+        }
         return Verdict.PASS;
     }
 
     public ExitCode exitCode() {
-        return verdict() == Verdict.PASS ? ExitCode.OK : ExitCode.DEGRADED;
+        return switch (verdict()) {
+            case PASS -> ExitCode.OK;
+            case NOTHING_TO_COMPARE -> ExitCode.USAGE;
+            default -> ExitCode.DEGRADED;
+        };
     }
 
     /** One line: "PASS: 11 sizes within noise and 5% of baseline X" or "REGRESSION: all_reduce 2 MiB busbw -20%...". */

@@ -50,23 +50,65 @@ public final class GateText {
     }
 
     static String verdictLine(GateReport r) {
+        if (r.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
+            return "NOTHING_TO_COMPARE: nothing to compare: " + r.runFile() + " has " + range(r, true)
+                    + ", baseline " + r.baselineName() + " has " + range(r, false) + partialNote(r);
+        }
         List<SizeResult> failing = r.failing();
         List<String> parts = new ArrayList<>();
         for (SizeResult s : failing) {
             parts.add(s.key().label() + " " + (s.status() == SizeResult.Status.DEGRADED_PATH
-                    ? "path " + s.basePath() + " -> " + s.runPath() : s.changeText()));
+                    ? "path " + s.basePath() + " -> " + s.runPath()
+                    : s.comparison() == null ? s.status().label : s.changeText()));
         }
         r.curve().stream().filter(f -> f.severity() == dev.ncclbench.finding.Severity.ERROR)
                 .forEach(f -> parts.add(f.title()));
         String head = r.verdict().name();
         if (parts.isEmpty()) {
-            long compared = r.sizes().stream().filter(s -> s.comparison() != null).count();
             return head + ": " + (r.baselineName() == null ? "the curve check found nothing that degrades the path"
-                    : compared + " sizes within noise and tolerance of baseline " + r.baselineName());
+                    : r.compared() + " sizes within noise and tolerance of baseline " + r.baselineName())
+                    + oneSidedNote(r) + partialNote(r);
         }
         String changed = r.changes().isEmpty() ? "; nothing changed in the fingerprint"
                 : "; what changed: " + String.join(", ", r.changes().stream().map(Fingerprint.Change::text).toList());
-        return head + ": " + String.join("; ", parts) + changed;
+        return head + ": " + String.join("; ", parts) + changed + (r.requireAllSizes() ? "" : oneSidedNote(r))
+                + partialNote(r);
+    }
+
+    /** "; not compared (in one side only): all_reduce 8 MiB (not in run)". */
+    private static String oneSidedNote(GateReport r) {
+        List<SizeResult> one = r.oneSided();
+        if (one.isEmpty() || r.baselineName() == null) {
+            return "";
+        }
+        return "; not compared (in one side only): " + String.join(", ", one.stream()
+                .map(s -> s.key().label() + " (" + s.status().label + ")").toList());
+    }
+
+    private static String partialNote(GateReport r) {
+        return r.partialStatus() == null ? "" : "; the run is " + Admission.describe(r.partialStatus())
+                + ": only its " + r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).count()
+                + " measured sizes judged (--allow-partial)";
+    }
+
+    /** "all_reduce float 1 KiB-4 MiB (4 sizes)" for the run's side or the baseline's. */
+    private static String range(GateReport r, boolean run) {
+        java.util.Map<String, List<Long>> by = new java.util.TreeMap<>();
+        for (SizeResult s : r.sizes()) {
+            boolean inRun = s.status() != SizeResult.Status.MISSING;
+            boolean inBase = s.status() != SizeResult.Status.NEW;
+            if (run ? inRun : inBase) {
+                by.computeIfAbsent(s.key().collective() + " " + s.key().type(), k -> new ArrayList<>())
+                        .add(s.key().size());
+            }
+        }
+        if (by.isEmpty()) {
+            return "no sizes";
+        }
+        List<String> out = new ArrayList<>();
+        by.forEach((k, v) -> out.add(k + " " + Sizes.human(java.util.Collections.min(v)) + "-"
+                + Sizes.human(java.util.Collections.max(v)) + " (" + v.size() + (v.size() == 1 ? " size)" : " sizes)")));
+        return String.join(", ", out);
     }
 
     static String value(SizeResult s, double v) {

@@ -27,6 +27,11 @@ public final class AtomicFile {
      * @throws java.nio.file.AtomicMoveNotSupportedException when the folder's file system cannot rename atomically
      */
     public static void write(Path file, byte[] content) throws IOException {
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // renaming over a device node (/dev/full) or a pipe would replace it with a regular file
+            throw new IOException(file + " exists and is not a regular file (a device, a pipe, a folder or a link"
+                    + " to one)");
+        }
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
@@ -51,9 +56,16 @@ public final class AtomicFile {
         write(file, content.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** A file an option names (--junit, --prometheus, --html ...): a failure is a usage error (exit 2) naming it. */
+    /**
+     * A file an option names (--junit, --prometheus, --html ...), checked as {@link OutputTarget#check} checks it
+     * (no folder is created for it); a failure, a full disk included, is a usage error (exit 2) naming it.
+     */
     public static void writeOutput(Path file, byte[] content) {
         try {
+            Path dir = file.toAbsolutePath().normalize().getParent();
+            if (dir == null || !Files.isDirectory(dir)) {
+                throw new IOException("the folder " + dir + " does not exist");
+            }
             write(file, content);
         } catch (IOException e) {
             throw NcclbenchException.usage("cannot write " + file + ": " + e.getMessage());

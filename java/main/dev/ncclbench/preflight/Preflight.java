@@ -113,7 +113,9 @@ public final class Preflight {
         if (sweep != null) {
             sweepReason(sweep).ifPresent(reasons::add);
         }
-        if (gate != null && gate.verdict() != GateReport.Verdict.PASS) {
+        if (gate != null && gate.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
+            reasons.add(new Reason("FAIL", ExitCode.USAGE, gate.line(), "the gate: nothing to compare"));
+        } else if (gate != null && gate.verdict() != GateReport.Verdict.PASS) {
             reasons.add(new Reason("DEGRADED", ExitCode.DEGRADED, gate.line(), "the gate: " + gateBrief(gate)));
         }
         Reason worst = reasons.stream().filter(r -> r.word().equals("FAIL")).findFirst()

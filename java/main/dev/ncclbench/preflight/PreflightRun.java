@@ -135,16 +135,28 @@ public final class PreflightRun {
      * that cannot run leaves the spec as it is: the sweep then refuses it, in its own order of checks.
      */
     private static RunSpec withMaxBytesOfTheBackend(RunSpec spec, LaunchInfo launch) {
+        long max = Defaults.PREFLIGHT_MAX_BYTES_HOST;
         BackendChoice choice;
         try {
             choice = BackendChoice.choose(spec, launch.singleNode());
         } catch (NcclbenchException e) {
-            return spec;
+            // the GPU range may be what made a host backend unready (its buffers): ask again with the host's range,
+            // so that the default sizes are those of the backend that will run, not of the one asked (auto)
+            try {
+                choice = BackendChoice.choose(spec.toBuilder().range(spec.range().upTo(Math.max(spec.minBytes(), max),
+                        spec.maxBytesSource())).build(), launch.singleNode());
+            } catch (NcclbenchException again) {
+                return spec;
+            }
         }
         if (choice.backend().capabilities().contains(Capability.DEVICE_TIMING)) {
             return spec;
         }
-        long max = Defaults.PREFLIGHT_MAX_BYTES_HOST;
+        // and what this JVM holds: send, receive and scratch buffers per local rank (as the sweep's own -e default)
+        int ranks = spec.localRanks() > 0 ? spec.localRanks()
+                : launch.launcher().equals("none") ? Defaults.LOCAL_RANKS_STANDALONE : 1;
+        long budget = Runtime.getRuntime().maxMemory() / 2 / (3L * ranks);
+        max = Math.min(max, Long.highestOneBit(Math.max(1 << 20, budget)));
         if (spec.minBytes() > max) {
             throw NcclbenchException.usage("-b " + Sizes.human(spec.minBytes()) + " (" + spec.minBytes()
                     + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)");

@@ -35,16 +35,23 @@ public final class RunReport {
         return new Judged(data, gate);
     }
 
-    /** sweep --html: the report of one run, judged against its matching baseline if any; a failure is one line. */
+    /**
+     * sweep --html: the report of one run (an interrupted one too), judged against its matching baseline if any. A
+     * run that cannot be read or judged is one line on err; a page that cannot be written is the command's error
+     * (exit 2 naming the file): a report asked for and lost is never exit 0.
+     */
     public static void htmlFor(Path json, Path html, GateJudge judge, PrintWriter err) {
+        Judged r;
         try {
             ResultDocument doc = ResultInput.read(json);
-            Judged r = assemble(List.of(new ReportData.Run(label(json), json.toString(), doc)), judge, null, err);
-            write(r.data(), html, null, null);
-            err.println("ncclbench: report in " + html);
+            r = assemble(List.of(new ReportData.Run(label(json), json.toString(), doc)), judge.allowingPartial(), null,
+                    err);
         } catch (NcclbenchException | java.io.UncheckedIOException e) {
             err.println("ncclbench: no HTML report: " + e.getMessage());
+            return;
         }
+        write(r.data(), html, null, null);
+        err.println("ncclbench: report in " + html);
     }
 
     /** Writes each file asked for (null: not asked). */

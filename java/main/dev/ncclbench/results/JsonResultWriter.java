@@ -45,13 +45,18 @@ final class JsonResultWriter implements ResultSink {
         if (header != null) {
             throw new IllegalStateException("beginRun called twice");
         }
-        header = ResultDocument.begin(run);
         try {
+            // created exclusively: the journal is the run's lock on its result file, so two jobs given one --json
+            // cannot interleave their rows (the second is refused; OutputPaths says so before it runs)
+            Files.createFile(journalFile);
             journal = new FileOutputStream(journalFile.toFile());
             AtomicFile.readableByAll(journalFile);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw dev.ncclbench.NcclbenchException.usage(OutputPaths.journalTaken(file, journalFile));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }
+        header = ResultDocument.begin(run);
         append(ResultJson.line(header));
     }
 

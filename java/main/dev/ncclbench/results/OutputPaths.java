@@ -43,6 +43,16 @@ public final class OutputPaths {
         if (Files.exists(json) && !Files.isWritable(json)) {
             throw NcclbenchException.usage("--json " + json + " exists and cannot be written");
         }
+        Path journal = ResultFiles.journalOf(json);
+        if (Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
+            throw NcclbenchException.usage("--json " + journalTaken(json, journal));
+        }
+    }
+
+    /** Another run holds this result file: its journal is there. */
+    static String journalTaken(Path json, Path journal) {
+        return json + " is taken: its journal " + journal + " exists (another run is writing it, or a killed run left"
+                + " its rows there: ncclbench recover " + journal + ")";
     }
 
     /** --out DIR: a folder, or a path whose nearest existing ancestor is a folder that can be written. */

@@ -32,7 +32,9 @@ public final class ResultFiles {
     public static ResultDocument read(Path file) throws IOException {
         ResultDocument doc;
         try {
-            doc = ResultJson.READER.readValue(file.toFile(), ResultDocument.class);
+            com.fasterxml.jackson.databind.JsonNode tree = ResultJson.READER.readTree(file.toFile());
+            checkKind(file, tree);
+            doc = ResultJson.READER.treeToValue(tree, ResultDocument.class);
         } catch (JsonProcessingException e) {
             throw new IOException(file + " is not a ncclbench result: " + e.getOriginalMessage(), e);
         }
@@ -41,25 +43,44 @@ public final class ResultFiles {
     }
 
     /**
+     * A baseline, a gate decision or any other document read as a run would be judged as a run of no rows: it is
+     * refused by what it says it is. A result written before "kind" existed has rows and a spec.
+     */
+    private static void checkKind(Path file, com.fasterxml.jackson.databind.JsonNode tree) throws IOException {
+        if (tree == null || !tree.isObject()) {
+            throw new IOException(file + " is not a ncclbench result (not a JSON object)");
+        }
+        String kind = tree.path("kind").asText("");
+        if (kind.isEmpty() && tree.has("rows")) {
+            return;
+        }
+        if (!ResultDocument.KIND.equals(kind)) {
+            String what = kind.isEmpty() ? "a JSON document without \"kind\"" : kind.startsWith("ncclbench.")
+                    || kind.startsWith("ncclbench-") ? "a " + kind.substring("ncclbench.".length()) + " document (kind "
+                    + kind + ")" : "a document of kind " + kind;
+            throw new IOException(file + " is " + what + ", not a run's result (kind " + ResultDocument.KIND
+                    + "; a sweep writes one with --json)");
+        }
+    }
+
+    /**
      * Turns the journal of a run that never finished into a document with status "incomplete", written
      * atomically beside it (the journal's name without ".partial"), and deletes the journal. A torn last
-     * line (the crash came mid-write) is dropped. When the document already exists (the crash came after
-     * finalising, before deleting the journal) the journal is only deleted.
+     * line (the crash came mid-write) is dropped. When the document already holds this run (the crash came after
+     * finalising, before deleting the journal: same start, at least the journal's rows) the journal is only
+     * deleted. A document of another run is never replaced without {@code force}, and the journal is deleted only
+     * once its rows are in the document.
      *
-     * @return the document's path
+     * @return what was done
      * @throws IOException when the journal is unreadable or its first line is not a run header
+     * @throws dev.ncclbench.NcclbenchException (usage) when the document holds another run and not force
      */
-    public static Path recover(Path journal) throws IOException {
+    public static Recovered recover(Path journal, boolean force) throws IOException {
         String name = journal.getFileName().toString();
         if (!name.endsWith(JOURNAL_SUFFIX) || name.length() == JOURNAL_SUFFIX.length()) {
             throw new IOException(journal + " is not a result journal (its name does not end in " + JOURNAL_SUFFIX + ")");
         }
         Path file = journal.resolveSibling(name.substring(0, name.length() - JOURNAL_SUFFIX.length()));
-        if (Files.exists(file)) {
-            read(file);
-            Files.deleteIfExists(journal);
-            return file;
-        }
         List<String> lines = Files.readAllLines(journal, StandardCharsets.UTF_8);
         if (lines.isEmpty()) {
             throw new IOException(journal + " is empty: the run stopped before writing its header");
@@ -91,11 +112,41 @@ public final class ResultFiles {
                 Journal.applyVerdict(rows, entry.verdictFor());
             }
         }
+        if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            ResultDocument existing = null;
+            try {
+                existing = read(file);
+            } catch (IOException e) {
+                // not a result at all: another file of that name, refused below like another run
+            }
+            if (existing != null && java.util.Objects.equals(existing.startedAt(), header.startedAt())
+                    && existing.rows() != null && existing.rows().size() >= rows.size()) {
+                Files.deleteIfExists(journal);
+                return new Recovered(file, existing, true);
+            }
+            if (!force || !Files.isRegularFile(file)) {
+                throw dev.ncclbench.NcclbenchException.usage("cannot recover " + journal + " into " + file + ": "
+                        + file + " already holds " + (existing == null ? "something that is not a ncclbench result"
+                        : "another run (started " + existing.startedAt() + ", " + existing.rows().size() + " rows)")
+                        + " and the journal's run started " + header.startedAt() + " (" + rows.size() + " rows); both are"
+                        + " kept: move " + file + " away and recover again"
+                        + (Files.isRegularFile(file) ? ", or --force to replace it" : ""));
+            }
+        }
         String error = "recovered from " + journal.getFileName() + ": the run stopped before finishing; "
                 + rows.size() + " rows kept" + (dropped > 0 ? ", " + dropped + " unreadable lines dropped" : "");
-        writeAtomically(file, header.finished(ResultDocument.INCOMPLETE, error, null, rows));
+        ResultDocument doc = header.finished(ResultDocument.INCOMPLETE, error, null, rows);
+        writeAtomically(file, doc);
         Files.deleteIfExists(journal);
-        return file;
+        return new Recovered(file, doc, false);
+    }
+
+    /**
+     * What recover did.
+     *
+     * @param alreadyThere the file held this run already: only the journal was deleted
+     */
+    public record Recovered(Path file, ResultDocument doc, boolean alreadyThere) {
     }
 
     /** Writes {@code doc} whole or not at all (a crash never leaves half a result). */

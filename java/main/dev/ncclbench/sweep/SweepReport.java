@@ -140,6 +140,15 @@ final class SweepReport {
                     verdictMessage = "degraded path: " + d.diagnosis().get().reason();
                 }
             }
+            if (knownPath != null && path.fabric().isPresent() && !rows.isEmpty()) {
+                String degraded = socketUnderFabric(path.fabric().get());
+                if (degraded != null) {
+                    out.println("# " + degraded);
+                    out.flush();
+                    verdictCode = ExitCode.DEGRADED;
+                    verdictMessage = degraded;
+                }
+            }
             if (failure == null && rows.isEmpty()) {
                 // a run that measured nothing is never "ok"
                 failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
@@ -159,6 +168,33 @@ final class SweepReport {
             throw new NcclbenchException(verdictCode, verdictMessage);
         }
         return ExitCode.OK;
+    }
+
+    /**
+     * --fabric on a backend that knows its path (sockets): the run is judged against the fabric, not ignored. Under a
+     * fabric whose healthy path is not sockets the run took the degraded path; under an Ethernet one its largest
+     * sizes (64 MiB up) must reach the healthy band. Null when healthy or when no size was large enough to judge.
+     */
+    private String socketUnderFabric(dev.ncclbench.diagnosis.FabricEntry f) {
+        if (!"socket".equals(knownPath.path())) {
+            return null;
+        }
+        double peak = rows.stream().filter(r -> r.sizeBytes() >= 64L << 20)
+                .mapToDouble(r -> Math.max(r.outOfPlace().busbw(), r.inPlace().busbw())).filter(Double::isFinite)
+                .max().orElse(Double.NaN);
+        if (Double.isNaN(peak) && f.path().equals("socket")) {
+            out.println("# --fabric " + f.id() + ": no size from 64 MiB up, so busbw was not judged against its band"
+                    + " (sweep to -e 64M or more)");
+        }
+        if (!f.path().equals("socket")) {
+            return "degraded path: the run went over TCP sockets (socket backend), not the " + f.path() + " path a"
+                    + " healthy " + f.id() + " job takes";
+        }
+        if (peak < f.healthyMinGBps()) {
+            return String.format(java.util.Locale.ROOT, "degraded path: busbw peaks at %.2f GB/s from 64 MiB up, under"
+                    + " the %.2f GB/s a healthy %s path reaches", peak, f.healthyMinGBps(), f.id());
+        }
+        return null;
     }
 
     private static String status(RuntimeException failure) {

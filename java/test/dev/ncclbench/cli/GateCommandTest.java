@@ -91,6 +91,7 @@ class GateCommandTest {
     @Test
     void aTenfoldSlowdownFailsWithEveryOutput() throws Exception {
         Path b = baselines("twice", run, run);
+        Files.createDirectories(dir.resolve("out"));
         Path junit = dir.resolve("out/gate.xml");
         Path md = dir.resolve("out/gate.md");
         Path prom = dir.resolve("out/gate.prom");

@@ -148,8 +148,8 @@ class JsonResultWriterTest {
         Path journal = ResultFiles.journalOf(file);
         Files.writeString(journal, "{\"row\":{\"collective\":\"all_re", java.nio.file.StandardOpenOption.APPEND);
 
-        Path recovered = ResultFiles.recover(journal);
-        assertEquals(file, recovered);
+        ResultFiles.Recovered recovered = ResultFiles.recover(journal, false);
+        assertEquals(file, recovered.file());
         assertFalse(Files.exists(journal));
         ResultDocument doc = ResultFiles.read(file);
         assertEquals(ResultDocument.INCOMPLETE, doc.status());
@@ -163,17 +163,73 @@ class JsonResultWriterTest {
     }
 
     @Test
-    void recoverDoesNotOverwriteAFinishedDocument() throws IOException {
+    void recoverDeletesTheJournalOfARunAlreadyFinalised() throws IOException {
         Path file = dir.resolve("run.json");
         ResultSink sink = ResultSinks.json(file, CLOCK);
         sink.beginRun(Fixtures.run(List.of("all_reduce"), 1));
         sink.row(Fixtures.allReduceRows().get(0));
-        sink.finish("ok", null);
         Path journal = ResultFiles.journalOf(file);
-        Files.writeString(journal, "stale");
-        assertEquals(file, ResultFiles.recover(journal));
+        String left = Files.readString(journal);
+        sink.finish("ok", null);
+        // the crash came after the rename, before the journal's deletion
+        Files.writeString(journal, left);
+        ResultFiles.Recovered r = ResultFiles.recover(journal, false);
+        assertTrue(r.alreadyThere());
         assertEquals("ok", ResultFiles.read(file).status());
         assertFalse(Files.exists(journal));
+    }
+
+    @Test
+    void recoverKeepsBothFilesWhenTheTargetHoldsAnotherRun() throws IOException {
+        Path file = dir.resolve("k.json");
+        ResultSink older = ResultSinks.json(file, CLOCK);
+        older.beginRun(Fixtures.run(List.of("all_reduce"), 1));
+        older.row(Fixtures.allReduceRows().get(0));
+        older.finish("ok", null);
+        String olderText = Files.readString(file);
+        Path other = dir.resolve("other.json");
+        ResultSink killed = ResultSinks.json(other, CLOCK);
+        killed.beginRun(Fixtures.run(List.of("all_reduce"), 1));
+        Fixtures.allReduceRows().subList(0, 3).forEach(killed::row);
+        Path journal = ResultFiles.journalOf(file);
+        Files.move(ResultFiles.journalOf(other), journal);
+        String journalText = Files.readString(journal);
+
+        dev.ncclbench.NcclbenchException e = assertThrows(dev.ncclbench.NcclbenchException.class,
+                () -> ResultFiles.recover(journal, false));
+        assertEquals(dev.ncclbench.ExitCode.USAGE, e.exitCode());
+        assertTrue(e.getMessage().contains(journal.toString()) && e.getMessage().contains(file + " already holds"
+                + " another run"), e.getMessage());
+        assertEquals(olderText, Files.readString(file), "the older run is untouched");
+        assertEquals(journalText, Files.readString(journal), "the journal's rows are kept");
+
+        ResultFiles.Recovered r = ResultFiles.recover(journal, true);
+        assertEquals(3, r.doc().rows().size());
+        assertEquals(3, ResultFiles.read(file).rows().size());
+        assertFalse(Files.exists(journal));
+    }
+
+    @Test
+    void aSecondWriterOfOneFileIsRefused() {
+        Path file = dir.resolve("shared.json");
+        ResultSink first = ResultSinks.json(file, CLOCK);
+        first.beginRun(Fixtures.run(List.of("all_reduce"), 1));
+        ResultSink second = ResultSinks.json(file, CLOCK);
+        dev.ncclbench.NcclbenchException e = assertThrows(dev.ncclbench.NcclbenchException.class,
+                () -> second.beginRun(Fixtures.run(List.of("all_reduce"), 1)));
+        assertTrue(e.getMessage().contains("is taken"), e.getMessage());
+        first.row(Fixtures.allReduceRows().get(0));
+        first.finish("ok", null);
+        second.finish("failed", "refused");
+        assertTrue(Files.exists(file));
+    }
+
+    @Test
+    void aBaselineOrGateDocumentIsNotARun() throws IOException {
+        Path file = dir.resolve("b.json");
+        Files.writeString(file, "{\"kind\": \"ncclbench.baseline\", \"schema_version\": 2, \"entries\": []}");
+        IOException e = assertThrows(IOException.class, () -> ResultFiles.read(file));
+        assertTrue(e.getMessage().contains("is a baseline document"), e.getMessage());
     }
 
     @Test

@@ -22,9 +22,16 @@ import java.util.OptionalDouble;
  * @param fabric      the expected fabric (--fabric, or the NIC's rate for the socket backend)
  * @param socketFloor what sockets reach on the same interface, GB/s
  * @param nodes       hosts in the run: inter-node fabrics judge multi-node runs, NVLink and PCIe single-node ones
+ * @param socketRun   the run's bytes went over TCP sockets (the socket backend): any fabric named applies, and one
+ *                    whose healthy path is not sockets is the degraded path the run took
  */
 public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
-                    int nodes) {
+                    int nodes, boolean socketRun) {
+
+    public Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
+                 int nodes) {
+        this(byCollective, fabric, socketFloor, nodes, false);
+    }
 
     /** Sizes from here on are bandwidth-bound: what a healthy path is judged at (RouteClassifier's bound). */
     public static final long LARGE_BYTES = 64L << 20;
@@ -38,6 +45,11 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
 
     public static Curve of(Collection<SizeSamples> samples, Optional<FabricEntry> fabric, OptionalDouble floor,
                            int nodes) {
+        return of(samples, fabric, floor, nodes, false);
+    }
+
+    public static Curve of(Collection<SizeSamples> samples, Optional<FabricEntry> fabric, OptionalDouble floor,
+                           int nodes, boolean socketRun) {
         Map<String, List<Point>> out = new LinkedHashMap<>();
         for (SizeSamples s : samples) {
             SizeKey k = s.key();
@@ -48,12 +60,12 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
             out.computeIfAbsent(k.collective(), c -> new ArrayList<>()).add(new Point(k.size(), m, s.busbwAt(m)));
         }
         out.values().forEach(l -> l.sort((a, b) -> Long.compare(a.size(), b.size())));
-        return new Curve(out, fabric, floor, nodes);
+        return new Curve(out, fabric, floor, nodes, socketRun);
     }
 
     /** The fabric when it applies to this run's topology (an inter-node NIC for several nodes, else intra-node). */
     public Optional<FabricEntry> applicableFabric() {
-        return fabric.filter(f -> f.interNode() == (nodes > 1) || f.path().equals("socket"));
+        return fabric.filter(f -> f.interNode() == (nodes > 1) || f.path().equals("socket") || socketRun);
     }
 
     /**

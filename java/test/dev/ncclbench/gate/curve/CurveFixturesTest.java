@@ -55,6 +55,7 @@ class CurveFixturesTest {
         String fabric = null;
         OptionalDouble floor = OptionalDouble.empty();
         int nodes = 1;
+        boolean socketRun = false;
         for (String kv : header(lines, "curve").split(" ")) {
             String k = kv.substring(0, kv.indexOf('=')), v = kv.substring(kv.indexOf('=') + 1);
             switch (k) {
@@ -62,10 +63,11 @@ class CurveFixturesTest {
                 case "socket_floor" -> floor = v.equals("none") ? OptionalDouble.empty()
                         : OptionalDouble.of(Double.parseDouble(v));
                 case "nodes" -> nodes = Integer.parseInt(v);
+                case "socket_run" -> socketRun = Boolean.parseBoolean(v);
                 default -> throw new AssertionError("unknown curve setting " + kv);
             }
         }
-        return new Curve(Map.of(collective, points), FabricCatalog.builtIn().get(fabric), floor, nodes);
+        return new Curve(Map.of(collective, points), FabricCatalog.builtIn().get(fabric), floor, nodes, socketRun);
     }
 
     private static List<String> fires(Path file) throws IOException {
