@@ -71,7 +71,12 @@ final class SweepReport {
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
-        ResultSink sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
+        ResultSink sink = spec.ncclTests().outputFile() == null
+                ? ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile))
+                // nccl-tests' -J beside our JSON, last (its failure matters least); the table starts at the first
+                // collective, so its "Writing JSON output" line still comes first, as nccl-tests prints it
+                : ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile),
+                        ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),

@@ -96,6 +96,7 @@ public final class SweepRunner {
         boolean runFolder = asked.jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
         if (launch.rank() == 0) {
             OutputPaths.checkJsonFile(asked.jsonFile());
+            OutputPaths.checkJsonFile(asked.ncclTests().outputFile(), "-J");
         }
         if (runFolder) {
             OutputPaths.checkOutDir(asked.outDir());
