@@ -41,7 +41,10 @@ public final class BackendChecks {
         }
         List<String> have = new ArrayList<>();
         Backends.all().stream().filter(b -> b.capabilities().contains(needed)).forEach(b -> have.add(b.name()));
-        throw NcclbenchException.usage(flag + " does nothing on the " + backend.name() + " backend"
+        // nccl-tests' own GPU flags say so first: a nccl-tests command line is refused only for wanting a GPU
+        boolean gpuFlag = needed == Capability.GPUS_PER_THREAD || needed == Capability.THREADS || needed == Capability.CUDA_GRAPH;
+        throw NcclbenchException.usage((gpuFlag && !backend.capabilities().contains(Capability.DEVICE_TIMING)
+                ? "nccl-tests flag " + flag + " needs a GPU: it " : flag + " ") + "does nothing on the " + backend.name() + " backend"
                 + (have.isEmpty() ? "" : "; it is a flag of the " + String.join(" and ", have) + " backend"
                 + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")"));
     }

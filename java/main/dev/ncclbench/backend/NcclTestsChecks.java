@@ -73,11 +73,11 @@ public final class NcclTestsChecks {
         String asked = (spec.ncclTests().types().isEmpty() ? "" : "-d all")
                 + (spec.ncclTests().ops().isEmpty() ? "" : (spec.ncclTests().types().isEmpty() ? "" : ", ")
                 + "-o " + (spec.ncclTests().ops().size() == 1 ? spec.ncclTests().ops().get(0) : "all"));
-        return asked + ": the " + backend.name() + " backend skips " + String.join(", ", compact(skipped))
+        return asked + ": the " + backend.name() + " backend skips " + String.join("; ", compact(skipped))
                 + " (no backend here runs mulsum, nccl-tests' PreMulSum)";
     }
 
-    /** "half sum", "half prod"... as "half (sum, prod)"; a whole type as itself. */
+    /** "half sum", "half prod", "int8 sum"... as "half, int8 (sum, prod)": types grouped by the ops they skip. */
     private static List<String> compact(List<String> skipped) {
         java.util.LinkedHashMap<String, List<String>> byType = new java.util.LinkedHashMap<>();
         for (String s : skipped) {
@@ -87,8 +87,11 @@ public final class NcclTestsChecks {
                 ops.add(p[1]);
             }
         }
+        java.util.LinkedHashMap<List<String>, List<String>> byOps = new java.util.LinkedHashMap<>();
+        byType.forEach((t, ops) -> byOps.computeIfAbsent(ops, k -> new ArrayList<>()).add(t));
         List<String> out = new ArrayList<>();
-        byType.forEach((t, ops) -> out.add(ops.isEmpty() ? t + " (every collective)" : t + " (" + String.join(", ", ops) + ")"));
+        byOps.forEach((ops, types) -> out.add(String.join(", ", types) + " ("
+                + (ops.isEmpty() ? "every collective" : String.join(", ", ops)) + ")"));
         return out;
     }
 }

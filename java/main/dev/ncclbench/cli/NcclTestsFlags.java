@@ -101,4 +101,16 @@ final class NcclTestsFlags {
         }
         return out;
     }
+
+    /**
+     * For an option sweep does not know: whether nccl-tests has it. sweep takes every flag of nccl-tests v2.19.6, so
+     * an unknown one is not nccl-tests' either; "" for other commands and other mistakes.
+     */
+    static String unknownNote(picocli.CommandLine.ParameterException ex) {
+        if (!(ex instanceof picocli.CommandLine.UnmatchedArgumentException u) || !"sweep".equals(ex.getCommandLine().getCommandName())) {
+            return "";
+        }
+        boolean option = u.getUnmatched().stream().anyMatch(a -> a.startsWith("-"));
+        return option ? "; nccl-tests v2.19.6 has no such flag either" : "";
+    }
 }

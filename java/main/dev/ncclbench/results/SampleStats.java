@@ -38,6 +38,23 @@ public record SampleStats(int count, double minUs, double medianUs, double p99Us
         this(count, minUs, medianUs, p99Us, maxUs, meanUs, cvPercent, List.of());
     }
 
+    /** Arrays by content: a result read back equals the one written. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SampleStats s && count == s.count && Double.compare(minUs, s.minUs) == 0
+                && Double.compare(medianUs, s.medianUs) == 0 && Double.compare(p99Us, s.p99Us) == 0
+                && Double.compare(maxUs, s.maxUs) == 0 && Double.compare(meanUs, s.meanUs) == 0
+                && Double.compare(cvPercent, s.cvPercent) == 0 && valuesUs.equals(s.valuesUs)
+                && Double.compare(p95Us, s.p95Us) == 0 && Double.compare(stdevUs, s.stdevUs) == 0 && skipped == s.skipped
+                && java.util.Arrays.equals(timesUs, s.timesUs) && java.util.Arrays.deepEquals(perRankUs, s.perRankUs);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(count, minUs, medianUs, p99Us, maxUs, meanUs, cvPercent, valuesUs, p95Us, stdevUs,
+                skipped, java.util.Arrays.hashCode(timesUs), java.util.Arrays.deepHashCode(perRankUs));
+    }
+
     /** At most {@link #MAX_KEPT} of {@code samples}: all of them, or every k-th, in order. */
     public static List<Double> kept(double[] samples) {
         int n = samples.length;

@@ -242,10 +242,11 @@ final class TableWriter implements ResultSink {
                 + (perIter ? perIteration(row.samplesInPlace()) : "");
     }
 
-    /** util.cu's writePerIterReport: "  %7s  %7s  %7s  %7s" of min, max, p99 (us) and cv (%); nothing without samples. */
+    /** util.cu's writePerIterReport: "  %7s  %7s  %7s  %7s" of min, max, p99 (us) and cv (%); blank without samples. */
     private static String perIteration(SampleStats s) {
         if (s == null || s.count() == 0) {
-            return "";
+            // the columns stay where the header puts them
+            return " ".repeat(4 * 9);
         }
         return "  " + CFormat.fit(s.minUs(), 7) + "  " + CFormat.fit(s.maxUs(), 7) + "  " + CFormat.fit(s.p99Us(), 7)
                 + "  " + CFormat.fit(s.cvPercent(), 7);
