@@ -48,6 +48,8 @@ final class SweepReport {
     private final PrintWriter out;
     private final PrintWriter err;
     private int badRanks;
+    /** -o mulsum and the like: every pair asked for is one the backend skips (named in the header), so no row is due. */
+    private boolean allSkipped;
 
     private SweepReport(ResultSink sink, Path jsonFile, Path runFolder, RouteVerdict knownPath, PrintWriter out,
                    PrintWriter err) {
@@ -85,7 +87,10 @@ final class SweepReport {
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
-        return new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
+                .allMatch(c -> SweepEngine.passes(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
+        return report;
     }
 
     /** The result JSON, null on processes other than rank 0's. */
@@ -145,7 +150,7 @@ final class SweepReport {
                     verdictMessage = "degraded path: " + d.diagnosis().get().reason();
                 }
             }
-            if (failure == null && rows.isEmpty()) {
+            if (failure == null && rows.isEmpty() && !allSkipped) {
                 // a run that measured nothing is never "ok"
                 failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
             }
