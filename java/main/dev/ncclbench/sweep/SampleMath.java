@@ -78,4 +78,24 @@ final class SampleMath {
     static int nearestRank(int n, int percentile) {
         return Math.min(n - 1, (n * percentile + 99) / 100 - 1);
     }
+
+    /** Each rank's samples, a rank with fewer than {@code n} (none kept) standing in with rank 0's. */
+    static double[][] rows(double[][] perRank, int n) {
+        double[][] rows = new double[perRank.length][];
+        for (int r = 0; r < perRank.length; r++) {
+            rows[r] = perRank[r].length == n ? perRank[r] : perRank[0];
+        }
+        return rows;
+    }
+
+    /** nccl-tests' ReduceProcessMaxIterTimes: each iteration's time is the slowest rank's. */
+    static double[] maxPerIteration(double[][] rows) {
+        double[] max = rows.length == 0 ? new double[0] : rows[0].clone();
+        for (double[] row : rows) {
+            for (int i = 0; i < max.length; i++) {
+                max[i] = Math.max(max[i], row[i]);
+            }
+        }
+        return max;
+    }
 }

@@ -68,7 +68,7 @@ final class SweepEngine {
         long rows = 0;
         for (String name : spec.collectives()) {
             Collective c = Collectives.byName(name);
-            for (RunSpec pass : passes(spec, c)) {
+            for (RunSpec pass : Passes.of(spec, c)) {
                 rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
             }
         }
@@ -95,30 +95,6 @@ final class SweepEngine {
         return out;
     }
 
-    /**
-     * nccl-tests' loops of a collective's runTest: each type of -d, and for a reducing collective each op of -o, in
-     * that order; the pairs the backend cannot run ({@link dev.ncclbench.spec.RunSpec.NcclTestsFlags#skipped}, and
-     * mulsum, which no backend here has) are left out: the header names them.
-     */
-    static List<RunSpec> passes(RunSpec spec, Collective coll) {
-        List<RunSpec> out = new ArrayList<>();
-        List<String> skipped = spec.ncclTests().skipped();
-        for (dev.ncclbench.collective.DataType t : spec.types()) {
-            if (skipped.contains(t.label())) {
-                continue;
-            }
-            for (String opName : coll.reduces() ? spec.ops() : List.of(spec.op().label())) {
-                dev.ncclbench.collective.ReduceOp op = dev.ncclbench.collective.ReduceOp.parse(opName);
-                if (coll.reduces() && (op == null || skipped.contains(t.label() + " " + opName))) {
-                    continue;
-                }
-                out.add(spec.types().size() == 1 && spec.ops().size() == 1 ? spec
-                        : spec.toBuilder().type(t).op(op == null ? spec.op() : op).build());
-            }
-        }
-        return out;
-    }
-
     void run() {
         for (int cycle = 0; cycle < base.repeat(); cycle++) {
             for (String name : base.collectives()) {
@@ -126,7 +102,7 @@ final class SweepEngine {
                 if (listener != null) {
                     listener.beginCollective(coll.name());
                 }
-                for (RunSpec pass : passes(base, coll)) {
+                for (RunSpec pass : Passes.of(base, coll)) {
                     spec = pass;
                     runPass(coll, cycle);
                 }
@@ -285,13 +261,8 @@ final class SweepEngine {
             }
         }
         Placement p = combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
-        if (spec.ncclTests().reportCputime() == 0) {
-            return p;
-        }
-        // nccl-tests prints its own process's cputime (not combined by -a), with the bandwidths of the time
-        Measurement m = p.measurement;
-        return new Placement(new Measurement(cpuSeconds * 1e6, m.algbw(), m.busbw(), m.wrong(), m.wrongRanks()), p.stats,
-                p.wrongRanks, p.algorithm);
+        return spec.ncclTests().reportCputime() == 0 ? p
+                : new Placement(Passes.cputime(p.measurement, cpuSeconds), p.stats, p.wrongRanks, p.algorithm);
     }
 
     /** The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above 1 MiB. */
@@ -416,19 +387,12 @@ final class SweepEngine {
         }
         double sec = SampleMath.combine(times, spec.average());
         // nccl-tests' GatherProcessMaxIterTimes: each iteration's time is the slowest rank's, whatever -a says
-        double[] combined = new double[samples.length];
-        double[][] rows = new double[members][];
-        for (int r = 0; r < members; r++) {
-            rows[r] = perRankSamples[r].length == samples.length ? perRankSamples[r] : perRankSamples[0];
-            for (int i = 0; i < combined.length; i++) {
-                combined[i] = r == 0 ? rows[r][i] : Math.max(combined[i], rows[r][i]);
-            }
-        }
+        double[][] rows = SampleMath.rows(perRankSamples, samples.length);
         int elt = spec.type().bytes();
         Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
                 wrong < 0 ? -1 : wrongSum, wrong < 0 ? 0 : wrongRanks);
         boolean keepAll = spec.ncclTests().outputFile() != null;
-        return new Placement(m, SampleMath.stats(combined, spec.ncclTests().perIterSkip(), rows, keepAll), wrongRanks,
-                algorithm);
+        return new Placement(m, SampleMath.stats(SampleMath.maxPerIteration(rows), spec.ncclTests().perIterSkip(), rows,
+                keepAll), wrongRanks, algorithm);
     }
 }

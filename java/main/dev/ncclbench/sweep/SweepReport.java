@@ -89,7 +89,7 @@ final class SweepReport {
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
         SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
         report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
-                .allMatch(c -> SweepEngine.passes(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
+                .allMatch(c -> Passes.of(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
         return report;
     }
 

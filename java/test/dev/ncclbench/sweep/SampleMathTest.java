@@ -97,4 +97,13 @@ class SampleMathTest {
         assertEquals(9, SampleMath.nearestRank(10, 99));
         assertEquals(0, SampleMath.nearestRank(1, 99));
     }
+
+    /** nccl-tests' GatherProcessMaxIterTimes and ReduceProcessMaxIterTimes: the slowest rank per iteration, not -a. */
+    @Test
+    void ranksCombinePerIterationByTheirMaximum() {
+        double[][] rows = SampleMath.rows(new double[][] {{1, 5, 3}, {4, 2, 6}, {}}, 3);
+        assertEquals(3, rows.length);
+        assertEquals(java.util.List.of(4.0, 5.0, 6.0),
+                java.util.Arrays.stream(SampleMath.maxPerIteration(rows)).boxed().toList());
+    }
 }
