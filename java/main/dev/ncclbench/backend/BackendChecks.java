@@ -22,10 +22,10 @@ public final class BackendChecks {
      * a header or a JSON claiming "-g 2" on a backend that ignored it would mislead. Checked on the spec as asked.
      */
     public static void refuseIdleFlags(Backend backend, RunSpec asked) {
+        NcclTestsChecks.refuse(backend, asked);
         idle(backend, Capability.GPUS_PER_THREAD, asked.gpusPerThread() != Defaults.GPUS_PER_THREAD, "-g " + asked.gpusPerThread());
         idle(backend, Capability.THREADS, asked.threads() != Defaults.THREADS, "-t " + asked.threads());
         idle(backend, Capability.CUDA_GRAPH, asked.cudaGraph() != Defaults.CUDA_GRAPH, "-G " + asked.cudaGraph());
-        idle(backend, Capability.DEVICE_TIMING, asked.perIterTiming() != Defaults.PER_ITER_TIMING, "-I " + asked.perIterTiming());
         idle(backend, Capability.LOCAL_RANKS, asked.localRanks() > 0, "--ranks " + asked.localRanks());
         idle(backend, Capability.SOCKET_INTERFACE, asked.socketsPerPeer() != Defaults.SOCKETS_PER_PEER,
                 "--sockets-per-peer " + asked.socketsPerPeer());
@@ -41,7 +41,10 @@ public final class BackendChecks {
         }
         List<String> have = new ArrayList<>();
         Backends.all().stream().filter(b -> b.capabilities().contains(needed)).forEach(b -> have.add(b.name()));
-        throw NcclbenchException.usage(flag + " does nothing on the " + backend.name() + " backend"
+        // nccl-tests' own GPU flags say so first: a nccl-tests command line is refused only for wanting a GPU
+        boolean gpuFlag = needed == Capability.GPUS_PER_THREAD || needed == Capability.THREADS || needed == Capability.CUDA_GRAPH;
+        throw NcclbenchException.usage((gpuFlag && !backend.capabilities().contains(Capability.DEVICE_TIMING)
+                ? "nccl-tests flag " + flag + " needs a GPU: it " : flag + " ") + "does nothing on the " + backend.name() + " backend"
                 + (have.isEmpty() ? "" : "; it is a flag of the " + String.join(" and ", have) + " backend"
                 + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")"));
     }

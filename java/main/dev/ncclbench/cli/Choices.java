@@ -35,44 +35,56 @@ final class Choices {
         return new TypeConversionException("expected one of " + names + " but was '" + value + "'");
     }
 
-    /** -o: nccl-tests' operator names; mulsum and all are nccl-tests' but not ours. */
-    static final class Op implements ITypeConverter<ReduceOp> {
+    /** nccl-tests' -o names in its order (test_opnames of common.cu): mulsum is PreMulSum, which no backend here runs. */
+    static final List<String> NCCL_TESTS_OPS = List.of("sum", "prod", "max", "min", "avg", "mulsum");
+
+    /** -o: nccl-tests' operator names, mulsum, and all (every one, in nccl-tests' order). */
+    static final class Op implements ITypeConverter<String> {
         @Override
-        public ReduceOp convert(String value) {
-            ReduceOp op = ReduceOp.parse(value);
-            if (op == null && (value.trim().equalsIgnoreCase("mulsum") || value.trim().equalsIgnoreCase("all"))) {
-                throw new TypeConversionException("operator '" + value + "' is not supported; use one of " + ReduceOp.names());
+        public String convert(String value) {
+            String k = value.trim().toLowerCase(Locale.ROOT);
+            ReduceOp op = ReduceOp.parse(k);
+            if (op != null) {
+                return op.label();
             }
-            if (op == null) {
-                throw notOneOf(value, new OpNames());
+            if (k.equals("all") || NCCL_TESTS_OPS.contains(k)) {
+                return k;
             }
-            return op;
+            throw notOneOf(value, new OpNames());
         }
     }
 
     static final class OpNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return Arrays.stream(ReduceOp.values()).map(ReduceOp::label).iterator();
+            List<String> names = new ArrayList<>(NCCL_TESTS_OPS);
+            names.add("all");
+            return names.iterator();
         }
     }
 
-    /** -d: nccl-tests' type names and aliases. */
-    static final class Type implements ITypeConverter<DataType> {
+    /** -d: nccl-tests' type names, its aliases, and all (every type, in nccl-tests' order). */
+    static final class Type implements ITypeConverter<String> {
         @Override
-        public DataType convert(String value) {
+        public String convert(String value) {
+            if (value.trim().equalsIgnoreCase("all")) {
+                return "all";
+            }
             DataType t = DataType.parse(value);
             if (t == null) {
                 throw notOneOf(value, new TypeNames());
             }
-            return t;
+            return t.label();
         }
     }
 
     static final class TypeNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return Arrays.stream(DataType.values()).map(DataType::label).iterator();
+            List<String> names = new ArrayList<>();
+            Arrays.stream(DataType.values()).map(DataType::label).forEach(names::add);
+            names.add("all");
+            return names.iterator();
         }
     }
 

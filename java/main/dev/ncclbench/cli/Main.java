@@ -26,7 +26,8 @@ public final class Main {
         withExitCodes(cl);
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line: what is wrong, and where the help is
-            err.println("ncclbench: " + ex.getMessage() + " (see 'ncclbench " + commandPath(ex.getCommandLine()) + "--help')");
+            err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + " (see 'ncclbench "
+                    + commandPath(ex.getCommandLine()) + "--help')");
             return ExitCode.USAGE.code;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

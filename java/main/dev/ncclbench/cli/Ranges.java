@@ -62,10 +62,21 @@ final class Ranges {
         }
     }
 
-    /** -r: a rank, or -1 for every root. */
+    /** nccl-tests' -R and -x: 0, 1 or 2. */
+    static final class Register implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return within(value, 0, 2, "0, 1 or 2");
+        }
+    }
+
+    /** -r: a rank, or -1 (or "all") for every root. */
     static final class RootRank implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
+            if (value.trim().equalsIgnoreCase("all")) {
+                return -1;
+            }
             int v = integer(value);
             if (v < -1) {
                 throw new TypeConversionException("must be a rank or -1 (every root), got " + v);

@@ -30,13 +30,20 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** `ncclbench sweep`: nccl-tests' flags with their letters and meanings. */
-@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "sweep", sortOptions = false, versionProvider = VersionProvider.class,
         description = "Run collectives over a range of sizes and print the nccl-tests table.",
         footer = "%nSizes take binary K, M, G suffixes (1K = 1024); fractions are allowed (1.5G).")
 public final class SweepCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    // -V is nccl-tests' device_cta_count (NcclTestsFlags): the version is --version alone
+    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
+    boolean version;
 
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Minimum size (default: 8 B on GPUs, 32M with -e given alone)")
@@ -75,15 +82,16 @@ public final class SweepCommand implements Callable<Integer> {
     int check = Defaults.CHECK_ITERS;
 
     @Option(names = {"-o", "--op"}, paramLabel = "OP", converter = Choices.Op.class, completionCandidates = Choices.OpNames.class,
-            description = "${COMPLETION-CANDIDATES} (default: sum)")
-    ReduceOp op = Defaults.OP;
+            description = "${COMPLETION-CANDIDATES} (default: sum; mulsum and all as nccl-tests: the pairs a"
+            + " backend cannot run are skipped and named)")
+    String op = Defaults.OP.label();
 
     @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE", converter = Choices.Type.class,
             completionCandidates = Choices.TypeNames.class, description = "${COMPLETION-CANDIDATES} (default: float)")
-    DataType type = Defaults.TYPE;
+    String type = Defaults.TYPE.label();
 
     @Option(names = {"-r", "--root"}, paramLabel = "RANK", converter = Ranges.RootRank.class,
-            description = "Root rank for rooted collectives; -1 = every root (default: ${DEFAULT-VALUE})")
+            description = "Root rank for rooted collectives; -1 or all = every root (default: ${DEFAULT-VALUE})")
     int root = Defaults.ROOT;
 
     @Option(names = {"-a", "--average"}, paramLabel = "0-3", converter = Ranges.Average.class,
@@ -112,8 +120,8 @@ public final class SweepCommand implements Callable<Integer> {
     int graph = Defaults.CUDA_GRAPH;
 
     @Option(names = {"-I", "--per_iter_timing"}, paramLabel = "0|1", converter = Ranges.Switch.class,
-            description = "Per-iteration device timing with CUDA events: the samples of the JSON (nccl backend,"
-            + " default: ${DEFAULT-VALUE}, none)")
+            description = "Per-iteration timing (CUDA events on the nccl backend, the host clock on sockets): the"
+            + " i_min, i_max, i_p99, i_cv% columns as nccl-tests (default: ${DEFAULT-VALUE})")
     int perIter = Defaults.PER_ITER_TIMING;
 
     @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather,"
@@ -157,6 +165,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = "--force", description = "replace an existing --json file (without it an earlier run's file is refused)")
     boolean force;
+
+    @Mixin
+    NcclTestsFlags ncclTests = new NcclTestsFlags();
 
     @Mixin
     LaunchFlags launchFlags = new LaunchFlags();
@@ -248,16 +259,26 @@ public final class SweepCommand implements Callable<Integer> {
             throw NcclbenchException.usage("-i must be above 0 when -f is 1 or less, or the sweep would not advance");
         }
         int localRanks = ranks == null ? 0 : ranks;
+        // -d all, -o all, -o mulsum: nccl-tests' lists; the spec's one type and op are the first until the backend is known
+        List<DataType> types = type.equals("all") ? List.of(DataType.values()) : List.of();
+        List<String> ops = op.equals("all") ? Choices.NCCL_TESTS_OPS : ReduceOp.parse(op) == null ? List.of(op) : List.of();
+        DataType oneType = types.isEmpty() ? DataType.parse(type) : Defaults.TYPE;
+        ReduceOp oneOp = ReduceOp.parse(op) == null ? Defaults.OP : ReduceOp.parse(op);
+        if (ncclTests.perIterSkip >= iters) {
+            throw NcclbenchException.usage("-K " + ncclTests.perIterSkip + " leaves no sample of -n " + iters
+                    + "; it must be below -n, as nccl-tests");
+        }
         return RunSpec.builder().collectives(collNames)
                 .minBytes(min).maxBytes(max).maxBytesSource(maxSource).stepFactor(factor).stepBytes(stepBytes)
                 .iters(iters).warmupIters(warmup).aggIters(agg).repeat(repeat)
-                .checkIters(check).op(op).type(type).root(root)
+                .checkIters(check).op(oneOp).type(oneType).root(root)
                 .average(average).blocking(blocking).timeoutSeconds(timeout)
                 .gpusPerThread(gpus).threads(threads).cudaGraph(graph).perIterTiming(perIter)
                 .backend(backend).localRanks(localRanks)
                 .jsonFile(json).outDir(out)
                 .socketsPerPeer(socketsPerPeer).socketIfname(System.getenv("NCCL_SOCKET_IFNAME"))
                 .socketAlgo(socketAlgo.name()).socketChunk(socketChunk)
+                .ncclTests(ncclTests.toSpec(types, ops))
                 .build();
     }
 

@@ -17,31 +17,36 @@ public final class OutputPaths {
 
     /** --json FILE: a regular file or nothing yet, in a folder that exists and can be written. */
     public static void checkJsonFile(Path json) {
+        checkJsonFile(json, "--json");
+    }
+
+    /** As {@link #checkJsonFile(Path)} for the file of {@code flag} (e.g. nccl-tests' -J). */
+    public static void checkJsonFile(Path json, String flag) {
         if (json == null) {
             return;
         }
         if (json.toString().isBlank()) {
-            throw NcclbenchException.usage("--json needs a file name, got an empty one");
+            throw NcclbenchException.usage(flag + " needs a file name, got an empty one");
         }
         if (Files.isDirectory(json)) {
-            throw NcclbenchException.usage("--json " + json + " is a folder; name a file in it (e.g. --json "
+            throw NcclbenchException.usage(flag + " " + json + " is a folder; name a file in it (e.g. --json "
                     + json.resolve("result.json") + ") or use --out " + json);
         }
         if (Files.exists(json, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(json)) {
-            throw NcclbenchException.usage("--json " + json + " exists and is not a regular file (a device, a pipe or a"
+            throw NcclbenchException.usage(flag + " " + json + " exists and is not a regular file (a device, a pipe or a"
                     + " link to one); name a regular file");
         }
         Path parent = json.toAbsolutePath().normalize().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
-            throw NcclbenchException.usage("--json " + json + ": the folder " + parent + " does not exist; create it first"
+            throw NcclbenchException.usage(flag + " " + json + ": the folder " + parent + " does not exist; create it first"
                     + " (ncclbench creates folders only under --out)");
         }
         if (!Files.isWritable(parent)) {
-            throw NcclbenchException.usage("--json " + json + ": cannot write in " + parent
+            throw NcclbenchException.usage(flag + " " + json + ": cannot write in " + parent
                     + " (the result and its journal go there)");
         }
         if (Files.exists(json) && !Files.isWritable(json)) {
-            throw NcclbenchException.usage("--json " + json + " exists and cannot be written");
+            throw NcclbenchException.usage(flag + " " + json + " exists and cannot be written");
         }
         Path journal = ResultFiles.journalOf(json);
         if (Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {

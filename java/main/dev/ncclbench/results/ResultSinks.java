@@ -30,6 +30,14 @@ public final class ResultSinks {
     }
 
     /**
+     * nccl-tests' own JSON (-J, version 3) at {@code file}, or FILE.N when FILE exists; the name taken is said on
+     * {@code out} before the table, as nccl-tests says it.
+     */
+    public static ResultSink ncclTestsJson(Path file, PrintWriter out) {
+        return new NcclTestsJsonWriter(Objects.requireNonNull(file, "file"), out, Clock.systemDefaultZone());
+    }
+
+    /**
      * Every call goes to each sink in order (e.g. the table on stdout and the JSON file). A sink that
      * throws stops the call there: put the sink whose failure matters least last.
      */

@@ -5,6 +5,7 @@ import dev.ncclbench.spec.RunSpec;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,13 +21,24 @@ final class TableWriter implements ResultSink {
     /** "cuda:3 [0000:18:00.0] NVIDIA H200": the NCCL backend's device string, printed as nccl-tests' "device  3 ...". */
     private static final Pattern CUDA_DEVICE = Pattern.compile("cuda:(\\d+)\\s+(.*)");
 
+    /** nccl-tests' TIME_STRING_FORMAT "%Y-%m-%d %H:%M:%S", in local time as its formatNow. */
+    private static final java.time.format.DateTimeFormatter TIMESTAMP =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+
     private final PrintWriter out;
+    private final java.time.Clock clock;
     private RunInfo run;
     private String openCollective;
     private final List<ResultRow> tableRows = new ArrayList<>();
 
     TableWriter(PrintWriter out) {
+        this(out, java.time.Clock.systemDefaultZone());
+    }
+
+    /** @param clock the -S timestamps' clock and zone */
+    TableWriter(PrintWriter out, java.time.Clock clock) {
         this.out = out;
+        this.clock = clock;
     }
 
     @Override
@@ -55,7 +67,11 @@ final class TableWriter implements ResultSink {
             throw new IllegalStateException("row outside beginCollective/endCollective");
         }
         tableRows.add(row);
-        out.print(formatRow(row));
+        out.print(formatRow(row, run.spec()));
+        if (run.spec().ncclTests().reportTimestamps() != 0) {
+            // "%21s" after the row (after the in-place i_* columns with -I 1)
+            out.print(CFormat.padLeft(TIMESTAMP.format(java.time.LocalDateTime.now(clock)), 21));
+        }
         out.print('\n');
         out.flush();
     }
@@ -113,7 +129,7 @@ final class TableWriter implements ResultSink {
                 + " step: " + (factor ? spec.stepFactor() : spec.stepBytes()) + (factor ? "(factor)" : "(bytes)")
                 + " warmup iters: " + spec.warmupIters() + " iters: " + spec.iters()
                 + " agg iters: " + spec.aggIters() + " validation: " + spec.checkIters()
-                + " graph: " + spec.cudaGraph() + " unalign: 0\n");
+                + " graph: " + spec.cudaGraph() + " unalign: " + spec.ncclTests().unalign() + "\n");
         switch (spec.blocking()) {
             case 1 -> out.print("# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
             case 2 -> out.print("# Blocking Enabled: wait after each inner iteration (-m), no barrier \n");
@@ -121,6 +137,18 @@ final class TableWriter implements ResultSink {
                     + "time excludes barrier \n");
             default -> {
             }
+        }
+        if (spec.perIterTiming() != 0) {
+            // nccl-tests says "CUDA event timing"; a host-timed backend says what it timed with
+            out.print("# Per-Iteration Report: " + ("nccl".equals(run.backend()) ? "CUDA event" : "host clock")
+                    + " timing; i_* uses max over process rows");
+            if (spec.ncclTests().perIterSkip() != 0) {
+                out.print("; summary skips first " + spec.ncclTests().perIterSkip() + " iterations");
+            }
+            out.print(" \n");
+        }
+        if (spec.ncclTests().parallelInit() != 0) {
+            out.print("# Parallel Init Enabled: threads call into NcclInitRank concurrently \n");
         }
         if (run.backendReason() != null && !run.backendReason().isBlank()) {
             comment("Backend: " + run.backend() + ": " + run.backendReason());
@@ -151,17 +179,37 @@ final class TableWriter implements ResultSink {
                 + " on " + CFormat.padLeft(rank.host(), 10) + " device " + device;
     }
 
+    /** util.cu's writeResultHeader: -I 1 adds the i_* columns, -S the timestamp column, -C says cputime. */
     private void header() {
+        RunSpec spec = run.spec();
+        boolean ts = spec.ncclTests().reportTimestamps() != 0;
+        String time = spec.ncclTests().reportCputime() != 0 ? "cputime" : "time";
+        // the trailing "%*s": width 0 (one space) without -S, since v2.17.7
+        String tsLabel = " " + (ts ? CFormat.padLeft("timestamp", 19) : "");
+        String tsUnit = " " + (ts ? CFormat.padLeft("%Y-%m-%d %H:%M:%S", 19) : "");
         out.print("#\n");
+        if (spec.perIterTiming() != 0) {
+            out.print("# " + cols("", "", "", "", "") + "              out-of-place (+ per-iteration)"
+                    + "                                in-place (+ per-iteration)\n");
+            String names = placementHeader(time, "algbw", "busbw", "#wrong") + iterHeader("i_min", "i_max", "i_p99", "i_cv%");
+            String units = placementHeader("(us)", "(GB/s)", "(GB/s)", "") + iterHeader("(us)", "(us)", "(us)", "(%)");
+            out.print("# " + cols("size", "count", "type", "redop", "root") + names + names + tsLabel + "\n");
+            out.print("# " + cols("(B)", "(elements)", "", "", "") + units + units + tsUnit + "\n");
+            return;
+        }
         out.print("# " + cols("", "", "", "", "")
                 + "           out-of-place                       in-place          \n");
-        // The trailing " " is nccl-tests' empty timestamp column ("%*s" with width 0) since v2.17.7.
         out.print("# " + cols("size", "count", "type", "redop", "root")
-                + placementHeader("time", "algbw", "busbw", "#wrong")
-                + placementHeader("time", "algbw", "busbw", "#wrong") + " \n");
+                + placementHeader(time, "algbw", "busbw", "#wrong")
+                + placementHeader(time, "algbw", "busbw", "#wrong") + tsLabel + "\n");
         out.print("# " + cols("(B)", "(elements)", "", "", "")
                 + placementHeader("(us)", "(GB/s)", "(GB/s)", "")
-                + placementHeader("(us)", "(GB/s)", "(GB/s)", "") + " \n");
+                + placementHeader("(us)", "(GB/s)", "(GB/s)", "") + tsUnit + "\n");
+    }
+
+    private static String iterHeader(String min, String max, String p99, String cv) {
+        return "  " + CFormat.padLeft(min, 7) + "  " + CFormat.padLeft(max, 7) + "  " + CFormat.padLeft(p99, 7) + "  "
+                + CFormat.padLeft(cv, 7);
     }
 
     /** "%10s  %12s  %8s  %6s  %6s": after "# " the size column ends where the rows' "%12li" ends. */
@@ -175,15 +223,33 @@ final class TableWriter implements ResultSink {
                 + "  " + CFormat.padLeft(wrong, 6);
     }
 
-    /** "%12li  %12li  %8s  %6s  %6i" and then each placement. */
+    /** The row without -I's columns. */
     static String formatRow(ResultRow row) {
+        return formatRow(row, null);
+    }
+
+    /** "%12li  %12li  %8s  %6s  %6i" and then each placement, each followed by its i_* columns with -I 1. */
+    static String formatRow(ResultRow row, RunSpec spec) {
+        boolean perIter = spec != null && spec.perIterTiming() != 0;
         return CFormat.padLeft(Long.toString(row.sizeBytes()), 12) + "  "
                 + CFormat.padLeft(Long.toString(row.count()), 12) + "  "
                 + CFormat.padLeft(row.type(), 8) + "  "
                 + CFormat.padLeft(row.redop(), 6) + "  "
                 + CFormat.padLeft(Integer.toString(row.root()), 6)
                 + placement(Objects.requireNonNull(row.outOfPlace(), "outOfPlace"))
-                + placement(Objects.requireNonNull(row.inPlace(), "inPlace"));
+                + (perIter ? perIteration(row.samplesOutOfPlace()) : "")
+                + placement(Objects.requireNonNull(row.inPlace(), "inPlace"))
+                + (perIter ? perIteration(row.samplesInPlace()) : "");
+    }
+
+    /** util.cu's writePerIterReport: "  %7s  %7s  %7s  %7s" of min, max, p99 (us) and cv (%); blank without samples. */
+    private static String perIteration(SampleStats s) {
+        if (s == null || s.count() == 0) {
+            // the columns stay where the header puts them
+            return " ".repeat(4 * 9);
+        }
+        return "  " + CFormat.fit(s.minUs(), 7) + "  " + CFormat.fit(s.maxUs(), 7) + "  " + CFormat.fit(s.p99Us(), 7)
+                + "  " + CFormat.fit(s.cvPercent(), 7);
     }
 
     /** "  %7s  %6s  %6s  %6g", or "    N/A" in the last column when the placement was not checked. */

@@ -20,7 +20,8 @@ import java.util.List;
  *
  * @param collectives nccl-tests names, in run order
  */
-@JsonPropertyOrder({"collectives", "range", "iterations", "data", "timing", "devices", "placement", "outputs", "socket"})
+@JsonPropertyOrder({"collectives", "range", "iterations", "data", "timing", "devices", "placement", "outputs", "socket",
+        "ncclTests"})
 public record RunSpec(
         @JsonProperty("collectives") List<String> collectives,
         @JsonUnwrapped SizeRange range,
@@ -30,7 +31,8 @@ public record RunSpec(
         @JsonUnwrapped Devices devices,
         @JsonUnwrapped Placement placement,
         @JsonUnwrapped Outputs outputs,
-        @JsonUnwrapped SocketOptions socket) {
+        @JsonUnwrapped SocketOptions socket,
+        @JsonUnwrapped NcclTestsFlags ncclTests) {
 
     /**
      * The sizes swept: -b, -e, -f, -i.
@@ -127,6 +129,48 @@ public record RunSpec(
                                 @JsonProperty("socket_chunk") long socketChunk) {
     }
 
+    /**
+     * nccl-tests' remaining flags, with its meanings (src/common.cu of v2.19.6).
+     *
+     * @param types             -d: the types swept in order (-d all: every one); empty: {@link Data#type} alone
+     * @param ops               -o: nccl-tests' op names swept in order (-o all: every one, mulsum too); empty: {@link Data#op}
+     * @param skipped           "type op" pairs the backend cannot reduce: -d all / -o all run the rest (SpecForBackend)
+     * @param outputFile        -J: nccl-tests' own JSON (version 3) written here; null: none
+     * @param reportCputime     -C 1: the time column is the host's time to issue the calls
+     * @param reportTimestamps  -S 1: a timestamp column
+     * @param perIterSkip       -K: leading per-iteration samples left out of the i_* statistics
+     * @param unalign           -u: buffers start this many elements past their allocation
+     * @param memoryReport      -M 1: the memory report after the table
+     * @param parallelInit      -p 1: threads initialise their communicators concurrently (nccl backend)
+     * @param localRegister     -R: 1 local, 2 symmetric buffer registration (nccl backend)
+     * @param gpuOnly           the flags given that only a GPU backend honours, "-R 1 (local_register): what it does"
+     */
+    @JsonPropertyOrder({"types", "ops", "skipped", "nccl_tests_json", "report_cputime", "report_timestamps",
+            "per_iter_skip", "unalign", "memory_report", "parallel_init", "local_register", "gpu_only_flags"})
+    public record NcclTestsFlags(@JsonProperty("types") List<DataType> types, @JsonProperty("ops") List<String> ops,
+                                 @JsonProperty("skipped") List<String> skipped,
+                                 @JsonProperty("nccl_tests_json") @JsonSerialize(using = ToStringSerializer.class) Path outputFile,
+                                 @JsonProperty("report_cputime") int reportCputime,
+                                 @JsonProperty("report_timestamps") int reportTimestamps,
+                                 @JsonProperty("per_iter_skip") int perIterSkip, @JsonProperty("unalign") int unalign,
+                                 @JsonProperty("memory_report") int memoryReport,
+                                 @JsonProperty("parallel_init") int parallelInit,
+                                 @JsonProperty("local_register") int localRegister,
+                                 @JsonProperty("gpu_only_flags") List<String> gpuOnly) {
+        public NcclTestsFlags {
+            types = types == null ? List.of() : List.copyOf(types);
+            ops = ops == null ? List.of() : List.copyOf(ops);
+            skipped = skipped == null ? List.of() : List.copyOf(skipped);
+            gpuOnly = gpuOnly == null ? List.of() : List.copyOf(gpuOnly);
+        }
+
+        /** The same flags with the pairs the backend cannot run. */
+        public NcclTestsFlags withSkipped(List<String> s) {
+            return new NcclTestsFlags(types, ops, s, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
+                    memoryReport, parallelInit, localRegister, gpuOnly);
+        }
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -142,7 +186,7 @@ public record RunSpec(
                 .backend(placement.backend()).localRanks(placement.localRanks())
                 .jsonFile(outputs.jsonFile()).outDir(outputs.outDir())
                 .socketsPerPeer(socket.socketsPerPeer()).socketIfname(socket.socketIfname())
-                .socketAlgo(socket.socketAlgo()).socketChunk(socket.socketChunk());
+                .socketAlgo(socket.socketAlgo()).socketChunk(socket.socketChunk()).ncclTests(ncclTests);
     }
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
@@ -185,6 +229,16 @@ public record RunSpec(
     public String socketAlgo() { return socket.socketAlgo(); }
     public long socketChunk() { return socket.socketChunk(); }
 
+    /** -d as swept: the -d all list, else the one type. */
+    public List<DataType> types() {
+        return ncclTests.types().isEmpty() ? List.of(type()) : ncclTests.types();
+    }
+
+    /** -o as swept, by nccl-tests' names: the -o all list, else the one op. */
+    public List<String> ops() {
+        return ncclTests.ops().isEmpty() ? List.of(op().label()) : ncclTests.ops();
+    }
+
     /**
      * Names each field it sets; a field left unset is 0 or null, as in the record. Like JMH's OptionsBuilder, the
      * command line, fleet and tests each fill in what they resolved.
@@ -198,6 +252,7 @@ public record RunSpec(
         private ReduceOp op;
         private DataType type;
         private Path jsonFile, outDir;
+        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null);
 
         private Builder() {
         }
@@ -231,6 +286,7 @@ public record RunSpec(
         public Builder socketIfname(String v) { socketIfname = v; return this; }
         public Builder socketAlgo(String v) { socketAlgo = v; return this; }
         public Builder socketChunk(long v) { socketChunk = v; return this; }
+        public Builder ncclTests(NcclTestsFlags v) { ncclTests = v; return this; }
 
         /** All of -b, -e, -f, -i at once, e.g. from {@link SizeRange#upTo}. */
         public Builder range(SizeRange r) {
@@ -243,7 +299,7 @@ public record RunSpec(
                     new Iterations(iters, warmupIters, aggIters, repeat), new Data(checkIters, op, type, root),
                     new Timing(average, blocking, timeoutSeconds), new Devices(gpusPerThread, threads, cudaGraph, perIterTiming),
                     new Placement(backend, localRanks), new Outputs(jsonFile, outDir),
-                    new SocketOptions(socketsPerPeer, socketIfname, socketAlgo, socketChunk));
+                    new SocketOptions(socketsPerPeer, socketIfname, socketAlgo, socketChunk), ncclTests);
         }
     }
 }

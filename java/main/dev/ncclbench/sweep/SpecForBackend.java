@@ -3,6 +3,9 @@ package dev.ncclbench.sweep;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.NcclTestsChecks;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
@@ -41,6 +44,7 @@ final class SpecForBackend {
         }
         spec = capToDevice(spec, backend, notes);
         notes.addAll(backend.notes(spec));
+        spec = withSkipped(spec, backend, notes);
         if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
             notes.add(CodeWarmup.note());
         }
@@ -64,6 +68,30 @@ final class SpecForBackend {
                 + budget.buffersPerRank() + " buffers in " + budget.where() + "; pass -e to change it";
         notes.add(why);
         return spec.toBuilder().range(spec.range().upTo(cap, why)).build();
+    }
+
+    /**
+     * -d all, -o all, -o mulsum: the pairs this backend cannot run are skipped and named in the header; the spec's one
+     * type and op (read by the checks before the sweep) become the first pair it runs.
+     */
+    private static RunSpec withSkipped(RunSpec spec, Backend backend, List<String> notes) {
+        List<String> skipped = NcclTestsChecks.skipped(backend, spec);
+        if (skipped.isEmpty()) {
+            return spec;
+        }
+        String note = NcclTestsChecks.skipNote(backend, spec, skipped);
+        notes.add(note);
+        RunSpec out = spec.toBuilder().ncclTests(spec.ncclTests().withSkipped(skipped)).build();
+        for (DataType t : out.types()) {
+            for (String o : out.ops()) {
+                ReduceOp op = ReduceOp.parse(o);
+                if (!skipped.contains(t.label()) && op != null && !skipped.contains(t.label() + " " + o)) {
+                    return out.toBuilder().type(t).op(op).build();
+                }
+            }
+        }
+        // nothing reduces (e.g. -o mulsum alone): the reducing collectives make no rows
+        return out.toBuilder().type(DataType.FLOAT).op(ReduceOp.SUM).build();
     }
 
     /** Control-plane members of this process: one per -t thread, else --ranks, else the launcher's one. */

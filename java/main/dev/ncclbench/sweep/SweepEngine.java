@@ -37,7 +37,9 @@ final class SweepEngine {
     static final double AWAKE_US = 500;
     /** At most this many: 49 at 8 B, 11 at 32 KiB, 1 from 512 KiB by the model. */
     static final int AWAKE_MAX_CALLS = 64;
-    private final RunSpec spec;
+    /** The sweep as asked; {@link #spec} is it with the type and op of the (-d all, -o all) pass in progress. */
+    private final RunSpec base;
+    private RunSpec spec;
     private final RankComm comm;
     private final ControlPlane plane;
     private final SweepListener listener;
@@ -52,6 +54,7 @@ final class SweepEngine {
      * @param progress called after each row on rank 0
      */
     SweepEngine(RunSpec spec, RankComm comm, ControlPlane plane, SweepListener listener, Runnable progress) {
+        this.base = spec;
         this.spec = spec;
         this.comm = comm;
         this.plane = plane;
@@ -65,7 +68,9 @@ final class SweepEngine {
         long rows = 0;
         for (String name : spec.collectives()) {
             Collective c = Collectives.byName(name);
-            rows += (long) sizesOf(spec, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+            for (RunSpec pass : Passes.of(spec, c)) {
+                rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+            }
         }
         return rows * spec.repeat();
     }
@@ -91,59 +96,67 @@ final class SweepEngine {
     }
 
     void run() {
-        for (int cycle = 0; cycle < spec.repeat(); cycle++) {
-            for (String name : spec.collectives()) {
+        for (int cycle = 0; cycle < base.repeat(); cycle++) {
+            for (String name : base.collectives()) {
                 Collective coll = Collectives.byName(name);
-                List<Long> sizes = sizesOf(spec, coll, n);
                 if (listener != null) {
                     listener.beginCollective(coll.name());
                 }
-                List<Integer> roots = new ArrayList<>();
-                if (coll.rooted() && spec.root() == -1) {
-                    for (int r = 0; r < n; r++) {
-                        roots.add(r);
-                    }
-                } else {
-                    roots.add(coll.rooted() ? spec.root() : -1);
-                }
-                for (int root : roots) {
-                    warmUp(coll, root);
-                    if (CallPathWarmup.needed(spec, comm) && !sizes.isEmpty()) {
-                        int elt = spec.type().bytes();
-                        Counts smallest = coll.counts(sizes.get(0) / elt, elt, n);
-                        CallPathWarmup.run(spec, comm.prepare(call(coll, smallest, root, false)),
-                                comm.prepare(call(coll, smallest, root, true)));
-                    }
-                    if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
-                        int elt = spec.type().bytes();
-                        String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
-                        CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
-                                measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check).measurement.timeUs(),
-                                size -> codePath(coll, coll.counts(size / elt, elt, n), root));
-                    }
-                }
-                if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
-                    // every rank done with the warm-ups' exchanges before any closes a connection
-                    plane.barrier(coll.name() + ": warm-ups done");
-                    comm.beforeTimedSizes(sizes.isEmpty() ? 0 : Collections.max(sizes));
-                }
-                for (long size : sizes) {
-                    int elt = spec.type().bytes();
-                    Counts counts = coll.counts(size / elt, elt, n);
-                    for (int root : roots) {
-                        Placement oop = measure(coll, counts, root, false);
-                        Placement ip = measure(coll, counts, root, true);
-                        if (listener != null) {
-                            ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
-                                    spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
-                                    oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle, oop.algorithm);
-                            listener.row(row, oop.wrongRanks, ip.wrongRanks);
-                            progress.run();
-                        }
-                    }
+                for (RunSpec pass : Passes.of(base, coll)) {
+                    spec = pass;
+                    runPass(coll, cycle);
                 }
                 if (listener != null) {
                     listener.endCollective(coll.name());
+                }
+            }
+        }
+    }
+
+    /** One collective with one type and op: nccl-tests' TimeTest for each root. */
+    private void runPass(Collective coll, int cycle) {
+        List<Long> sizes = sizesOf(spec, coll, n);
+        List<Integer> roots = new ArrayList<>();
+        if (coll.rooted() && spec.root() == -1) {
+            for (int r = 0; r < n; r++) {
+                roots.add(r);
+            }
+        } else {
+            roots.add(coll.rooted() ? spec.root() : -1);
+        }
+        for (int root : roots) {
+            warmUp(coll, root);
+            if (CallPathWarmup.needed(spec, comm) && !sizes.isEmpty()) {
+                int elt = spec.type().bytes();
+                Counts smallest = coll.counts(sizes.get(0) / elt, elt, n);
+                CallPathWarmup.run(spec, comm.prepare(call(coll, smallest, root, false)),
+                        comm.prepare(call(coll, smallest, root, true)));
+            }
+            if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+                int elt = spec.type().bytes();
+                String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
+                CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
+                        measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check).measurement.timeUs(),
+                        size -> codePath(coll, coll.counts(size / elt, elt, n), root));
+            }
+        }
+        if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+            // every rank done with the warm-ups' exchanges before any closes a connection
+            plane.barrier(coll.name() + ": warm-ups done");
+            comm.beforeTimedSizes(sizes.isEmpty() ? 0 : Collections.max(sizes));
+        }
+        for (long size : sizes) {
+            int elt = spec.type().bytes();
+            Counts counts = coll.counts(size / elt, elt, n);
+            for (int root : roots) {
+                Placement oop = measure(coll, counts, root, false);
+                Placement ip = measure(coll, counts, root, true);
+                if (listener != null) {
+                    ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
+                            spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
+                            oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle, oop.algorithm);
+                    listener.row(row, oop.wrongRanks, ip.wrongRanks);
+                    progress.run();
                 }
             }
         }
@@ -180,6 +193,7 @@ final class SweepEngine {
         int z = spec.blocking();
         boolean graph = spec.cudaGraph() > 0;
         double seconds;
+        double cpuSeconds;
         double[] samples = new double[iters];
         long wrong = -1;
         String algorithm;
@@ -227,6 +241,9 @@ final class SweepEngine {
                     op.launchGraph();
                 }
             }
+            // -C: nccl-tests' cputime, the host's time until the last call was issued, before the wait
+            cpuSeconds = (z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9)
+                    / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
             op.drain();
             double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
             seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
@@ -249,7 +266,9 @@ final class SweepEngine {
                 }
             }
         }
-        return combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
+        Placement p = combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
+        return spec.ncclTests().reportCputime() == 0 ? p
+                : new Placement(Passes.cputime(p.measurement, cpuSeconds), p.stats, p.wrongRanks, p.algorithm);
     }
 
     /** The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above 1 MiB. */
@@ -383,17 +402,13 @@ final class SweepEngine {
             throw new NcclbenchException(ExitCode.INTERNAL, "a rank measured no time for " + coll.name());
         }
         double sec = SampleMath.combine(times, spec.average());
-        double[] combined = new double[samples.length];
-        double[] column = new double[members];
-        for (int i = 0; i < combined.length; i++) {
-            for (int r = 0; r < members; r++) {
-                column[r] = i < perRankSamples[r].length ? perRankSamples[r][i] : perRankSamples[0][i];
-            }
-            combined[i] = SampleMath.combine(column, spec.average());
-        }
+        // nccl-tests' GatherProcessMaxIterTimes: each iteration's time is the slowest rank's, whatever -a says
+        double[][] rows = SampleMath.rows(perRankSamples, samples.length);
         int elt = spec.type().bytes();
         Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
                 wrong < 0 ? -1 : wrongSum, wrong < 0 ? 0 : wrongRanks);
-        return new Placement(m, SampleMath.stats(combined), wrongRanks, algorithm);
+        boolean keepAll = spec.ncclTests().outputFile() != null;
+        return new Placement(m, SampleMath.stats(SampleMath.maxPerIteration(rows), spec.ncclTests().perIterSkip(), rows,
+                keepAll), wrongRanks, algorithm);
     }
 }

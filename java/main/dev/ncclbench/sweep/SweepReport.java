@@ -48,6 +48,8 @@ final class SweepReport {
     private final PrintWriter out;
     private final PrintWriter err;
     private int badRanks;
+    /** -o mulsum and the like: every pair asked for is one the backend skips (named in the header), so no row is due. */
+    private boolean allSkipped;
 
     private SweepReport(ResultSink sink, Path jsonFile, Path runFolder, RouteVerdict knownPath, PrintWriter out,
                    PrintWriter err) {
@@ -71,7 +73,12 @@ final class SweepReport {
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
-        ResultSink sink = ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile));
+        ResultSink sink = spec.ncclTests().outputFile() == null
+                ? ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile))
+                // nccl-tests' -J beside our JSON, last (its failure matters least); the table starts at the first
+                // collective, so its "Writing JSON output" line still comes first, as nccl-tests prints it
+                : ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile),
+                        ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
@@ -80,7 +87,10 @@ final class SweepReport {
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
-        return new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
+                .allMatch(c -> Passes.of(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
+        return report;
     }
 
     /** The result JSON, null on processes other than rank 0's. */
@@ -149,7 +159,7 @@ final class SweepReport {
                     verdictMessage = degraded;
                 }
             }
-            if (failure == null && rows.isEmpty()) {
+            if (failure == null && rows.isEmpty() && !allSkipped) {
                 // a run that measured nothing is never "ok"
                 failure = new NcclbenchException(ExitCode.RUN_FAILED, "no row was measured");
             }

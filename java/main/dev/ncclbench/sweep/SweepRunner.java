@@ -79,6 +79,14 @@ public final class SweepRunner {
     }
 
     private ExitCode run(Signals signals) {
+        for (String split : List.of("NCCL_TESTS_SPLIT_MASK", "NCCL_TESTS_SPLIT")) {
+            if (env.get(split) != null) {
+                // nccl-tests runs parallel operations on the split ranks; one operation over all would read as that
+                throw NcclbenchException.usage(split + "=" + env.get(split) + " is set: ncclbench does not split the ranks"
+                        + " into parallel operations as nccl-tests does yet, and would time one operation over every rank;"
+                        + " unset it");
+            }
+        }
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         Backend askedFor = Backends.byName(asked.backend());
         if (askedFor != null) {
@@ -97,6 +105,7 @@ public final class SweepRunner {
         boolean runFolder = asked.jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
         if (launch.rank() == 0) {
             OutputPaths.checkJsonFile(asked.jsonFile());
+            OutputPaths.checkJsonFile(asked.ncclTests().outputFile(), "-J");
         }
         if (runFolder) {
             OutputPaths.checkOutDir(asked.outDir());

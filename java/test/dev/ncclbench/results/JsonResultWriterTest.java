@@ -83,7 +83,9 @@ class JsonResultWriterTest {
         assertEquals(List.of("collectives", "min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes",
                 "iters", "warmup_iters", "agg_iters", "repeat", "check_iters", "op", "type", "root", "average", "blocking",
                 "timeout_seconds", "gpus_per_thread", "threads", "cuda_graph", "per_iter_timing", "backend", "local_ranks", "json_file",
-                "out_dir", "sockets_per_peer", "socket_ifname", "socket_algo", "socket_chunk"), specFields);
+                "out_dir", "sockets_per_peer", "socket_ifname", "socket_algo", "socket_chunk", "types", "ops", "skipped",
+                "nccl_tests_json", "report_cputime", "report_timestamps", "per_iter_skip", "unalign", "memory_report",
+                "parallel_init", "local_register", "gpu_only_flags"), specFields);
         assertTrue(root.at("/spec/out_dir").isTextual() && !root.at("/spec/out_dir").asText().startsWith("file:"),
                 "paths as plain strings: " + root.at("/spec/out_dir"));
         JsonNode row0 = root.at("/rows/0");

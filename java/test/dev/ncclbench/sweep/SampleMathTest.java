@@ -42,11 +42,11 @@ class SampleMathTest {
         assertEquals(4, s.count());
         assertEquals(2.0, s.minUs(), 0.0);
         assertEquals(8.0, s.maxUs(), 0.0);
-        assertEquals(5.0, s.medianUs(), 0.0);
+        assertEquals(6.0, s.medianUs(), 0.0, "nccl-tests' sorted[n/2]");
         assertEquals(5.0, s.meanUs(), 0.0);
         assertEquals(8.0, s.p99Us(), 0.0);
-        // sample standard deviation sqrt(20/3), as a percent of the mean
-        assertEquals(Math.sqrt(20.0 / 3) / 5 * 100, s.cvPercent(), 1e-12);
+        // the population standard deviation sqrt(20/4), as nccl-tests' computeIterStats, as a percent of the mean
+        assertEquals(Math.sqrt(20.0 / 4) / 5 * 100, s.cvPercent(), 1e-12);
         SampleStats one = SampleMath.stats(new double[] {3});
         assertEquals(3.0, one.medianUs(), 0.0);
         assertEquals(0.0, one.cvPercent(), 0.0);
@@ -74,5 +74,36 @@ class SampleMathTest {
         assertEquals(SampleStats.MAX_KEPT, big.valuesUs().size());
         assertEquals(0.0, big.valuesUs().get(0), 0.0);
         assertEquals(5.0, big.valuesUs().get(1), 0.0, "every 5th, evenly spaced");
+    }
+
+    /** -K: the first samples leave the statistics and stay in the samples; nearest-rank p95/p99 as util.cu. */
+    @Test
+    void skipLeavesTheSummaryOnly() {
+        double[] samples = new double[101];
+        for (int i = 0; i < samples.length; i++) {
+            samples[i] = i == 0 ? 1000 : i;
+        }
+        SampleStats s = SampleMath.stats(samples, 1, new double[][] {samples}, true);
+        assertEquals(100, s.count());
+        assertEquals(1.0, s.minUs(), 0.0);
+        assertEquals(100.0, s.maxUs(), 0.0, "the skipped 1000 is not the max");
+        assertEquals(99.0, s.p99Us(), 0.0, "index min(n-1, (n*99+99)/100-1) = 98");
+        assertEquals(95.0, s.p95Us(), 0.0);
+        assertEquals(51.0, s.medianUs(), 0.0, "sorted[50]");
+        assertEquals(1, s.skipped());
+        assertEquals(101, s.timesUs().length, "times_us keeps every iteration");
+        assertEquals(1000.0, s.timesUs()[0], 0.0);
+        assertEquals(0, SampleMath.stats(samples).perRankUs().length, "rows only when -J asks for them");
+        assertEquals(9, SampleMath.nearestRank(10, 99));
+        assertEquals(0, SampleMath.nearestRank(1, 99));
+    }
+
+    /** nccl-tests' GatherProcessMaxIterTimes and ReduceProcessMaxIterTimes: the slowest rank per iteration, not -a. */
+    @Test
+    void ranksCombinePerIterationByTheirMaximum() {
+        double[][] rows = SampleMath.rows(new double[][] {{1, 5, 3}, {4, 2, 6}, {}}, 3);
+        assertEquals(3, rows.length);
+        assertEquals(java.util.List.of(4.0, 5.0, 6.0),
+                java.util.Arrays.stream(SampleMath.maxPerIteration(rows)).boxed().toList());
     }
 }

@@ -1,0 +1,107 @@
+package dev.ncclbench.results;
+
+import dev.ncclbench.spec.RunSpec;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The table with nccl-tests' -I 1 (i_min, i_max, i_p99, i_cv% after each placement), -S 1 (timestamp column) and -C 1
+ * (cputime), against a golden file and against util.cu's own format strings (writeResultHeader, v2.19.6).
+ */
+class TableWriterPerIterTest {
+    private static final String GOLDEN = "golden/table-per-iter.txt";
+    private static final Clock NOON = Clock.fixed(Instant.parse("2026-01-02T12:34:56Z"), ZoneOffset.UTC);
+
+    static RunInfo run(int timestamps, int cputime) {
+        RunInfo base = Fixtures.run(List.of("all_reduce"), 1);
+        RunSpec spec = base.spec().toBuilder().perIterTiming(1)
+                .ncclTests(new RunSpec.NcclTestsFlags(null, null, null, null, cputime, timestamps, 2, 0, 0, 0, 0, null))
+                .build();
+        return new RunInfo(base.toolVersion(), base.startedAt(), base.backend(), base.backendReason(), spec,
+                base.nranks(), base.versions(), base.ranks(), base.environment(), base.ncclLogFiles(), base.notes());
+    }
+
+    /** The fixture's rows with -I 1's samples in both placements, as a -I 1 run has them. */
+    static List<ResultRow> rows() {
+        return Fixtures.allReduceRows().stream().map(r -> new ResultRow(r.collective(), r.sizeBytes(), r.count(), r.type(),
+                r.redop(), r.root(), r.outOfPlace(), r.inPlace(), r.samplesOutOfPlace(), r.samplesOutOfPlace(), r.verdict()))
+                .toList();
+    }
+
+    static String render(int timestamps, int cputime) {
+        StringWriter text = new StringWriter();
+        TableWriter sink = new TableWriter(new PrintWriter(text), NOON);
+        sink.beginRun(run(timestamps, cputime));
+        sink.beginCollective("all_reduce");
+        rows().forEach(sink::row);
+        sink.endCollective("all_reduce");
+        sink.finish("ok", null);
+        return text.toString();
+    }
+
+    @Test
+    void matchesGoldenFile() throws IOException {
+        String actual = render(1, 0);
+        assertEquals(dev.ncclbench.Goldens.expect(GOLDEN, actual), actual);
+    }
+
+    /** util.cu's format strings, copied verbatim, give the same header lines. */
+    @Test
+    void headerIsUtilCuFormatStrings() {
+        for (int ts : new int[] {0, 1}) {
+            for (int cpu : new int[] {0, 1}) {
+                List<String> lines = render(ts, cpu).lines().toList();
+                String time = cpu == 1 ? "cputime" : "time";
+                String tsLbl = ts == 1 ? "timestamp" : "";
+                String tsFmt = ts == 1 ? "%Y-%m-%d %H:%M:%S" : "";
+                int tsPad = ts == 1 ? 19 : 0;
+                String first = String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s              out-of-place (+ per-iteration)"
+                        + "                                in-place (+ per-iteration)", "", "", "", "", "");
+                String names = String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s"
+                        + "  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %" + (tsPad == 0 ? "" : tsPad) + "s", "size", "count", "type",
+                        "redop", "root", time, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%",
+                        time, "algbw", "busbw", "#wrong", "i_min", "i_max", "i_p99", "i_cv%", tsLbl);
+                String units = String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s"
+                        + "  %7s  %6s  %6s  %6s  %7s  %7s  %7s  %7s %" + (tsPad == 0 ? "" : tsPad) + "s", "(B)", "(elements)", "",
+                        "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)",
+                        "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(us)", "(us)", "(%)", tsFmt);
+                int at = lines.indexOf(first);
+                assertTrue(at > 0, "the -I 1 header's first line: " + lines);
+                assertEquals(names, lines.get(at + 1));
+                assertEquals(units, lines.get(at + 2));
+            }
+        }
+    }
+
+    /** A row: the preamble (52), two placements (33 each) each with its four i_* columns (36), then "%21s". */
+    @Test
+    void rowsHaveNcclTestsWidths() {
+        List<String> rows = render(1, 0).lines().filter(l -> !l.startsWith("#") && !l.isEmpty()).toList();
+        assertEquals(Fixtures.allReduceRows().size(), rows.size());
+        for (String row : rows) {
+            assertEquals(52 + 2 * (33 + 36) + 21, row.length(), row);
+            assertTrue(row.endsWith("  2026-01-02 12:34:56"), row);
+        }
+        List<String> plain = render(0, 0).lines().filter(l -> !l.startsWith("#") && !l.isEmpty()).toList();
+        // 8 B: t = 10.3; the fixture's stats are min 0.9 t, p99 1.2 t, max 1.3 t, cv 3.5
+        assertTrue(plain.get(0).contains("       0     9.28    13.40    12.37     3.50    10.10"), plain.get(0));
+    }
+
+    @Test
+    void skipAndTimingLineInThePreamble() {
+        String text = render(0, 0);
+        assertTrue(text.contains("# Per-Iteration Report: host clock timing; i_* uses max over process rows;"
+                + " summary skips first 2 iterations \n"), text);
+    }
+}
