@@ -1,6 +1,7 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.results.Measurement;
@@ -9,9 +10,41 @@ import dev.ncclbench.spec.RunSpec;
 import java.util.ArrayList;
 import java.util.List;
 
-/** nccl-tests' loops around TimeTest (-d all, -o all) and its -C time column, for SweepEngine. */
+/** What a sweep runs: nccl-tests' loops around TimeTest (-d all, -o all), the sizes of each, its -C time column. */
 final class Passes {
     private Passes() {
+    }
+
+    /** How many rows the sweep will print, for the progress bar. */
+    static long rowCount(RunSpec spec, int nranks) {
+        long rows = 0;
+        for (String name : spec.collectives()) {
+            Collective c = Collectives.byName(name);
+            for (RunSpec pass : Passes.of(spec, c)) {
+                rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+            }
+        }
+        return rows * spec.repeat();
+    }
+
+    /**
+     * The requested sizes that make rows of their own: a size is rounded down to whole elements (and, for the
+     * collectives that split a buffer over ranks, to whole per-rank blocks), so several requested sizes can make the
+     * same row; each is measured once. A size that rounds to nothing is skipped unless 0 was asked for.
+     */
+    static List<Long> sizesOf(RunSpec spec, Collective coll, int nranks) {
+        List<Long> out = new ArrayList<>();
+        int elt = spec.type().bytes();
+        long last = -1;
+        for (long size : spec.sizes()) {
+            long effective = coll.counts(size / elt, elt, nranks).sizeBytes(spec.type());
+            if (effective == last || (effective == 0 && size > 0)) {
+                continue;
+            }
+            last = effective;
+            out.add(size);
+        }
+        return out;
     }
 
     /**

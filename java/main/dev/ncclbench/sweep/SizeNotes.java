@@ -17,7 +17,7 @@ final class SizeNotes {
         StringBuilder merged = new StringBuilder();
         for (String name : spec.collectives()) {
             Collective c = Collectives.byName(name);
-            int rows = SweepEngine.sizesOf(spec, c, world).size();
+            int rows = Passes.sizesOf(spec, c, world).size();
             if (rows == 0) {
                 throw NcclbenchException.usage("no size from -b " + spec.minBytes() + " to -e " + spec.maxBytes() + " holds a whole "
                         + spec.type().label() + " (" + spec.type().bytes() + " B) per rank for " + name + " on " + world

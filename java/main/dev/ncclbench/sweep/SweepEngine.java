@@ -48,6 +48,8 @@ final class SweepEngine {
     private int sequence;
     /** What this rank is doing, for the failure report: "#12 all_reduce 64 MiB out-of-place". */
     private volatile String step = "the start of the sweep";
+    /** What the warm-ups in progress prepare, in the user's sizes: "the warm-up of all_reduce 1 MiB". */
+    private String warmingUp = "the warm-up";
 
     /**
      * @param listener rank 0's listener, null on other ranks
@@ -61,38 +63,6 @@ final class SweepEngine {
         this.listener = listener;
         this.progress = progress;
         this.n = comm.nranks();
-    }
-
-    /** How many rows the sweep will print, for the progress bar. */
-    static long rowCount(RunSpec spec, int nranks) {
-        long rows = 0;
-        for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
-            for (RunSpec pass : Passes.of(spec, c)) {
-                rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
-            }
-        }
-        return rows * spec.repeat();
-    }
-
-    /**
-     * The requested sizes that make rows of their own: a size is rounded down to whole elements (and, for the
-     * collectives that split a buffer over ranks, to whole per-rank blocks), so several requested sizes can make the
-     * same row; each is measured once. A size that rounds to nothing is skipped unless 0 was asked for.
-     */
-    static List<Long> sizesOf(RunSpec spec, Collective coll, int nranks) {
-        List<Long> out = new ArrayList<>();
-        int elt = spec.type().bytes();
-        long last = -1;
-        for (long size : spec.sizes()) {
-            long effective = coll.counts(size / elt, elt, nranks).sizeBytes(spec.type());
-            if (effective == last || (effective == 0 && size > 0)) {
-                continue;
-            }
-            last = effective;
-            out.add(size);
-        }
-        return out;
     }
 
     void run() {
@@ -115,7 +85,7 @@ final class SweepEngine {
 
     /** One collective with one type and op: nccl-tests' TimeTest for each root. */
     private void runPass(Collective coll, int cycle) {
-        List<Long> sizes = sizesOf(spec, coll, n);
+        List<Long> sizes = Passes.sizesOf(spec, coll, n);
         List<Integer> roots = new ArrayList<>();
         if (coll.rooted() && spec.root() == -1) {
             for (int r = 0; r < n; r++) {
@@ -125,6 +95,10 @@ final class SweepEngine {
             roots.add(coll.rooted() ? spec.root() : -1);
         }
         for (int root : roots) {
+            warmingUp = "the warm-up of " + coll.name() + (sizes.isEmpty() ? ""
+                    : " " + Sizes.human(coll.counts(sizes.get(0) / spec.type().bytes(), spec.type().bytes(), n).sizeBytes(spec.type())))
+                    + (coll.rooted() && root >= 0 ? " root " + root : "");
+            step = warmingUp;
             warmUp(coll, root);
             if (CallPathWarmup.needed(spec, comm) && !sizes.isEmpty()) {
                 int elt = spec.type().bytes();
@@ -206,10 +180,11 @@ final class SweepEngine {
             op.drain();
             String tag = tag(coll, counts, root, inPlace);
             if (warm) {
-                // a hang here says so: "#7 code warm-up, all_reduce 8 B out-of-place"
+                // a hang or a signal here names what the user asked for, not the warm-up's stand-in size:
+                // "#7 the warm-up of all_reduce 1 MiB"; the barrier keeps the exact tag, the same on every rank
                 int sp = tag.indexOf(' ');
                 tag = tag.substring(0, sp) + " code warm-up," + tag.substring(sp); // not a regex: compiled mid-sweep
-                step = tag;
+                step = tag.substring(0, sp) + " " + warmingUp;
             } else if (!deviceTimed) {
                 // host-timed only: a GPU's events do not see the host's compiler
                 JitSettle.await(spec.iters());

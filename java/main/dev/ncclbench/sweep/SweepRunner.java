@@ -178,7 +178,7 @@ public final class SweepRunner {
     private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, SweepReport report,
                                       Signals signals, CpuBinding binding) {
         Progress progress = report.reporter() && launchOptions.progress()
-                ? Progress.start(SweepEngine.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
+                ? Progress.start(Passes.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicReference<NcclbenchException> verdict = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
