@@ -116,6 +116,22 @@ final class EvidenceBuilder {
         }
     }
 
+    /** NCCL lines read so far (the reader asks whether a source is an NCCL log at all). */
+    long ncclLines() {
+        return acc.ncclLines;
+    }
+
+    /** Lines cut at the line limit so far. */
+    long truncated() {
+        return acc.truncated;
+    }
+
+    /** Adds what another builder read after what this one read (files read in parallel, merged in order). */
+    void merge(EvidenceBuilder other) {
+        acc.merge(other.acc);
+        pendingWarn = null;
+    }
+
     NcclLogEvidence build() {
         return acc.build();
     }

@@ -39,6 +39,7 @@ public final class Facts {
     private final boolean runFailure;
     private final String firstFailure;
     private final Overall overall;
+    private final HostRoutes hostRoutes;
 
     private Facts(NcclLogEvidence e) {
         this.e = e;
@@ -101,6 +102,7 @@ public final class Facts {
         this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
                 && Integer.parseInt(m.value()) > 1);
         this.pairs = RouteJudge.pairs(e.connections());
+        this.hostRoutes = HostRoutes.of(e);
         this.overall = RouteJudge.overall(this);
     }
 
@@ -308,7 +310,12 @@ public final class Facts {
 
     /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
     public boolean multiNode() {
-        return multiNode || !net.isEmpty();
+        return multiNode || !net.isEmpty() || hostRoutes.lines() > 0;
+    }
+
+    /** The inter-node path of every host that printed NET connection lines, whatever the caps on the lists. */
+    public HostRoutes hostRoutes() {
+        return hostRoutes;
     }
 
     public Overall overall() {

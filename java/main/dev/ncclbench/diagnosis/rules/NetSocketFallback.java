@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.HostRoutes;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -28,6 +29,11 @@ public final class NetSocketFallback extends BaseRule<Facts> {
             return List.of();
         }
         NcclLogEvidence e = f.evidence();
+        // which hosts fell back, from every host's own lines: in a 1024-node job it may be two of them
+        List<String> onSocket = f.hostRoutes().hostsOn(RouteKind.SOCKET, e);
+        int withNet = (int) f.hostRoutes().byHost().keySet().stream().filter(h -> !h.isEmpty()).count();
+        String where = onSocket.isEmpty() ? "" : " on " + onSocket.size() + " of " + withNet + " host(s) ("
+                + HostRoutes.names(onSocket, 8) + ")";
         List<String> ev = new ArrayList<>(f.overall().evidence());
         e.socketIfaces().stream().limit(2).forEach(i -> ev.add(i.source() + ": NET/Socket uses " + i.name()
                 + ":" + i.address()));
@@ -68,7 +74,7 @@ public final class NetSocketFallback extends BaseRule<Facts> {
         remedy.add("verify: NCCL_DEBUG=INFO shows 'Using network IB' (or IBext) and [send] via NET/IB/<n>/GDRDMA");
         return List.of(finding(Severity.ERROR,
                 "inter-node traffic uses TCP sockets although RDMA hardware is present",
-                "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + " while the log shows RDMA"
+                "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + where + " while the log shows RDMA"
                         + " devices. Sockets cap the job at a fraction of the fabric: on 10 GbE about 1.1 GB/s, on"
                         + " 100G 30-50% of line rate, with a host core pegged copying data.",
                 ev, remedy, References.RUNBOOK + "; " + References.ENV_DOC));
