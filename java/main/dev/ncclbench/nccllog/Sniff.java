@@ -45,7 +45,7 @@ final class Sniff {
             }
         }
         bytes += n;
-        return bytes >= NcclLogReader.SNIFF_BYTES && decide(linesSoFar, b);
+        return bytes >= NcclLogReader.SNIFF_BYTES && decide(linesSoFar, b, true);
     }
 
     /** Decides at the end of a short source. */
@@ -55,14 +55,16 @@ final class Sniff {
             log = true;
             return true;
         }
-        return decide(linesSoFar, b);
+        return decide(linesSoFar, b, false);
     }
 
-    private boolean decide(long linesSoFar, EvidenceBuilder b) {
+    /** full: a whole sniff window was read, so "no line structure" can be told from one long line. */
+    private boolean decide(long linesSoFar, EvidenceBuilder b, boolean full) {
         lines = linesSoFar;
         cut = b.truncated() - cutAtStart;
-        // text: few control bytes, and line breaks at least every few KiB (lines cut at the limit are not lines)
-        log = bytes == 0 || control * 100 <= bytes && lines > cut && (lines - cut) * 16 * 1024 >= bytes / 4;
+        // text: few control bytes, and (over a whole window) line breaks at least every 64 KiB on average
+        boolean lineBreaks = !full || lines > cut && (lines - cut) * 64 * 1024 >= bytes;
+        log = bytes == 0 || control * 100 <= bytes && lineBreaks;
         decided = true;
         return true;
     }

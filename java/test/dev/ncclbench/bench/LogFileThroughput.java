@@ -1,0 +1,37 @@
+package dev.ncclbench.bench;
+
+import dev.ncclbench.nccllog.NcclLogEvidence;
+import dev.ncclbench.nccllog.NcclLogReader;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Lines per second of the reader on real files (a generated job's logs), one file on one thread or many files on
+ * all cores: the file half of scripts/bench/log-reader.sh, next to the JMH in-memory mix. Prints every round and
+ * the best; the first rounds warm the JIT.
+ * Usage: LogFileThroughput ROUNDS PATH...
+ */
+public final class LogFileThroughput {
+    private LogFileThroughput() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int rounds = Integer.parseInt(args[0]);
+        List<Path> paths = java.util.Arrays.stream(args).skip(1).map(Path::of).toList();
+        double best = 0;
+        for (int r = 0; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            NcclLogEvidence e = new NcclLogReader().read(paths).evidence();
+            double s = (System.nanoTime() - t0) / 1e9;
+            double rate = e.counts().total() / s;
+            best = Math.max(best, rate);
+            System.out.printf(Locale.ROOT, "round %d: %d lines in %.2f s = %.2f M lines/s (%d host(s))%n", r + 1,
+                    e.counts().total(), s, rate / 1e6, e.hosts().size());
+        }
+        System.out.printf(Locale.ROOT, "best: %.2f M lines/s on %d core(s)%n", best / 1e6,
+                Runtime.getRuntime().availableProcessors());
+    }
+}
