@@ -60,6 +60,9 @@ final class EvidenceBuilder {
 
     private boolean info(LineParser.Parsed p, String file, long lineNo) {
         String m = p.msg;
+        if (collectiveTrace(m)) {
+            return false; // most of a big job's log, and nothing about the path: skip the dozen searches below
+        }
         boolean any = p.line.indexOf("NCCL version ") >= 0 && InitLines.version(p, file, lineNo, acc);
         if (m.indexOf(" via ") >= 0 && ConnectionLines.parse(p, file, lineNo, acc)) {
             return true;
@@ -88,6 +91,15 @@ final class EvidenceBuilder {
         }
         return NetworkLines.parse(p, file, lineNo, acc) || EnvLines.setByEnvironment(p, file, lineNo, acc)
                 || CollectiveLines.parse(p, file, lineNo, acc) || any;
+    }
+
+    /**
+     * "AllReduce: opCount 3f sendbuff 0x.. recvbuff 0x.. count 2097152 datatype 7 op 0 root 0 comm 0x.. [nranks=16]
+     * stream 0x..": NCCL_DEBUG_SUBSYS=COLL prints one per call on every rank (enqueue.cc).
+     */
+    static boolean collectiveTrace(String m) {
+        int colon = m.indexOf(':');
+        return colon > 3 && colon < 24 && m.startsWith(" opCount ", colon + 1) && m.indexOf(' ') > colon;
     }
 
     /** Lines with the word NCCL but no INFO/WARN header: banners, application errors, pasted commands. */
