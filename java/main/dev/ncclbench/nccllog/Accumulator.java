@@ -31,6 +31,8 @@ final class Accumulator {
     static final int MAX_WARNINGS = 512;
     /** Past the first warnings, one per NCCL source location: a failure on rank 8000 is not lost behind 512 retries. */
     static final int MAX_WARNING_SITES = 4096;
+    /** Pasted nccl-tests rows: a table, not one item per rank, so the old cap stays. */
+    static final int MAX_MEASURED = 4096;
 
     private final int maxItems;
     private final List<String> sources = new ArrayList<>();
@@ -87,11 +89,15 @@ final class Accumulator {
         lastHost = p.host;
         lastPid = p.pid;
         lastFile = file;
+        HostTable.State h = hosts.of(p.host, file, lineNo);
+        if (h.seenIn(p.pid, file)) {
+            return; // ranks interleaved in one file (one per node): the key below is built once per process
+        }
         String key = p.host + ':' + p.pid + ':' + file;
         if (!processes.containsKey(key)) {
             put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo)));
         }
-        hosts.of(p.host, file, lineNo).pid(p.pid);
+        h.pid(p.pid);
     }
 
     /** A NET connection line, counted for its host whatever the caps on the connection list. */
@@ -258,7 +264,7 @@ final class Accumulator {
     }
 
     boolean measuredFull() {
-        return measured.size() >= maxItems;
+        return measured.size() >= Math.min(maxItems, MAX_MEASURED);
     }
 
     void measured(MeasuredRow r) {

@@ -73,10 +73,28 @@ final class HostTable {
         private final Set<Long> pids = new HashSet<>();
         private final List<Net> nets = new ArrayList<>(2);
         private long lastPid = -1;
+        /** The pids already seen in the file being read (a few per host); the file is compared by identity. */
+        private String seenFile;
+        private final Set<Long> seenPids = new HashSet<>();
 
         State(String host, SourceRef first) {
             this.host = host;
             this.first = first;
+        }
+
+        /** Whether this pid already logged in this file; remembers it. */
+        boolean seenIn(long pid, String file) {
+            if (file != seenFile) {
+                seenFile = file;
+                seenPids.clear();
+            }
+            if (seenPids.contains(pid)) {
+                return true;
+            }
+            if (seenPids.size() < MAX_PIDS) {
+                seenPids.add(pid);
+            }
+            return false;
         }
 
         void pid(long pid) {

@@ -3,9 +3,6 @@ package dev.ncclbench.nccllog;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +36,6 @@ public final class NcclLogReader {
     /** A source with no NCCL line in this many bytes that is not lines of text is not an NCCL log. */
     public static final int SNIFF_BYTES = 1 << 20;
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long LOW_BITS = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
 
     final int maxItems;
     final EvidenceBuilder builder;
@@ -147,17 +140,9 @@ public final class NcclLogReader {
         return this;
     }
 
-    /** Index of the first '\n' in buf[from, to), eight bytes at a time; -1 when none. */
+    /** Index of the first '\n' in buf[from, to); -1 when none. */
     private static int newline(byte[] buf, int from, int to) {
-        int i = from;
-        for (; i + 8 <= to; i += 8) {
-            long x = (long) LONGS.get(buf, i) ^ NEWLINES;
-            long t = (x - LOW_BITS) & ~x & HIGH_BITS;
-            if (t != 0) {
-                return i + (Long.numberOfTrailingZeros(t) >>> 3);
-            }
-        }
-        for (; i < to; i++) {
+        for (int i = from; i < to; i++) {
             if (buf[i] == '\n') {
                 return i;
             }
