@@ -53,9 +53,13 @@ if [ ! -f "$one" ]; then
   # one file of ~1 M lines: the first nodes' logs, concatenated
   files=500
   [ "$layout" = node ] && files=62
-  find "$logset" -name 'nccl.*.log' | sort | head -n "$files" | xargs cat > "$one"
+  find "$logset" -name 'nccl.*.log' | sort > "$one.list" # not piped into head: pipefail would stop the script
+  head -n "$files" "$one.list" | xargs cat > "$one"
+  rm -f "$one.list"
 fi
-echo "== 2. one file ($(wc -l < "$one") lines), one thread"
+echo "== 2a. the JMH mix (200,000 lines in memory), one thread, by the thread's CPU time"
+java -Xmx1g -cp "$cp" dev.ncclbench.bench.LogFileThroughput 40 mix
+echo "== 2b. one file ($(wc -l < "$one") lines), one thread"
 java -Xmx1g -cp "$cp" dev.ncclbench.bench.LogFileThroughput 8 "$one"
 
 for heap in 1g 256m; do

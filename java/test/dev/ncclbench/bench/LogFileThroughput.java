@@ -12,7 +12,7 @@ import java.util.Locale;
  * Lines per second of the reader on real files (a generated job's logs), one file on one thread or many files on
  * all cores: the file half of scripts/bench/log-reader.sh, next to the JMH in-memory mix. Prints every round and
  * the best; the first rounds warm the JIT.
- * Usage: LogFileThroughput ROUNDS PATH...
+ * Usage: LogFileThroughput ROUNDS PATH... | LogFileThroughput ROUNDS mix (LogReaderBench's lines, from memory)
  */
 public final class LogFileThroughput {
     private LogFileThroughput() {
@@ -21,13 +21,15 @@ public final class LogFileThroughput {
     public static void main(String[] args) throws IOException {
         int rounds = Integer.parseInt(args[0]);
         List<Path> paths = java.util.Arrays.stream(args).skip(1).map(Path::of).toList();
+        byte[] mix = args.length == 2 && args[1].equals("mix") ? LogReaderBench.mix() : null;
         double best = 0;
         double bestCpu = 0;
         var mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int r = 0; r < rounds; r++) {
             long t0 = System.nanoTime();
             long c0 = mx.getCurrentThreadCpuTime();
-            NcclLogEvidence e = new NcclLogReader().read(paths).evidence();
+            NcclLogEvidence e = mix != null ? new NcclLogReader().read(new java.io.ByteArrayInputStream(mix), "mix")
+                    .evidence() : new NcclLogReader().read(paths).evidence();
             double s = (System.nanoTime() - t0) / 1e9;
             // the reading thread's own CPU time: on a shared machine wall time says more about the neighbours
             double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
