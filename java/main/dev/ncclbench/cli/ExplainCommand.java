@@ -8,6 +8,7 @@ import dev.ncclbench.diagnosis.ExplainText;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
+import dev.ncclbench.nccllog.NotAnNcclLogException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,6 +21,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Set;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,27 +52,49 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--stdin", hidden = true)
     InputStream stdin = System.in;
 
+    /** Reads the files given together, in parallel; one sentence and exit 2 for a file that is not a log. */
+    private static void read(NcclLogReader reader, List<Path> files) {
+        if (files.isEmpty()) {
+            return;
+        }
+        try {
+            reader.read(files);
+        } catch (NotAnNcclLogException e) {
+            throw NcclbenchException.usage(e.getMessage());
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot read " + (files.size() == 1 ? files.get(0) : "the logs") + ": "
+                    + e.getMessage());
+        }
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         FailOn threshold = failOn;
         Set<String> ignored = rules.ignored();
         NcclLogReader reader = new NcclLogReader();
+        List<Path> files = new ArrayList<>();
         for (String in : inputs) {
-            try {
-                if (in.equals("-")) {
+            if (in.equals("-")) {
+                read(reader, files);
+                files.clear();
+                try {
                     reader.read(stdin, "-");
-                } else {
-                    Path p = Path.of(in);
-                    if (!Files.exists(p)) {
-                        throw NcclbenchException.usage(in + ": no such file or directory");
-                    }
-                    reader.read(p);
+                } catch (NotAnNcclLogException e) {
+                    throw NcclbenchException.usage(e.getMessage());
+                } catch (IOException e) {
+                    throw NcclbenchException.usage("stdin: cannot read: " + e.getMessage());
                 }
-            } catch (IOException e) {
-                throw NcclbenchException.usage(in + ": cannot read: " + e.getMessage());
+            } else {
+                Path p = Path.of(in);
+                if (!Files.exists(p)) {
+                    throw NcclbenchException.usage(in + ": no such file or directory");
+                }
+                files.add(p);
             }
         }
+        read(reader, files);
+        reader.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
         NcclLogEvidence e = reader.evidence();
         Diagnosis d = Diagnoser.diagnose(e, ignored);
         if (json) {

@@ -22,11 +22,17 @@ import java.util.Set;
 
 /**
  * What the line parsers found, deduplicated and capped: every collection holds at most {@code maxItems} items
- * (warnings {@value #MAX_WARNINGS}); what does not fit is counted in {@code dropped}. The one place that knows the
- * caps, so a 1 GB log costs the same memory as a 1 MB one.
+ * (warnings {@value #MAX_WARNINGS}, then only WARNs from a source location not seen yet, up to
+ * {@value #MAX_WARNING_SITES}); what does not fit is counted in {@code dropped}. The one place that knows the caps,
+ * so a 1 GB log costs the same memory as a 1 MB one. The {@link HostTable} is not capped by item: it is what a
+ * verdict over every host reads. Every collection is also listed in {@link #merge}.
  */
 final class Accumulator {
     static final int MAX_WARNINGS = 512;
+    /** Past the first warnings, one per NCCL source location: a failure on rank 8000 is not lost behind 512 retries. */
+    static final int MAX_WARNING_SITES = 4096;
+    /** Pasted nccl-tests rows: a table, not one item per rank, so the old cap stays. */
+    static final int MAX_MEASURED = 4096;
 
     private final int maxItems;
     private final List<String> sources = new ArrayList<>();
@@ -50,6 +56,12 @@ final class Accumulator {
     private final Map<String, Mention> rings = new LinkedHashMap<>();
     private final Map<String, Mention> topology = new LinkedHashMap<>();
     private final Set<String> initDone = new HashSet<>();
+    private final Set<String> warningSites = new HashSet<>();
+    private final HostTable hosts = new HostTable();
+    /** The (host, pid, file) of the last line: a process's lines come in runs, its key is built once per run. */
+    private String lastHost;
+    private long lastPid = Long.MIN_VALUE;
+    private String lastFile;
 
     long total;
     long ncclLines;
@@ -71,10 +83,26 @@ final class Accumulator {
     }
 
     void process(LineParser.Parsed p, String file, long lineNo) {
+        if (p.pid == lastPid && file == lastFile && p.host.equals(lastHost)) {
+            return;
+        }
+        lastHost = p.host;
+        lastPid = p.pid;
+        lastFile = file;
+        HostTable.State h = hosts.of(p.host, file, lineNo);
+        if (h.seenIn(p.pid, file)) {
+            return; // ranks interleaved in one file (one per node): the key below is built once per process
+        }
         String key = p.host + ':' + p.pid + ':' + file;
         if (!processes.containsKey(key)) {
             put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo)));
         }
+        h.pid(p.pid);
+    }
+
+    /** A NET connection line, counted for its host whatever the caps on the connection list. */
+    void hostNet(String host, String network, boolean gdr, String file, long lineNo) {
+        hosts.of(host, file, lineNo).netLine(network, gdr, file, lineNo);
     }
 
     void ncclVersion(String v, String host, String file, long lineNo) {
@@ -188,12 +216,29 @@ final class Accumulator {
 
     /** Stores a warning; false when the warning cap is reached (counted). */
     boolean warning(Warning w) {
-        if (warnings.size() < MAX_WARNINGS) {
+        boolean newSite = warningSites.size() < MAX_WARNING_SITES && warningSites.add(site(w));
+        if (warnings.size() < MAX_WARNINGS || newSite && warnings.size() < MAX_WARNING_SITES) {
             warnings.add(w);
             return true;
         }
         dropped++;
         return false;
+    }
+
+    /** NCCL's source location, or for lines without one the message without its numbers (pids, addresses). */
+    private static String site(Warning w) {
+        if (!w.ncclFile().isEmpty()) {
+            return w.ncclFile() + ':' + w.ncclLine() + ' ' + w.function();
+        }
+        String m = w.message();
+        StringBuilder sb = new StringBuilder(Math.min(m.length(), 80));
+        for (int i = 0; i < m.length() && sb.length() < 80; i++) {
+            char c = m.charAt(i);
+            if (!Character.isDigit(c)) {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /** Appends a continuation line to the last warning, if it is still w. */
@@ -219,7 +264,7 @@ final class Accumulator {
     }
 
     boolean measuredFull() {
-        return measured.size() >= maxItems;
+        return measured.size() >= Math.min(maxItems, MAX_MEASURED);
     }
 
     void measured(MeasuredRow r) {
@@ -244,6 +289,56 @@ final class Accumulator {
         }
     }
 
+    /**
+     * Adds what another accumulator read after what this one read, as if its lines had come next: the same keys,
+     * caps and first-seen order as one reader over both (files read in parallel are merged in file order).
+     */
+    void merge(Accumulator o) {
+        o.sources.forEach(this::source);
+        mergeMap(nccl, o.nccl);
+        mergeMap(cuda, o.cuda);
+        mergeMap(processes, o.processes);
+        o.ranks.values().forEach(this::rank);
+        initDone.addAll(o.initDone);
+        mergeMap(bootstrap, o.bootstrap);
+        mergeMap(socketIfaces, o.socketIfaces);
+        mergeMap(netDevices, o.netDevices);
+        mergeMap(noNetDevice, o.noNetDevice);
+        mergeMap(networks, o.networks);
+        mergeMap(gdr, o.gdr);
+        o.connections.forEach((k, agg) -> {
+            ConnectionLines.Aggregate mine = connections.get(k);
+            if (mine == null) {
+                newConnection(k, agg);
+            } else {
+                mine.add(agg);
+            }
+        });
+        mergeMap(nvls, o.nvls);
+        mergeMap(collnet, o.collnet);
+        o.warnings.forEach(this::warning);
+        mergeMap(env, o.env);
+        mergeMap(hostRdma, o.hostRdma);
+        o.measured.forEach(this::measured);
+        mergeMap(rings, o.rings);
+        mergeMap(topology, o.topology);
+        hosts.merge(o.hosts);
+        total += o.total;
+        ncclLines += o.ncclLines;
+        used += o.used;
+        other += o.other;
+        truncated += o.truncated;
+        dropped += o.dropped;
+    }
+
+    private <V> void mergeMap(Map<String, V> into, Map<String, V> from) {
+        from.forEach((k, v) -> {
+            if (!into.containsKey(k)) {
+                put(into, k, v);
+            }
+        });
+    }
+
     NcclLogEvidence build() {
         List<Connection> conns = new ArrayList<>(connections.size());
         for (ConnectionLines.Aggregate a : connections.values()) {
@@ -255,7 +350,7 @@ final class Accumulator {
                 List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
                 List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
                 List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
-                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()),
+                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()), hosts.freeze(),
                 new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
     }
 }

@@ -56,6 +56,14 @@ final class ConnectionLines {
             }
         }
 
+        /** The same connection read in another file: its lines and channels count here too. */
+        void add(Aggregate o) {
+            lines += o.lines;
+            chanLo |= o.chanLo;
+            chanHi |= o.chanHi;
+            chanOther |= o.chanOther;
+        }
+
         Connection freeze() {
             int ch = Long.bitCount(chanLo) + Long.bitCount(chanHi) + chanOther;
             return new Connection(host, from, to, dir, transport, detail, net, dev, proxy, gdr, shared, ch, lines,
@@ -151,6 +159,9 @@ final class ConnectionLines {
         }
         boolean gdr = t == Transport.NET && detail.indexOf("/GDRDMA") >= 0;
         boolean shared = t == Transport.NET && detail.indexOf("/Shared") >= 0;
+        if (t == Transport.NET) {
+            acc.hostNet(p.host, net, gdr, file, lineNo);
+        }
         String key = p.host + '|' + from + '|' + to + '|' + dir + '|' + t + '|' + detail + '|' + net + '|' + dev;
         Aggregate agg = acc.connection(key);
         if (agg == null) {

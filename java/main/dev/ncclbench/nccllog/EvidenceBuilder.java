@@ -60,6 +60,9 @@ final class EvidenceBuilder {
 
     private boolean info(LineParser.Parsed p, String file, long lineNo) {
         String m = p.msg;
+        if (collectiveTrace(m)) {
+            return false; // most of a big job's log, and nothing about the path: skip the dozen searches below
+        }
         boolean any = p.line.indexOf("NCCL version ") >= 0 && InitLines.version(p, file, lineNo, acc);
         if (m.indexOf(" via ") >= 0 && ConnectionLines.parse(p, file, lineNo, acc)) {
             return true;
@@ -90,6 +93,15 @@ final class EvidenceBuilder {
                 || CollectiveLines.parse(p, file, lineNo, acc) || any;
     }
 
+    /**
+     * "AllReduce: opCount 3f sendbuff 0x.. recvbuff 0x.. count 2097152 datatype 7 op 0 root 0 comm 0x.. [nranks=16]
+     * stream 0x..": NCCL_DEBUG_SUBSYS=COLL prints one per call on every rank (enqueue.cc).
+     */
+    static boolean collectiveTrace(String m) {
+        int colon = m.indexOf(':');
+        return colon > 3 && colon < 24 && m.startsWith(" opCount ", colon + 1) && m.indexOf(' ') > colon;
+    }
+
     /** Lines with the word NCCL but no INFO/WARN header: banners, application errors, pasted commands. */
     private boolean bare(LineParser.Parsed p, String file, long lineNo) {
         String l = p.line;
@@ -114,6 +126,22 @@ final class EvidenceBuilder {
                 || l.indexOf("Out of bounds") >= 0)) {
             WarnLines.errorLine(l, "", -1, file, lineNo, acc);
         }
+    }
+
+    /** NCCL lines read so far (the reader asks whether a source is an NCCL log at all). */
+    long ncclLines() {
+        return acc.ncclLines;
+    }
+
+    /** Lines cut at the line limit so far. */
+    long truncated() {
+        return acc.truncated;
+    }
+
+    /** Adds what another builder read after what this one read (files read in parallel, merged in order). */
+    void merge(EvidenceBuilder other) {
+        acc.merge(other.acc);
+        pendingWarn = null;
     }
 
     NcclLogEvidence build() {

@@ -30,6 +30,8 @@ import java.util.List;
  * @param measured       nccl-tests result rows pasted in the same text
  * @param rings          "Connected all rings, use ring PXN x GDR y" summaries (2.24+)
  * @param topology       job size named outside init lines: nRanks, nNodes (2.19+), ranks a ring lists
+ * @param hostFacts      every host that logged, with its NET connection lines per network: not capped like the lists
+ *                       above, so a verdict over a 1024-node job sees all of them ("" holds lines without a host)
  * @param counts         how many lines were read, used, not understood, and items dropped by the caps
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -41,7 +43,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<Mention> collnet,
                               List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
                               List<MeasuredRow> measured, List<Mention> rings, List<Mention> topology,
-                              LineCounts counts) {
+                              List<HostFacts> hostFacts, LineCounts counts) {
 
     /** A version string and where it was first seen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -137,9 +139,33 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                              long dropped) {
     }
 
-    /** The distinct hosts that logged anything, in first-seen order. */
+    /**
+     * One host of the job: how many processes logged on it and the NET connection lines it printed per network.
+     *
+     * @param processes distinct pids seen on it
+     * @param networks  one entry per network its NET connection lines name, in first-seen order
+     * @param firstLine the first line it printed
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record HostFacts(String host, int processes, List<HostNet> networks, SourceRef firstLine) {
+    }
+
+    /**
+     * NET connection lines of one host over one network ("IB", "Socket", "IBext_v8"), with /GDRDMA and without.
+     *
+     * @param first      the first such line
+     * @param firstOther the first line without /GDRDMA, or null
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record HostNet(String network, long gdrLines, long otherLines, SourceRef first, SourceRef firstOther) {
+        public long lines() {
+            return gdrLines + otherLines;
+        }
+    }
+
+    /** The distinct hosts that logged anything, in first-seen order: every one, not capped. */
     public List<String> hosts() {
-        return processes.stream().map(ProcessInfo::host).filter(h -> !h.isEmpty()).distinct().toList();
+        return hostFacts.stream().map(HostFacts::host).filter(h -> !h.isEmpty()).toList();
     }
 
     /** The first value of an NCCL_ variable, from NCCL's own line when there is one. */

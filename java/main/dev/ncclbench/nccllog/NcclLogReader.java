@@ -12,24 +12,34 @@ import java.util.stream.Stream;
 
 /**
  * Streams NCCL debug output (NCCL 2.3 to 2.30) into {@link NcclLogEvidence}: one or many files (one per rank,
- * as NCCL_DEBUG_FILE writes them), a directory of them, or any stream (stdin). Memory is bounded: lines are
- * cut at {@link #MAX_LINE} bytes, every collection at {@link #MAX_ITEMS}; the rest is counted. It never throws
- * on content; only I/O errors of the underlying stream escape.
+ * as NCCL_DEBUG_FILE writes them), a directory of them, or any stream (stdin). Several files are read in parallel
+ * (see {@link ParallelRead}) and give the same evidence as one after the other. Memory is bounded: lines are cut at
+ * {@link #MAX_LINE} bytes, every list at {@link #MAX_ITEMS}; the rest is counted. Input that is not a log at all
+ * (binary, /dev/zero) ends with {@link NotAnNcclLogException} after {@link #SNIFF_BYTES}. It never throws on the
+ * content of a log; only I/O errors of the underlying stream escape.
  *
  * <pre>
  * NcclLogReader r = new NcclLogReader();
- * r.read(Path.of("nccl.host1.1234"));
+ * r.read(List.of(Path.of("logs/")));
  * r.read(System.in, "-");
  * NcclLogEvidence e = r.evidence();
  * </pre>
  */
 public final class NcclLogReader {
-    /** The most items kept per collection (connections are aggregated over channels before this applies). */
-    public static final int MAX_ITEMS = 4096;
-    /** Longer lines are cut: NCCL's own lines are under 1 KiB. */
+    /**
+     * The most items kept per collection (connections are aggregated over channels before this applies): room for
+     * every rank of an 8192-rank job, a few hundred bytes each. Per-host facts are not capped by it.
+     */
+    public static final int MAX_ITEMS = 1 << 16;
+    /** Longer lines are cut (and counted): NCCL's own lines are under 1 KiB. */
     public static final int MAX_LINE = 16 * 1024;
+    /** A source with no NCCL line in this many bytes that is not lines of text is not an NCCL log. */
+    public static final int SNIFF_BYTES = 1 << 20;
 
-    private final EvidenceBuilder builder;
+
+    final int maxItems;
+    final EvidenceBuilder builder;
+    final List<String> skipped = new ArrayList<>();
     private final LineParser.Parsed parsed = new LineParser.Parsed();
 
     public NcclLogReader() {
@@ -38,36 +48,58 @@ public final class NcclLogReader {
 
     /** A reader with a smaller cap, for tests of the bounds. */
     public NcclLogReader(int maxItems) {
+        this.maxItems = maxItems;
         this.builder = new EvidenceBuilder(maxItems);
     }
 
     /** Reads a file, or every regular file of a directory (sorted by name, hidden files skipped). */
     public NcclLogReader read(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            List<Path> files;
-            try (Stream<Path> s = Files.list(path)) {
-                files = new ArrayList<>(s.filter(Files::isRegularFile)
-                        .filter(f -> !f.getFileName().toString().startsWith("."))
-                        .sorted().toList());
-            }
-            for (Path f : files) {
-                readFile(f);
-            }
-            return this;
-        }
-        return readFile(path);
+        return read(List.of(path));
     }
 
-    private NcclLogReader readFile(Path f) throws IOException {
-        try (InputStream in = Files.newInputStream(f)) {
-            return read(in, f.toString());
+    /**
+     * Reads files and directories in the order given, several files in parallel on the available cores. A named file
+     * that is not an NCCL log throws {@link NotAnNcclLogException}; such a file found in a directory is skipped and
+     * listed in {@link #skipped()}.
+     */
+    public NcclLogReader read(List<Path> paths) throws IOException {
+        List<ParallelRead.Input> files = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.list(p)) {
+                    s.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+                            .sorted().forEach(f -> files.add(new ParallelRead.Input(f, false)));
+                }
+            } else {
+                files.add(new ParallelRead.Input(p, true));
+            }
         }
+        ParallelRead.read(this, files);
+        return this;
+    }
+
+    /** Reads one file into this reader; a file found in a directory that is not a log is skipped. */
+    void readFile(ParallelRead.Input f) throws IOException {
+        try (InputStream in = Files.newInputStream(f.path())) {
+            read(in, f.path().toString());
+        } catch (NotAnNcclLogException e) {
+            if (f.named()) {
+                throw e;
+            }
+            skipped.add(e.getMessage());
+        }
+    }
+
+    /** Files found in directories that were not NCCL logs, one sentence each. */
+    public List<String> skipped() {
+        return List.copyOf(skipped);
     }
 
     /** Reads a stream to its end; name is what evidence lines cite ("-" for stdin). Does not close it. */
     public NcclLogReader read(InputStream in, String name) throws IOException {
         builder.source(name);
-        byte[] buf = new byte[64 * 1024];
+        Sniff sniff = new Sniff(builder.ncclLines(), builder.truncated());
+        byte[] buf = new byte[256 * 1024];
         byte[] line = new byte[MAX_LINE];
         int len = 0;
         boolean cut = false;
@@ -75,48 +107,57 @@ public final class NcclLogReader {
         int n;
         while ((n = in.read(buf)) > 0) {
             int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (buf[i] != '\n') {
-                    continue;
-                }
-                int chunk = i - start;
-                int room = MAX_LINE - len;
-                if (chunk > room) {
-                    chunk = room;
-                    cut = true;
-                }
-                System.arraycopy(buf, start, line, len, chunk);
-                len += chunk;
+            int i;
+            while ((i = newline(buf, start, n)) >= 0) {
                 lineNo++;
-                line(line, len, name, lineNo, cut);
-                len = 0;
-                cut = false;
+                if (len == 0 && !cut) {
+                    int end = Math.min(i, start + MAX_LINE);
+                    line(buf, start, end - start, name, lineNo, i - start > MAX_LINE);
+                } else {
+                    int chunk = Math.min(i - start, MAX_LINE - len);
+                    System.arraycopy(buf, start, line, len, chunk);
+                    line(line, 0, len + chunk, name, lineNo, cut || chunk < i - start);
+                    len = 0;
+                    cut = false;
+                }
                 start = i + 1;
             }
-            int chunk = n - start;
-            int room = MAX_LINE - len;
-            if (chunk > room) {
-                chunk = room;
-                cut = true;
-            }
+            int chunk = Math.min(n - start, MAX_LINE - len);
             System.arraycopy(buf, start, line, len, chunk);
             len += chunk;
+            cut |= chunk < n - start;
+            if (sniff.undecided() && sniff.scan(buf, n, lineNo, builder) && !sniff.isLog()) {
+                throw new NotAnNcclLogException(sniff.why(name));
+            }
         }
         if (len > 0 || cut) {
             lineNo++;
-            line(line, len, name, lineNo, cut);
+            line(line, 0, len, name, lineNo, cut);
+        }
+        if (sniff.undecided() && sniff.atEnd(lineNo, builder) && !sniff.isLog()) {
+            throw new NotAnNcclLogException(sniff.why(name));
         }
         return this;
     }
 
-    private void line(byte[] b, int len, String name, long lineNo, boolean cut) {
-        if (len > 0 && b[len - 1] == '\r') {
+    /** Index of the first '\n' in buf[from, to); -1 when none. */
+    private static int newline(byte[] buf, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (buf[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void line(byte[] b, int off, int len, String name, long lineNo, boolean cut) {
+        if (len > 0 && b[off + len - 1] == '\r') {
             len--;
         }
         if (cut) {
             builder.truncatedLine();
         }
-        String s = new String(b, 0, len, StandardCharsets.UTF_8);
+        String s = new String(b, off, len, StandardCharsets.UTF_8);
         LineParser.parse(s, parsed);
         builder.accept(parsed, name, lineNo);
     }
@@ -126,13 +167,9 @@ public final class NcclLogReader {
         return builder.build();
     }
 
-    /** Reads files and directories in order. */
+    /** Reads files and directories in order (in parallel when there are several files). */
     public static NcclLogEvidence readAll(List<Path> paths) throws IOException {
-        NcclLogReader r = new NcclLogReader();
-        for (Path p : paths) {
-            r.read(p);
-        }
-        return r.evidence();
+        return new NcclLogReader().read(paths).evidence();
     }
 
     /** Reads lines held in memory (the probe child's log, read whole). */
@@ -145,6 +182,8 @@ public final class NcclLogReader {
         try {
             return new NcclLogReader().read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), name)
                     .evidence();
+        } catch (NotAnNcclLogException e) {
+            return NcclLogReader.readLines(List.of(), name); // binary text held in memory: no NCCL output
         } catch (IOException e) {
             throw new IllegalStateException("reading memory cannot fail", e);
         }

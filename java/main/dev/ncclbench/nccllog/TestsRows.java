@@ -16,10 +16,19 @@ final class TestsRows {
             return false;
         }
         List<String> tok = new ArrayList<>(16);
-        for (String t : l.substring(s).split("\\s+")) {
-            if (!t.isEmpty() && !t.equals("GB/s")) {
-                tok.add(t);
+        int n = l.length();
+        for (int i = s; i < n; ) { // split on \s+ without a regular expression: this runs for every row
+            while (i < n && space(l.charAt(i))) {
+                i++;
             }
+            int e = i;
+            while (e < n && !space(l.charAt(e))) {
+                e++;
+            }
+            if (e > i && !(e - i == 4 && l.startsWith("GB/s", i))) {
+                tok.add(l.substring(i, e));
+            }
+            i = e;
         }
         if (tok.size() < 7 || !LineParser.digits(tok.get(0), 0, tok.get(0).length())
                 || !LineParser.digits(tok.get(1), 0, tok.get(1).length())
@@ -38,6 +47,11 @@ final class TestsRows {
         }
         acc.measured(new MeasuredRow(Long.parseLong(tok.get(0)), tok.get(2), best, new SourceRef(file, lineNo)));
         return true;
+    }
+
+    /** What \s matches in a regular expression. */
+    private static boolean space(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
     }
 
     private static boolean isInt(String t) {

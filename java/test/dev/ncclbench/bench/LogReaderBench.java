@@ -42,6 +42,11 @@ public class LogReaderBench {
 
     @Setup(Level.Trial)
     public void build() {
+        input = mix();
+    }
+
+    /** The input: LINES lines of the mix. */
+    static byte[] mix() {
         StringBuilder sb = new StringBuilder(LINES * 100);
         for (int i = 0; i < LINES; i++) {
             int r = i % 16;
@@ -52,7 +57,7 @@ public class LogReaderBench {
             }
             sb.append(String.format(java.util.Locale.ROOT, f, args)).append('\n');
         }
-        input = sb.toString().getBytes(StandardCharsets.UTF_8);
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Benchmark

@@ -17,13 +17,14 @@ final class Coverage {
 
     static String doubt(Facts f) {
         List<String> why = new ArrayList<>();
-        if (f.net().isEmpty()) {
+        if (f.net().isEmpty() && f.hostRoutes().lines() == 0) {
             return others(f, why);
         }
         Set<String> withNet = new LinkedHashSet<>();
         for (Connection c : f.net()) {
             withNet.add(c.host());
         }
+        withNet.addAll(f.hostRoutes().byHost().keySet()); // every host's NET lines, also those past the list's cap
         List<String> silent = f.evidence().hosts().stream().filter(h -> !withNet.contains(h)).toList();
         if (!silent.isEmpty() && !withNet.contains("")) {
             why.add("no NET connection line from " + String.join(", ", silent.stream().limit(4).toList())

@@ -41,6 +41,7 @@ public final class Facts {
     private final boolean runFailure;
     private final String firstFailure;
     private final Overall overall;
+    private final HostRoutes hostRoutes;
 
     private Facts(NcclLogEvidence e) {
         this.e = e;
@@ -103,6 +104,7 @@ public final class Facts {
         this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
                 && Integer.parseInt(m.value()) > 1);
         this.pairs = RouteJudge.pairs(e.connections());
+        this.hostRoutes = HostRoutes.of(e);
         this.overall = RouteJudge.overall(this);
     }
 
@@ -342,7 +344,12 @@ public final class Facts {
 
     /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
     public boolean multiNode() {
-        return multiNode || !net.isEmpty();
+        return multiNode || !net.isEmpty() || hostRoutes.lines() > 0;
+    }
+
+    /** The inter-node path of every host that printed NET connection lines, whatever the caps on the lists. */
+    public HostRoutes hostRoutes() {
+        return hostRoutes;
     }
 
     /** One node for certain (one host logged and NCCL said nNodes 1): "Using network X" then names no path. */

@@ -7,6 +7,7 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
 import dev.ncclbench.nccllog.Transport;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,8 @@ final class RouteJudge {
 
     static Overall overall(Facts f) {
         NcclLogEvidence e = f.evidence();
-        if (!f.net().isEmpty()) {
+        HostRoutes hosts = f.hostRoutes();
+        if (!f.net().isEmpty() || hosts.lines() > 0) {
             PairVerdict worst = null;
             for (PairVerdict p : f.pairs()) {
                 if (p.path().interNode() && (worst == null || p.path().worseThan(worst.path()))) {
@@ -74,17 +76,31 @@ final class RouteJudge {
                 }
             }
             RouteKind path = worst == null ? RouteKind.UNKNOWN : worst.path();
+            String network = worst == null ? "" : worst.network();
+            long listed = f.net().stream().mapToLong(Connection::lines).sum();
+            if (listed < hosts.lines() && hosts.worst().worseThan(path)) {
+                // the connection list was capped: every host's own NET lines decide, and the hosts are named
+                path = hosts.worst();
+                String basis = "from " + hosts.lines() + " NET connection line(s) of " + hosts.byHost().size()
+                        + " host(s) in NCCL's log";
+                String doubt = Coverage.doubt(f);
+                return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis
+                        : basis + "; " + doubt, hosts.network(path, e), hosts.evidence(path, e, Lines.MAX_EVIDENCE));
+            }
             List<String> ev;
             if (path == RouteKind.RDMA_PARTIAL_GDR || path == RouteKind.RDMA_GDR || path == RouteKind.RDMA_HOST_STAGED) {
                 ev = Lines.describe(f.net(), Lines.MAX_EVIDENCE);
             } else {
-                ev = f.net().stream().filter(c -> kindOf(f.pairs(), c) == path).limit(Lines.MAX_EVIDENCE)
-                        .map(Lines::describe).toList();
+                Map<Long, RouteKind> byPair = new HashMap<>();
+                f.pairs().forEach(p -> byPair.put(pairKey(p.fromRank(), p.toRank()), p.path()));
+                RouteKind k = path;
+                ev = f.net().stream().filter(c -> byPair.get(pairKey(c.fromRank(), c.toRank())) == k)
+                        .limit(Lines.MAX_EVIDENCE).map(Lines::describe).toList();
             }
             String basis = "from " + f.net().size() + " NET connection line group(s) in NCCL's log";
             String doubt = Coverage.doubt(f);
             return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis
-                    : basis + "; " + doubt, worst == null ? "" : worst.network(), ev);
+                    : basis + "; " + doubt, network, ev);
         }
         boolean multiNode = f.multiNode();
         if (f.nranks() == 1 && !multiNode) {
@@ -214,12 +230,7 @@ final class RouteJudge {
                 "", ev);
     }
 
-    private static RouteKind kindOf(List<PairVerdict> pairs, Connection c) {
-        for (PairVerdict p : pairs) {
-            if (p.fromRank() == c.fromRank() && p.toRank() == c.toRank()) {
-                return p.path();
-            }
-        }
-        return RouteKind.UNKNOWN;
+    private static long pairKey(int from, int to) {
+        return ((long) from << 32) | (to & 0xffffffffL);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.HostRoutes;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -28,6 +29,11 @@ public final class NetSocketFallback extends BaseRule<Facts> {
             return List.of();
         }
         NcclLogEvidence e = f.evidence();
+        // which hosts fell back, from every host's own lines: in a 1024-node job it may be two of them
+        List<String> onSocket = f.hostRoutes().hostsOn(RouteKind.SOCKET, e);
+        int withNet = (int) f.hostRoutes().byHost().keySet().stream().filter(h -> !h.isEmpty()).count();
+        String where = onSocket.isEmpty() ? "" : " on " + onSocket.size() + " of " + withNet + " host(s) ("
+                + HostRoutes.names(onSocket, 8) + ")";
         List<String> ev = new ArrayList<>(f.overall().evidence());
         e.socketIfaces().stream().limit(2).forEach(i -> ev.add(i.source() + ": NET/Socket uses " + i.name()
                 + ":" + i.address()));
@@ -61,8 +67,14 @@ public final class NetSocketFallback extends BaseRule<Facts> {
         ifaces.addAll(e.bootstrap());
         String ipoib = ifaces.stream().map(i -> Facts.unOob(i.name()))
                 .filter(n -> n.startsWith("ib") || n.startsWith("rdma")).findFirst().orElse("");
-        remedy.add("export NCCL_SOCKET_IFNAME=" + (ipoib.isEmpty() ? "<the data NIC, e.g. rdma0 or ib0>" : ipoib)
-                + (used.isEmpty() ? "" : "   # not " + used + "; or ^" + used + " to exclude it"));
+        if (!ipoib.isEmpty() && ipoib.equals(used)) {
+            // sockets already run over IPoIB: the interface is right, RDMA is what is missing (the lines above)
+            remedy.add("keep NCCL_SOCKET_IFNAME=" + used + "   # IPoIB carries the sockets now; the data must move to"
+                    + " NET/IB, not to another interface");
+        } else {
+            remedy.add("export NCCL_SOCKET_IFNAME=" + (ipoib.isEmpty() ? "<the data NIC, e.g. rdma0 or ib0>" : ipoib)
+                    + (used.isEmpty() ? "" : "   # not " + used + "; or ^" + used + " to exclude it"));
+        }
         remedy.add("ulimit -l   # expect unlimited; Kubernetes: securityContext.capabilities.add: [IPC_LOCK]");
         remedy.add("ibstat | grep -E 'State:|Physical state:'   # Active/LinkUp, else a fabric fault");
         remedy.add("verify: NCCL_DEBUG=INFO shows 'Using network IB' (or IBext) and [send] via NET/IB/<n>/GDRDMA");
@@ -70,7 +82,7 @@ public final class NetSocketFallback extends BaseRule<Facts> {
                         ? "inter-node traffic uses TCP sockets although RDMA hardware is present"
                         : "inter-node traffic uses TCP sockets: no RDMA device visible to NCCL on a host, although"
                         + " the log shows RDMA hardware",
-                "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + " while the log shows RDMA"
+                "NCCL chose NET/Socket" + (used.isEmpty() ? "" : " over " + used) + where + " while the log shows RDMA"
                         + " devices. Sockets cap the job at a fraction of the fabric: on 10 GbE about 1.1 GB/s, on"
                         + " 100G 30-50% of line rate, with a host core pegged copying data.",
                 ev, remedy, References.RUNBOOK + "; " + References.ENV_DOC));
