@@ -1,5 +1,6 @@
 package dev.ncclbench.rendezvous;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,6 +18,12 @@ class ControlPlaneScaleTest {
 
     @Test
     void aSizesControlTrafficGrowsWithNNotNSquared() throws Exception {
+        // both ends of 1024 loopback connections live in this JVM
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+            Assumptions.assumeTrue(os.getMaxFileDescriptorCount() >= 2400, "1024 simulated ranks need 2048 sockets:"
+                    + " ulimit -n is " + os.getMaxFileDescriptorCount() + ", raise it to 2400 or more");
+        }
         ControlPlaneScale.Result small = ControlPlaneScale.run(128, 3, 20, 120_000);
         ControlPlaneScale.Result big = ControlPlaneScale.run(1024, 3, 20, 120_000);
         int n = big.n();
