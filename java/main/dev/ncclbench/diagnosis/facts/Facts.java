@@ -65,7 +65,7 @@ public final class Facts {
         this.plugin = List.copyOf(plugin);
         this.shm = List.copyOf(shm);
         this.p2p = List.copyOf(p2p);
-        this.rdmaEvidence = List.copyOf(rdmaEvidence(e));
+        this.rdmaEvidence = List.copyOf(RdmaEvidence.of(e));
         this.anyInitComplete = e.ranks().stream().anyMatch(NcclLogEvidence.RankInfo::initComplete);
         Set<String> completed = new HashSet<>();
         e.ranks().stream().filter(NcclLogEvidence.RankInfo::initComplete).forEach(r -> completed.add(r.host() + ':'
@@ -173,50 +173,6 @@ public final class Facts {
 
     public static Facts of(NcclLogEvidence e) {
         return new Facts(e);
-    }
-
-    private static List<String> rdmaEvidence(NcclLogEvidence e) {
-        List<String> out = new ArrayList<>();
-        for (var d : e.netDevices()) {
-            if (!Networks.isSocket(d.network())) {
-                out.add(d.source() + ": NCCL sees " + d.network() + " device " + d.name() + ":" + d.port()
-                        + (d.linkLayer().isEmpty() ? "" : "/" + d.linkLayer()));
-            }
-        }
-        for (var g : e.gdr()) {
-            if (!Networks.isSocket(g.network())) {
-                out.add(g.source() + ": " + g.text()); // 2.12+ prints the line for NET/Socket's NICs too
-            }
-        }
-        for (var m : e.hostRdma()) {
-            out.add(m.source() + ": " + m.kind() + " " + m.value());
-        }
-        for (var m : e.networks()) {
-            if (m.kind().equals("plugin-failed") && Networks.isIb(m.value()) && !noDevice(e, m.host())) {
-                // NET/IB also fails when it finds no device: then the failure says there is none
-                out.add(m.source() + ": NET plugin " + m.value() + " failed to initialise");
-            }
-        }
-        for (String v : List.of("NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_GID_INDEX")) {
-            // settings are no hardware: where NET/IB found no device they only say someone expected one
-            e.envValue(v).filter(s -> !noDevice(e, "")).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
-                    + ")"));
-        }
-        List<Interface> ifaces = new ArrayList<>(e.socketIfaces());
-        ifaces.addAll(e.bootstrap());
-        for (Interface i : ifaces) {
-            String n = unOob(i.name());
-            if (n.startsWith("ib") || n.startsWith("rdma")) {
-                out.add(i.source() + ": interface " + n + " (IPoIB or RDMA netdev)");
-            }
-        }
-        return out;
-    }
-
-    /** Whether NET/IB said "No device found" on this host (on any host when the line has none). */
-    private static boolean noDevice(NcclLogEvidence e, String host) {
-        return e.noNetDevice().stream().anyMatch(m -> Networks.isIb(m.value())
-                && (host.isEmpty() || m.host().isEmpty() || m.host().equals(host)));
     }
 
     /** An interface name without the "oob:" prefix the reader gives NET/IB's out-of-band interface. */
