@@ -101,7 +101,9 @@ class OutputFlagsTest {
     @AfterAll
     static void unmount() throws Exception {
         if (tmpfs != null) {
-            new ProcessBuilder("umount", tmpfs.toString()).inheritIO().start().waitFor();
+            // lazy: a writer of the commands run in this JVM may still hold a descriptor on the full file system
+            // (the in-process commands' journals), and a busy mount would fail the temp folder's clean-up
+            new ProcessBuilder("umount", "-l", tmpfs.toString()).inheritIO().start().waitFor();
         }
     }
 
