@@ -5,8 +5,8 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.launch.LaunchDetector;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
-import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.RunSpec;
@@ -15,12 +15,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -40,7 +41,7 @@ public final class FleetRun {
      */
     public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
-                          Integer worldSize, String nodeName, Path outDir, FleetOutputs.Paths outputs) {
+                          Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs) {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
@@ -61,34 +62,35 @@ public final class FleetRun {
                     + " use --survey pairs or round-robin");
         }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
-        String name = o.nodeName() != null ? o.nodeName() : hostName();
-        try (Rendezvous rdv = Rendezvous.start(launch, 1, o.rendezvous(), env, spec.timeoutMillis())) {
-            ControlPlane plane = rdv.planes().get(0);
-            String rdvHost = rdv.address().substring(0, rdv.address().lastIndexOf(':'));
-            InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
-                    ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
-            Coordinator coordinator = launch.rank() == 0 ? new Coordinator(bind, rdvHost, null, o.settings()) : null;
-            String mine = name + "\n" + (coordinator == null ? "" : coordinator.port() + "\n" + coordinator.token());
-            byte[][] all = plane.allGather("fleet/hello", mine.getBytes(StandardCharsets.UTF_8));
-            List<String> hosts = names(all);
-            String[] lead = new String(all[0], StandardCharsets.UTF_8).split("\n");
-            InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, Integer.parseInt(lead[1]));
-            // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
-            int localRank = LaunchDetector.detect(env, null, null).localRank();
-            Worker worker = new Worker(coordAddr, lead[2], launch.rank(), localRank, backend, spec);
-            if (coordinator == null) {
-                worker.run();
-                return ExitCode.OK;
-            }
-            try (Coordinator c = coordinator.withHosts(hosts)) {
-                return lead(c, worker, hosts, search, choice, o, out, err);
-            }
+        String name = HostName.node(o.nodeName(), env);
+        Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), env, launch.size());
+        // fleet does not gather through the rendezvous store: a gather waits for every rank, and a node that never
+        // starts would hold up the rest. Rank 0 listens where the store would, and takes whoever comes.
+        Rendezvous.Place place = Rendezvous.place(launch, 1, o.rendezvous(), env);
+        if (place.port() == 0) {
+            throw NcclbenchException.usage("fleet needs rank 0's address: pass --rendezvous HOST:PORT, or set MASTER_ADDR and MASTER_PORT");
+        }
+        String token = Base64.getEncoder().encodeToString(place.token());
+        String rdvHost = place.host();
+        InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, place.port());
+        // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
+        int localRank = LaunchDetector.detect(env, null, null).localRank();
+        Worker worker = new Worker(coordAddr, token, name, launch.rank(), localRank, backend, spec);
+        if (launch.rank() != 0) {
+            worker.run();
+            return ExitCode.OK;
+        }
+        InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
+                ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
+        try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings())) {
+            return lead(c, worker, launcherNames, search, choice, o, out, err);
         } catch (IOException e) {
-            throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search: " + e.getMessage());
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
+                    + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
         }
     }
 
-    private static ExitCode lead(Coordinator c, Worker worker, List<String> hosts, SearchOptions search,
+    private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
                                  BackendChoice choice, Options o, PrintWriter out, PrintWriter err) throws IOException {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
@@ -101,6 +103,8 @@ public final class FleetRun {
         local.setDaemon(true);
         local.start();
         Map<Integer, String> missing = c.awaitNodes();
+        List<String> hosts = names(c.joinedNames(), launcherNames);
+        c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
         text.header(choice.backend().name(), search, o.settings(), missing);
         SearchResult result = Search.run(hosts, search, plan -> {
@@ -120,11 +124,15 @@ public final class FleetRun {
         return result.verdicts().anyBad() ? ExitCode.DEGRADED : ExitCode.OK;
     }
 
-    /** The names the verdicts use; a name two processes share gets its rank, with a line saying so. */
-    static List<String> names(byte[][] all) {
+    /**
+     * The names the verdicts use: what each node said, else the launcher's name for that rank, else "rank N"; a
+     * name two processes share gets "#rank" (the drain list drops it again: the scheduler knows the node).
+     */
+    static List<String> names(List<String> joined, Optional<List<String>> launcherNames) {
         List<String> raw = new ArrayList<>();
-        for (byte[] b : all) {
-            raw.add(new String(b, StandardCharsets.UTF_8).split("\n")[0]);
+        for (int r = 0; r < joined.size(); r++) {
+            String n = joined.get(r);
+            raw.add(n != null ? n : launcherNames.isPresent() ? launcherNames.get().get(r) : "rank " + r);
         }
         List<String> out = new ArrayList<>();
         for (int r = 0; r < raw.size(); r++) {
@@ -132,14 +140,5 @@ public final class FleetRun {
             out.add(raw.indexOf(n) != raw.lastIndexOf(n) ? n + "#" + r : n);
         }
         return out;
-    }
-
-    static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            String h = System.getenv("HOSTNAME");
-            return h == null ? "localhost" : h;
-        }
     }
 }
