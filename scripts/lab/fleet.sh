@@ -99,7 +99,7 @@ else
   if [[ ! -f "$jar" ]]; then (cd "$root" && mvn -q -B -o package -DskipTests >&2); fi
   java_cmd=(java -jar "$jar")
 fi
-java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:TieredStopAtLevel=1 -Xshare:auto)
+java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:MaxDirectMemorySize=1200m -XX:TieredStopAtLevel=1 -Xshare:auto)
 
 cleanup
 trap '[[ $keep == 1 ]] || cleanup' EXIT

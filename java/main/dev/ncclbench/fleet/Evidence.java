@@ -2,7 +2,9 @@ package dev.ncclbench.fleet;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -18,12 +20,40 @@ public final class Evidence {
     private final List<GroupMeasurement> measurements;
     private final Set<Integer> unreachable;
     private final SearchOptions options;
+    // indexes: at 1024 nodes and a few thousand results the judge asks these questions millions of times
+    private final Map<Long, List<GroupMeasurement>> byLink = new HashMap<>();
+    private final Map<Integer, List<GroupMeasurement>> pairsByNode = new HashMap<>();
+    private final Map<Long, Double> references = new HashMap<>();
+    private final Map<Integer, Boolean> clearedCache = new HashMap<>();
 
     public Evidence(int nodes, List<GroupMeasurement> measurements, Set<Integer> unreachable, SearchOptions options) {
         this.nodes = nodes;
         this.measurements = List.copyOf(measurements);
         this.unreachable = Set.copyOf(new TreeSet<>(unreachable));
         this.options = options;
+        for (GroupMeasurement m : this.measurements) {
+            if (m.group().isPair()) {
+                int a = m.group().members().get(0);
+                int b = m.group().members().get(1);
+                byLink.computeIfAbsent(key(a, b), k -> new ArrayList<>()).add(m);
+                pairsByNode.computeIfAbsent(a, k -> new ArrayList<>()).add(m);
+                pairsByNode.computeIfAbsent(b, k -> new ArrayList<>()).add(m);
+            }
+        }
+    }
+
+    static long key(int a, int b) {
+        return (long) Math.min(a, b) << 32 | Math.max(a, b);
+    }
+
+    /** Every pair that ran, as {a, b} with a &lt; b, in the order first measured. */
+    public List<int[]> measuredLinks() {
+        List<int[]> out = new ArrayList<>();
+        for (long k : byLink.keySet()) {
+            out.add(new int[]{(int) (k >>> 32), (int) k});
+        }
+        out.sort(Comparator.<int[]>comparingInt(x -> x[0]).thenComparingInt(x -> x[1]));
+        return out;
     }
 
     public int nodes() {
@@ -53,6 +83,10 @@ public final class Evidence {
 
     /** The upper quartile of the successful results at this load and group size; NaN when there are none. */
     public double reference(int load, int size) {
+        return references.computeIfAbsent((long) load << 32 | size, k -> computeReference(load, size));
+    }
+
+    private double computeReference(int load, int size) {
         List<Double> values = new ArrayList<>();
         for (GroupMeasurement m : measurements) {
             if (!m.failed() && m.load() == load && m.group().size() == size) {
@@ -88,13 +122,12 @@ public final class Evidence {
 
     /** Usable pair results of {@code rank}, in round order. */
     public List<GroupMeasurement> pairsOf(int rank) {
-        return measurements.stream().filter(m -> m.group().isPair() && m.group().contains(rank) && usable(m)).toList();
+        return pairsByNode.getOrDefault(rank, List.of()).stream().filter(this::usable).toList();
     }
 
     /** Usable results of the pair a-b, in round order. */
     public List<GroupMeasurement> link(int a, int b) {
-        return measurements.stream().filter(m -> m.group().isPair() && m.group().contains(a) && m.group().contains(b)
-                && usable(m)).toList();
+        return byLink.getOrDefault(key(a, b), List.of()).stream().filter(this::usable).toList();
     }
 
     /** Usable results of groups of {@code size} (larger than two) that {@code rank} was in. */
@@ -104,7 +137,7 @@ public final class Evidence {
 
     /** Whether a and b were ever measured as a pair (usable or not). */
     public boolean measuredTogether(int a, int b) {
-        return measurements.stream().anyMatch(m -> m.group().isPair() && m.group().contains(a) && m.group().contains(b));
+        return byLink.containsKey(key(a, b));
     }
 
     /**
@@ -112,6 +145,10 @@ public final class Evidence {
      * fine pair results (a node at one end of one bad link is still cleared by its other links).
      */
     public boolean cleared(int rank) {
+        return clearedCache.computeIfAbsent(rank, this::computeCleared);
+    }
+
+    private boolean computeCleared(int rank) {
         if (!reachable(rank)) {
             return false;
         }
