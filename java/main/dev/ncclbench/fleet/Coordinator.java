@@ -35,6 +35,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * join within -T is named from the launcher's node list.
  */
 final class Coordinator implements RoundRunner, AutoCloseable {
+    /**
+     * Groups one round may hold: each has its own small store (a listening socket and three threads on rank 0),
+     * so a round of tens of thousands of groups (the batched survey at 1024 nodes) is beyond one process.
+     */
+    static final int MAX_GROUPS_PER_ROUND = 4096;
     private final ServerSocket server;
     private final InetAddress bind;
     private final String storeHost;
@@ -187,6 +192,10 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     @Override
     public Outcome run(RoundPlan plan) {
         List<Group> groups = plan.groups();
+        if (groups.size() > MAX_GROUPS_PER_ROUND) {
+            throw new IllegalStateException("round " + plan.round() + " has " + groups.size() + " groups; rank 0 serves at most "
+                    + MAX_GROUPS_PER_ROUND + " at once (a store each): use --survey pairs");
+        }
         List<StoreServer> stores = new ArrayList<>();
         Map<Integer, List<Messages.Assignment>> byRank = new HashMap<>();
         Map<Integer, String> lostNow = new LinkedHashMap<>();

@@ -55,13 +55,20 @@ public final class FleetRun {
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
         Survey survey = o.survey() != null ? o.survey()
-                : backend.name().equals("socket") && launch.size() <= 16 ? Survey.ALL : Survey.PAIRS;
-        if (survey == Survey.ALL && !backend.name().equals("socket")) {
-            throw NcclbenchException.usage("--survey all runs every pair at once, which on the " + backend.name()
+                : defaultSurvey(backend.name(), launch.size());
+        if ((survey == Survey.ALL || survey == Survey.BATCHES) && !backend.name().equals("socket")) {
+            throw NcclbenchException.usage("--survey " + survey.label + " runs many pairs at once, which on the " + backend.name()
                     + " backend means several communicators on one GPU at the same time (NCCL may deadlock);"
                     + " use --survey pairs or round-robin");
         }
-        SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
+        long surveyGroups = survey == Survey.ALL ? (long) launch.size() * (launch.size() - 1) / 2
+                : survey == Survey.BATCHES ? (long) Planner.batchWidth(launch.size()) * (launch.size() / 2) : launch.size() / 2;
+        if (surveyGroups > Coordinator.MAX_GROUPS_PER_ROUND) {
+            throw NcclbenchException.usage("--survey " + survey.label + " on " + launch.size() + " nodes runs " + surveyGroups
+                    + " groups in a round; rank 0 serves at most " + Coordinator.MAX_GROUPS_PER_ROUND
+                    + " (a store each): use --survey pairs or round-robin");
+        }
+                SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
         String name = HostName.node(o.nodeName(), env);
         Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), env, launch.size());
         // fleet does not gather through the rendezvous store: a gather waits for every rank, and a node that never
@@ -106,7 +113,7 @@ public final class FleetRun {
         List<String> hosts = names(c.joinedNames(), launcherNames);
         c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
-        text.header(choice.backend().name(), search, o.settings(), missing);
+        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing);
         SearchResult result = Search.run(hosts, search, plan -> {
             text.begin(plan);
             return c.run(plan);
@@ -122,6 +129,21 @@ public final class FleetRun {
             err.println("ncclbench: rank 0's own node: " + workerFailure.get().getMessage());
         }
         return result.verdicts().anyBad() ? ExitCode.DEGRADED : ExitCode.OK;
+    }
+
+    /**
+     * Every pair at once for small jobs on sockets; above 16 nodes the batched survey while its rounds fit what
+     * rank 0 serves (a store per group: {@link Coordinator#MAX_GROUPS_PER_ROUND}), else random pairs; random
+     * pairs on the nccl backend (one communicator per GPU at a time).
+     */
+    static Survey defaultSurvey(String backend, int nodes) {
+        if (!backend.equals("socket")) {
+            return Survey.PAIRS;
+        }
+        if (nodes <= 16) {
+            return Survey.ALL;
+        }
+        return (long) Planner.batchWidth(nodes) * (nodes / 2) <= Coordinator.MAX_GROUPS_PER_ROUND ? Survey.BATCHES : Survey.PAIRS;
     }
 
     /**

@@ -35,7 +35,7 @@ public final class Judge {
             }
         }
         List<LinkVerdict> links = new ArrayList<>();
-        for (int[] ab : e.measuredLinks()) {
+        for (int[] ab : e.linksToJudge()) {
             int a = ab[0];
             int b = ab[1];
             LinkVerdict v = link(e, hosts, nodes, a, b);
@@ -44,7 +44,7 @@ public final class Judge {
                 undecided.add("link " + hosts.get(a) + " - " + hosts.get(b) + ": " + v.reason());
             }
         }
-        return new Verdicts(nodes, links, undecided);
+        return new Verdicts(nodes, links, undecided, e.linksMeasured());
     }
 
     private static NodeVerdict node(Evidence e, List<String> hosts, Map<Integer, String> lostWhy, int r) {

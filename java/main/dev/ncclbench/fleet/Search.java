@@ -45,7 +45,7 @@ public final class Search {
                 measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i))
                         : GroupMeasurement.failed(plan.round(), g, load, err));
             }
-            evidence = new Evidence(n, measurements, gone, options);
+            evidence = evidence.next(measurements, gone);
             verdicts = Judge.judge(evidence, hosts, lost);
             onRound.accept(new RoundReport(plan, measurements.subList(measurements.size() - plan.groups().size(),
                     measurements.size()), evidence, Map.copyOf(out.lost())));
