@@ -14,15 +14,18 @@
 #                   where the kernel has it (default: none)
 #   --random        place one slow node and one bad link (not touching it) at random; says where
 #   --kill I        kill -9 node I's process one second after round 1 begins: it must be named unreachable
+#   --never I       never start node I: it must be named unreachable (from --node-list), with fleet.json and drain.txt
 #   --hang I        the same with SIGSTOP: a hung node, named unreachable once the round limit has passed
 #   --rate MBIT     every link's rate (default 200): low enough that this 2-core VM's CPUs are not the limit
 #   --out DIR       where the run's files go (default: a temporary folder, printed)
 #   --keep          leave the namespaces up afterwards (delete with: scripts/lab/fleet.sh --cleanup)
 #   --cleanup       only delete this lab's namespaces and bridge
-#   --round-limit S fleet's -T (default 30); --sizes LIST fleet's --sizes (default 2M)
-#   -- FLAGS        more fleet flags (not -T, --sizes, -n, -w: the lab sets those)
+#   --round-limit S fleet's -T (default: fleet's own); --sizes LIST fleet's --sizes (default: fleet's own)
+#   -- FLAGS        more fleet flags (not -T or --sizes: give those above)
 #   --prefix NAME   names of namespaces, veths and the bridge start with this (default fleet; must start with fleet)
 #
+# Each node runs in its own UTS namespace (unshare --uts) with the host name <prefix>-I, so fleet names nodes by
+# the host name it reads itself, as on real machines.
 # Prints fleet's own output, then one line per check, and exits 0 when fleet named exactly the shaped node and
 # link (unreachable: the killed one) with exit 6, or with nothing shaped named nothing with exit 0; else 1.
 # Needs root, ip, tc (iproute2) and java. Java: FLEET_JAVA_CP (a class path, e.g. the test class path) when set,
@@ -32,7 +35,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prefix=fleet
 subnet=10.231.14
 port=29611
-nodes=8 slow=none bad=none random=0 kill=none signal=KILL rate=200 out="" keep=0 netem=0 limit=30 sizes=2M
+nodes=8 slow=none bad=none random=0 kill=none never=none signal=KILL rate=200 out="" keep=0 netem=0 limit="" sizes=""
 fleet_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -42,6 +45,7 @@ while [[ $# -gt 0 ]]; do
     --random) random=1; shift ;;
     --kill) kill="$2"; signal=KILL; shift 2 ;;
     --hang) kill="$2"; signal=STOP; shift 2 ;;
+    --never) never="$2"; shift 2 ;;
     --rate) rate="$2"; shift 2 ;;
     --netem) netem=1; shift ;;
     --out) out="$2"; shift 2 ;;
@@ -51,7 +55,7 @@ while [[ $# -gt 0 ]]; do
     --sizes) sizes="$2"; shift 2 ;;
     --cleanup) cleanup_only=1; shift ;;
     --) shift; fleet_args=("$@"); break ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "fleet.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -77,7 +81,8 @@ if [[ $random == 1 ]]; then
   bad="$a-$b"
 fi
 check_node() { [[ "$1" == none ]] || { [[ "$1" =~ ^[0-9]+$ && "$1" -lt $nodes ]] || { echo "fleet.sh: node '$1' is not 0..$((nodes-1))" >&2; exit 2; }; }; }
-check_node "$slow"; check_node "$kill"
+check_node "$slow"; check_node "$kill"; check_node "$never"
+[[ "$never" != 0 ]] || { echo "fleet.sh: --never 0 would leave no rank 0 to lead the search" >&2; exit 2; }
 bad_a=none bad_b=none
 if [[ "$bad" != none ]]; then
   [[ "$bad" =~ ^([0-9]+)-([0-9]+)$ ]] || { echo "fleet.sh: --bad-link wants I-J, got '$bad'" >&2; exit 2; }
@@ -94,7 +99,7 @@ else
   if [[ ! -f "$jar" ]]; then (cd "$root" && mvn -q -B -o package -DskipTests >&2); fi
   java_cmd=(java -jar "$jar")
 fi
-java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:TieredStopAtLevel=1 -Xshare:auto)
+java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:MaxDirectMemorySize=1200m -XX:TieredStopAtLevel=1 -Xshare:auto)
 
 cleanup
 trap '[[ $keep == 1 ]] || cleanup' EXIT
@@ -147,16 +152,22 @@ run_dir="${out:-$(mktemp -d /tmp/fleet-lab.XXXXXX)}"
 mkdir -p "$run_dir"
 echo "# lab: $nodes nodes at ${rate} Mbit/s; slow node: $([[ $slow == none ]] && echo none || echo "${prefix}-$slow ($((rate / 4)) Mbit/s)");" \
   "bad link: $([[ $bad == none ]] && echo none || echo "${prefix}-$bad_a - ${prefix}-$bad_b ($((rate * 25)) kbit/s$([[ $netem == 1 ]] && echo ", netem delay 20ms loss 2%"))");" \
-  "$([[ $signal == STOP ]] && echo hung || echo killed): $([[ $kill == none ]] && echo none || echo "${prefix}-$kill")"
+  "$([[ $signal == STOP ]] && echo hung || echo killed): $([[ $kill == none ]] && echo none || echo "${prefix}-$kill");" \
+  "never started: $([[ $never == none ]] && echo none || echo "${prefix}-$never")"
 echo "# files: $run_dir"
 start=$(date +%s)
 pids=()
+flags=()
+[[ -n "$limit" ]] && flags+=(-T "$limit")
+[[ -n "$sizes" ]] && flags+=(--sizes "$sizes")
 for ((i = 0; i < nodes; i++)); do
+  if [[ $i == "$never" ]]; then pids+=(""); continue; fi
   ip netns exec "${prefix}-$i" env NCCL_SOCKET_IFNAME="${prefix}-n" JAVA_TOOL_OPTIONS="${java_opts[*]}" \
+    unshare --uts sh -c 'hostname "$0" && exec "$@"' "${prefix}-$i" \
     "${java_cmd[@]}" fleet --backend socket --rank "$i" --world-size "$nodes" --rendezvous "$subnet.1:$port" \
-    --node-name "${prefix}-$i" --out "$run_dir" --json "$run_dir/fleet.json" --drain "$run_dir/drain.txt" \
+    --node-list "${prefix}-[0-$((nodes - 1))]" --out "$run_dir" --json "$run_dir/fleet.json" --drain "$run_dir/drain.txt" \
     --html "$run_dir/fleet.html" --junit "$run_dir/fleet-junit.xml" --prometheus "$run_dir/fleet.prom" \
-    --sizes "$sizes" -n 3 -w 1 -T "$limit" ${fleet_args[@]+"${fleet_args[@]}"} >"$run_dir/node$i.log" 2>&1 &
+    ${flags[@]+"${flags[@]}"} ${fleet_args[@]+"${fleet_args[@]}"} >"$run_dir/node$i.log" 2>&1 &
   pids+=($!)
 done
 if [[ $kill != none ]]; then
@@ -171,6 +182,7 @@ wait "${pids[0]}"
 code=$?
 set -e
 for ((i = 1; i < nodes; i++)); do
+  [[ -n "${pids[$i]}" ]] || continue
   if [[ $i == "$kill" && $signal == STOP ]]; then kill -9 "${pids[$i]}" 2>/dev/null || true; fi
   wait "${pids[$i]}" 2>/dev/null || true
 done
@@ -180,7 +192,7 @@ echo "# fleet exit $code after ${secs} s"
 
 json="$run_dir/fleet.json"
 [[ -f "$json" ]] || { echo "FAIL: no $json"; exit 1; }
-expected_nodes=$( { [[ $slow != none ]] && echo "${prefix}-$slow"; [[ $kill != none ]] && echo "${prefix}-$kill"; true; } | sort | paste -sd' ')
+expected_nodes=$( { [[ $slow != none ]] && echo "${prefix}-$slow"; [[ $kill != none ]] && echo "${prefix}-$kill"; [[ $never != none ]] && echo "${prefix}-$never"; true; } | sort | paste -sd' ')
 expected_links=$( [[ $bad != none ]] && printf '%s\n' "${prefix}-$bad_a" "${prefix}-$bad_b" | sort | paste -sd' ' -s | sed 's/ / - /' || true)
 read -r named_nodes named_links rounds < <(python3 - "$json" <<'EOF'
 import json, sys
@@ -197,6 +209,8 @@ ok=1
 echo "check: nodes named slow or unreachable: $named_nodes (expected $want_nodes)"; [[ "$named_nodes" == "$want_nodes" ]] || ok=0
 echo "check: links named bad: $named_links (expected $want_links)"; [[ "$named_links" == "$want_links" ]] || ok=0
 echo "check: exit $code (expected $want_code)"; [[ "$code" == "$want_code" ]] || ok=0
+drained=$(sort "$run_dir/drain.txt" 2>/dev/null | paste -sd, -); drained=${drained:--}
+echo "check: drain.txt: $drained (expected $want_nodes)"; [[ "$drained" == "$want_nodes" ]] || ok=0
 echo "check: rounds $rounds, ${secs} s"
 if [[ $ok == 1 ]]; then echo "PASS"; exit 0; fi
 echo "FAIL"; exit 1

@@ -1,7 +1,8 @@
 package dev.ncclbench.baseline;
 
+import dev.ncclbench.launch.HostName;
+
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -30,10 +31,6 @@ interface NicRates {
     }
 
     private static String localHost() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "";
-        }
+        return HostName.node(null, System.getenv());
     }
 }

@@ -85,8 +85,13 @@ public final class FleetCommand implements Callable<Integer> {
     @Mixin
     FabricFlags fabricFlags = new FabricFlags();
 
-    @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name in the verdicts and the drain list (default: the host name)")
+    @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name in the verdicts and the drain list"
+            + " (default: SLURMD_NODENAME under Slurm, else the kernel's host name up to the first dot, as NCCL takes it)")
     String nodeName;
+
+    @Option(names = "--node-list", paramLabel = "LIST", description = "Every rank's node name in rank order, Slurm's syntax"
+            + " (gpu[01-08]): names a node that never joined (default: SLURM_JOB_NODELIST with one task per node)")
+    String nodeList;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder; rank 0 writes"
             + " <out>/<time>-fleet-<pid>/ (default: ${DEFAULT-VALUE})")
@@ -131,7 +136,7 @@ public final class FleetCommand implements Callable<Integer> {
                 f.id(), f.healthyMinGBps())).orElse(null);
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
-                nodeName, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus));
+                nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus));
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), System.getenv()).code;
     }
 

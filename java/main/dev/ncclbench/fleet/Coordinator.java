@@ -1,5 +1,9 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.rendezvous.JobFlags;
+
+import dev.ncclbench.NcclbenchException;
+
 import dev.ncclbench.rendezvous.StoreServer;
 
 import java.io.BufferedInputStream;
@@ -25,21 +29,30 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Rank 0's side of the search: one connection per node, a small store per group per round, and the round's
- * limit. A node whose connection closes is lost at once; one that has not answered when the round's limit
- * (-T, plus a grace for the answers to travel) has passed is lost as hung, and its connection is closed so
- * that a late answer cannot land in a later round. Either way the round goes on without it.
+ * Rank 0's side of the search: it listens where the job's rendezvous is, each node connects and says hello (rank,
+ * token, name), and rank 0 talks to each on that connection; a small store per group per round carries the
+ * group's own set-up. A node is lost only when its connection closes or when it has sent nothing, not even a
+ * heartbeat, for -T: a node that takes long is slow, and is judged by the rate it reached. A node that did not
+ * join within -T is named from the launcher's node list.
  */
 final class Coordinator implements RoundRunner, AutoCloseable {
+    /**
+     * Groups one round may hold: each has its own small store (a listening socket and three threads on rank 0),
+     * so a round of tens of thousands of groups (the batched survey at 1024 nodes) is beyond one process.
+     */
+    static final int MAX_GROUPS_PER_ROUND = 4096;
     private final ServerSocket server;
     private final InetAddress bind;
     private final String storeHost;
+    private final String[] names;
     private List<String> hosts;
     private final FleetSettings settings;
     private final String token;
     private final Map<Integer, Connection> nodes = new ConcurrentHashMap<>();
+    private final AtomicLongArray lastHeard;
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -51,24 +64,36 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     }
 
     /**
-     * @param bind      where to listen (the address the nodes reach rank 0's rendezvous on, or the wildcard)
+     * @param bind      where to listen (the rendezvous host's address, or the wildcard)
+     * @param port      the rendezvous port (0: any, for tests)
      * @param storeHost the host name the nodes use for rank 0
+     * @param token     the job's token, as every node presents it
+     * @param world     how many nodes the launcher started
      */
-    Coordinator(InetAddress bind, String storeHost, List<String> hosts, FleetSettings settings) throws IOException {
-        this.bind = bind;
-        this.storeHost = storeHost;
-        this.hosts = hosts;
-        this.settings = settings;
-        byte[] t = new byte[16];
-        new SecureRandom().nextBytes(t);
-        this.token = Base64.getEncoder().encodeToString(t);
-        this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(bind, 0), 1024);
+    Coordinator(InetAddress bind, int port, String storeHost, String token, int world, FleetSettings settings) throws IOException {
+        this(bind, port, storeHost, token, world, settings, null);
     }
 
-    /** The nodes' names, known once the rendezvous has gathered them. */
-    Coordinator withHosts(List<String> names) {
-        this.hosts = List.copyOf(names);
+    /** @param flags rank 0's measured flags (null: not compared), which every node's hello must repeat */
+    Coordinator(InetAddress bind, int port, String storeHost, String token, int world, FleetSettings settings, String flags)
+            throws IOException {
+        if (flags != null) {
+            jobFlags.present(0, flags);
+        }
+        this.bind = bind;
+        this.storeHost = storeHost;
+        this.names = new String[world];
+        this.lastHeard = new AtomicLongArray(world);
+        this.settings = settings;
+        this.token = token;
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(bind, port), Math.max(1024, world));
+    }
+
+    /** The names the verdicts use, once every node has joined or the wait is over. */
+    Coordinator withHosts(List<String> display) {
+        this.hosts = List.copyOf(display);
         return this;
     }
 
@@ -76,57 +101,122 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         return server.getLocalPort();
     }
 
-    String token() {
-        return token;
-    }
-
-    /** Waits for every node to say hello; those that do not within the round limit are lost before round one. */
+    /**
+     * Waits up to -T for every node to say hello, each read on its own thread (a node that connects and says
+     * nothing holds up no other). Those that do not come are lost before round one.
+     *
+     * @return the ranks that did not join, with why
+     */
     Map<Integer, String> awaitNodes() throws IOException {
         long deadline = System.nanoTime() + settings.roundMillis() * 1_000_000L;
-        while (nodes.size() < hosts.size()) {
-            long left = (deadline - System.nanoTime()) / 1_000_000L;
-            if (left <= 0) {
-                break;
-            }
-            server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (SocketTimeoutException e) {
-                break;
-            }
-            try {
-                s.setTcpNoDelay(true);
-                s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, left)));
-                DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-                Messages.Hello hello = Messages.read(in, Messages.Hello.class);
-                if (!token.equals(hello.token()) || hello.rank() < 0 || hello.rank() >= hosts.size() || nodes.containsKey(hello.rank())) {
-                    s.close();
-                    continue;
-                }
-                s.setSoTimeout(0);
-                nodes.put(hello.rank(), new Connection(s, new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))));
-                Thread reader = new Thread(() -> read(hello.rank(), in), "ncclbench-fleet-node" + hello.rank());
-                reader.setDaemon(true);
-                reader.start();
-            } catch (IOException e) {
-                s.close();
-            }
+        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(names.length);
+        joining = all;
+        Thread acceptor = new Thread(() -> acceptLoop(deadline, all), "ncclbench-fleet-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        try {
+            all.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (flagMismatch != null) {
+            // one job, one set of flags: a node started otherwise would measure something else (exit 2, at once)
+            throw NcclbenchException.usage(flagMismatch);
         }
         Map<Integer, String> missing = new LinkedHashMap<>();
-        for (int r = 0; r < hosts.size(); r++) {
-            if (!nodes.containsKey(r)) {
-                missing.put(r, "did not join the search within " + settings.roundSeconds() + " s");
-                lost.add(r);
+        synchronized (names) {
+            for (int r = 0; r < names.length; r++) {
+                if (!nodes.containsKey(r)) {
+                    missing.put(r, "never joined the search: no process of rank " + r + " connected to rank 0 within "
+                            + settings.roundSeconds() + " s (not started, crashed at start, or cannot reach rank 0)");
+                    lost.add(r);
+                }
             }
+            closedForJoining = true;
         }
         return missing;
+    }
+
+    private boolean closedForJoining;
+    private final JobFlags jobFlags = new JobFlags();
+    /** The first node that came with other flags than rank 0's, said as the store says it; null while none did. */
+    private volatile String flagMismatch;
+    private volatile java.util.concurrent.CountDownLatch joining;
+
+    private void acceptLoop(long deadline, java.util.concurrent.CountDownLatch all) {
+        while (!closing && System.nanoTime() < deadline) {
+            Socket s;
+            try {
+                server.setSoTimeout((int) Math.max(1, Math.min(1000, (deadline - System.nanoTime()) / 1_000_000L)));
+                s = server.accept();
+            } catch (SocketTimeoutException e) {
+                continue;
+            } catch (IOException e) {
+                return;
+            }
+            Thread t = new Thread(() -> hello(s, deadline, all), "ncclbench-fleet-hello");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private void hello(Socket s, long deadline, java.util.concurrent.CountDownLatch all) {
+        try {
+            s.setTcpNoDelay(true);
+            s.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (deadline - System.nanoTime()) / 1_000_000L)));
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            Messages.Hello hello = Messages.read(in, Messages.Hello.class);
+            int r = hello.rank();
+            if (token.equals(hello.token()) && hello.flags() != null && r > 0) {
+                String differ;
+                synchronized (jobFlags) {
+                    differ = jobFlags.present(r, hello.flags());
+                }
+                if (differ != null && flagMismatch == null) {
+                    flagMismatch = differ;
+                    s.close();
+                    while (all.getCount() > 0) {
+                        all.countDown(); // wakes the join wait now, not at -T
+                    }
+                    return;
+                }
+            }
+            synchronized (names) {
+                if (closedForJoining || !token.equals(hello.token()) || r < 0 || r >= names.length || nodes.containsKey(r)) {
+                    s.close();
+                    return;
+                }
+                s.setSoTimeout(0);
+                names[r] = hello.name();
+                lastHeard.set(r, System.nanoTime());
+                nodes.put(r, new Connection(s, new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))));
+            }
+            all.countDown();
+            read(r, in);
+        } catch (IOException e) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // refused or gone before its hello
+            }
+        }
+    }
+
+    /** The name each node gave (null where it never joined). */
+    List<String> joinedNames() {
+        synchronized (names) {
+            return java.util.Arrays.asList(names.clone());
+        }
     }
 
     private void read(int rank, DataInputStream in) {
         try {
             while (true) {
-                events.add(Messages.read(in, Messages.Report.class));
+                Messages.Report rep = Messages.read(in, Messages.Report.class);
+                lastHeard.set(rank, System.nanoTime());
+                if (!rep.heartbeat()) {
+                    events.add(rep);
+                }
             }
         } catch (IOException e) {
             if (!closing) {
@@ -138,10 +228,15 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     @Override
     public Outcome run(RoundPlan plan) {
         List<Group> groups = plan.groups();
+        if (groups.size() > MAX_GROUPS_PER_ROUND) {
+            throw new IllegalStateException("round " + plan.round() + " has " + groups.size() + " groups; rank 0 serves at most "
+                    + MAX_GROUPS_PER_ROUND + " at once (a store each): use --survey pairs");
+        }
         List<StoreServer> stores = new ArrayList<>();
         Map<Integer, List<Messages.Assignment>> byRank = new HashMap<>();
         Map<Integer, String> lostNow = new LinkedHashMap<>();
         Map<Integer, Map<Integer, Messages.GroupResult>> results = new HashMap<>();
+        Set<Integer> unfinished = Set.of();
         try {
             for (int i = 0; i < groups.size(); i++) {
                 Group g = groups.get(i);
@@ -164,6 +259,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                     continue;
                 }
                 try {
+                    lastHeard.set(r, System.nanoTime());
                     Messages.write(c.out(), new Messages.Order(plan.round(), e.getValue(), settings.sizes(),
                             settings.collectives(), settings.iters(), settings.warmup(), settings.budgetMillis()));
                     pending.add(r);
@@ -171,18 +267,13 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                     markLost(r, "rank 0 could not send it round " + plan.round() + " (" + ex.getMessage() + ")", lostNow);
                 }
             }
-            long grace = Math.max(5_000, settings.roundMillis() / 4);
-            long deadline = System.nanoTime() + (settings.roundMillis() + grace) * 1_000_000L;
+            long silence = settings.roundMillis() * 1_000_000L;
+            long started = System.nanoTime();
+            // past this a group still running is given up as unfinished (its nodes, still answering, stay reachable):
+            // twice the measuring budget, the set-up, and -T for the backend's own timeouts to fire
+            long cap = started + settings.roundCapMillis() * 1_000_000L;
             while (!pending.isEmpty()) {
-                long left = (deadline - System.nanoTime()) / 1_000_000L;
-                Object ev = left > 0 ? events.poll(left, TimeUnit.MILLISECONDS) : null;
-                if (ev == null) {
-                    for (int r : pending) {
-                        markLost(r, "did not answer round " + plan.round() + " within " + settings.roundSeconds()
-                                + " s (hung, or the node stopped)", lostNow);
-                    }
-                    break;
-                }
+                Object ev = events.poll(Math.min(500, Math.max(1, settings.roundMillis() / 10)), TimeUnit.MILLISECONDS);
                 if (ev instanceof Lost l) {
                     markLost(l.rank(), l.why() + " in round " + plan.round(), lostNow);
                     pending.remove(l.rank());
@@ -190,6 +281,19 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                     for (Messages.GroupResult gr : rep.groups()) {
                         results.computeIfAbsent(gr.group(), x -> new HashMap<>()).put(rep.rank(), gr);
                     }
+                }
+                long now = System.nanoTime();
+                for (java.util.Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
+                    int r = it.next();
+                    if (now - lastHeard.get(r) > silence) {
+                        markLost(r, "sent nothing, not even a heartbeat, for " + settings.roundSeconds() + " s in round "
+                                + plan.round() + " (hung, stopped, or its network is gone)", lostNow);
+                        it.remove();
+                    }
+                }
+                if (now > cap && !pending.isEmpty()) {
+                    unfinished = Set.copyOf(pending);
+                    break;
                 }
             }
         } catch (IOException e) {
@@ -205,7 +309,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.get(i);
             Map<Integer, Messages.GroupResult> got = results.getOrDefault(i, Map.of());
-            String err = GroupResults.error(g, got, lost, hosts);
+            String err = GroupResults.error(g, got, lost, unfinished, settings.roundCapMillis() / 1000, hosts);
             errors.add(err);
             busbw.add(err == null ? GroupResults.busbw(g, got.get(g.members().get(0))) : Double.NaN);
         }

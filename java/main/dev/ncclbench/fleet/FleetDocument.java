@@ -16,8 +16,23 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
         return result.verdicts();
     }
 
+    /**
+     * The nodes to drain, as the scheduler knows them: the name without the "#rank" that tells apart processes
+     * sharing a name, each once; a rank whose name nobody knows ("rank 7") is left out (the JSON still names it).
+     */
     public List<String> drain() {
-        return verdicts().badNodes().stream().map(v -> hosts.get(v.rank())).toList();
+        return verdicts().badNodes().stream().map(v -> nodeName(hosts.get(v.rank()))).filter(n -> !n.startsWith("rank "))
+                .distinct().toList();
+    }
+
+    static String nodeName(String host) {
+        int hash = host.lastIndexOf('#');
+        return hash > 0 && host.substring(hash + 1).chars().allMatch(Character::isDigit) ? host.substring(0, hash) : host;
+    }
+
+    /** One line, as `scontrol update ... reason=` takes it. */
+    static String oneLine(String reason) {
+        return reason.replaceAll("\\s+", " ").strip();
     }
 
     public int linksTotal() {
@@ -63,6 +78,7 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
         d.put("margin", search.margin());
         d.put("floor_gbps", search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null);
         d.put("floor_source", floorSource);
+        d.put("judgement", judgement(floorSource));
         d.put("sizes_bytes", settings.sizes());
         d.put("collectives", settings.collectives());
         d.put("iters", settings.iters());
@@ -78,7 +94,7 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
             x.put("rank", n.rank());
             x.put("host", hosts.get(n.rank()));
             x.put("verdict", n.status().label);
-            x.put("reason", n.reason());
+            x.put("reason", oneLine(n.reason()));
             nodes.add(x);
         }
         d.put("node_verdicts", nodes);
@@ -94,15 +110,19 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
             links.add(x);
         }
         d.put("link_verdicts", links);
-        d.put("links_measured", links.size());
+        d.put("links_measured", v.linksMeasured());
         d.put("links_total", linksTotal());
         d.put("undecided", v.undecided());
         d.put("rounds", rounds());
-        Map<String, Object> matrix = new LinkedHashMap<>();
-        matrix.put("hosts", hosts);
-        matrix.put("busbw_gbps", matrix(false));
-        matrix.put("ratio", matrix(true));
-        d.put("matrix", matrix);
+        if (hosts.size() <= FleetHtml.HEAT_MAP_MAX) {
+            Map<String, Object> matrix = new LinkedHashMap<>();
+            matrix.put("hosts", hosts);
+            matrix.put("busbw_gbps", matrix(false));
+            matrix.put("ratio", matrix(true));
+            d.put("matrix", matrix);
+        } else {
+            d.put("matrix", null); // N x N above 64 nodes is megabytes nobody reads: link_verdicts hold every pair
+        }
         return d;
     }
 
@@ -131,6 +151,14 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
             out.add(r);
         }
         return out;
+    }
+
+    /** How results were judged, in one sentence that names the limit of a relative judgement. */
+    static String judgement(String floorSource) {
+        return floorSource != null ? "absolute and relative: below " + floorSource + " (shared by the pairs a node ran at"
+                + " once) or below the margin of the best results of this run"
+                : "relative only: each result against the best results of this run; if every pair is slow, all look good"
+                + " (give --fabric for an absolute floor)";
     }
 
     static Double finite(double v) {

@@ -13,6 +13,9 @@ import java.util.Locale;
 final class FleetHtml {
     private static final int CELL = 28;
     private static final int LABEL = 140;
+    /** Above this many nodes a matrix is unreadable: the worst links and the non-good links replace it. */
+    static final int HEAT_MAP_MAX = 64;
+    static final int WORST_LINKS = 50;
 
     private FleetHtml() {
     }
@@ -39,10 +42,17 @@ final class FleetHtml {
                     .append(Html.escape(doc.hosts().get(n.rank()))).append("</td><td>").append(n.status().label).append("</td><td>")
                     .append(Html.escape(n.reason())).append("</td></tr>\n");
         }
-        b.append("</table>\n<h2>Pair matrix</h2>\n").append(heatMap(doc));
-        b.append("<h2>Links</h2>\n<p>").append(v.links().size()).append(" of ").append(doc.linksTotal())
-                .append(" links measured.</p>\n<table><tr><th>link</th><th>verdict</th><th>busbw GB/s</th><th>why</th></tr>\n");
-        for (LinkVerdict l : v.links()) {
+        boolean small = doc.hosts().size() <= HEAT_MAP_MAX;
+        b.append("</table>\n");
+        if (small) {
+            b.append("<h2>Pair matrix</h2>\n").append(heatMap(doc));
+        }
+        List<LinkVerdict> shown = small ? v.links() : worst(v.links());
+        b.append("<h2>Links</h2>\n<p>").append(v.linksMeasured()).append(" of ").append(doc.linksTotal())
+                .append(" links measured").append(small ? "" : "; above " + HEAT_MAP_MAX + " nodes only links not judged"
+                        + " good and the " + WORST_LINKS + " lowest of the rest, lowest first")
+                .append(".</p>\n<table><tr><th>link</th><th>verdict</th><th>busbw GB/s</th><th>why</th></tr>\n");
+        for (LinkVerdict l : shown) {
             String cls = l.status().name().toLowerCase(Locale.ROOT).replace('_', '-');
             b.append("<tr class=\"").append(cls).append("\"><td>").append(Html.escape(doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b())))
                     .append("</td><td>").append(Html.escape(l.status().label)).append("</td><td>")
@@ -55,7 +65,7 @@ final class FleetHtml {
             v.undecided().forEach(u -> b.append("<li>").append(Html.escape(u)).append("</li>\n"));
             b.append("</ul>\n");
         }
-        b.append(rounds(doc)).append("</body></html>\n");
+        b.append(small ? rounds(doc) : roundSummary(doc)).append("</body></html>\n");
         return b.toString();
     }
 
@@ -90,6 +100,31 @@ final class FleetHtml {
         }
         s.append("</svg>\n<p>Colour: the pair's busbw over the best pairs of the run (green 100%, red 0%); grey: not measured.</p>\n");
         return s.toString();
+    }
+
+    /** Every link not judged good, then the lowest of the good ones, lowest ratio first. */
+    static List<LinkVerdict> worst(List<LinkVerdict> links) {
+        java.util.Comparator<LinkVerdict> byRatio = java.util.Comparator.comparingDouble(
+                l -> Double.isFinite(l.ratio()) ? l.ratio() : -1);
+        List<LinkVerdict> out = new java.util.ArrayList<>(links.stream()
+                .filter(l -> l.status() != LinkVerdict.Status.GOOD).sorted(byRatio).toList());
+        links.stream().filter(l -> l.status() == LinkVerdict.Status.GOOD).sorted(byRatio).limit(WORST_LINKS).forEach(out::add);
+        return out;
+    }
+
+    /** Above the heat map's limit: per round, how many groups, how many slow, the lowest result. */
+    private static String roundSummary(FleetDocument doc) {
+        Evidence e = doc.result().evidence();
+        StringBuilder b = new StringBuilder("<h2>Rounds</h2>\n<table><tr><th>round</th><th>groups</th><th>at once</th>"
+                + "<th>slow</th><th>not judged</th></tr>\n");
+        for (RoundPlan p : doc.result().plans()) {
+            List<GroupMeasurement> ms = e.measurements().stream().filter(m -> m.round() == p.round()).toList();
+            b.append("<tr><td>").append(p.round()).append("</td><td>").append(ms.size()).append("</td><td>")
+                    .append(ms.stream().mapToInt(GroupMeasurement::load).max().orElse(0)).append("</td><td>")
+                    .append(ms.stream().filter(m -> e.usable(m) && e.slow(m)).count()).append("</td><td>")
+                    .append(ms.stream().filter(m -> !e.usable(m)).count()).append("</td></tr>\n");
+        }
+        return b.append("</table>\n").toString();
     }
 
     /** Red (0) to green (1) through yellow. */

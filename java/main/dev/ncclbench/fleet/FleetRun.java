@@ -5,8 +5,8 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.launch.LaunchDetector;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
-import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.MeasuredFlags;
@@ -16,12 +16,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -41,7 +42,7 @@ public final class FleetRun {
      */
     public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
-                          Integer worldSize, String nodeName, Path outDir, FleetOutputs.Paths outputs) {
+                          Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs) {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
@@ -55,43 +56,52 @@ public final class FleetRun {
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
         Survey survey = o.survey() != null ? o.survey()
-                : backend.name().equals("socket") && launch.size() <= 16 ? Survey.ALL : Survey.PAIRS;
-        if (survey == Survey.ALL && !backend.name().equals("socket")) {
-            throw NcclbenchException.usage("--survey all runs every pair at once, which on the " + backend.name()
+                : defaultSurvey(backend.name(), launch.size());
+        if ((survey == Survey.ALL || survey == Survey.BATCHES) && !backend.name().equals("socket")) {
+            throw NcclbenchException.usage("--survey " + survey.label + " runs many pairs at once, which on the " + backend.name()
                     + " backend means several communicators on one GPU at the same time (NCCL may deadlock);"
                     + " use --survey pairs or round-robin");
         }
+        long surveyGroups = survey == Survey.ALL ? (long) launch.size() * (launch.size() - 1) / 2
+                : survey == Survey.BATCHES ? (long) Planner.batchWidth(launch.size()) * (launch.size() / 2) : launch.size() / 2;
+        if (surveyGroups > Coordinator.MAX_GROUPS_PER_ROUND) {
+            throw NcclbenchException.usage("--survey " + survey.label + " on " + launch.size() + " nodes runs " + surveyGroups
+                    + " groups in a round; rank 0 serves at most " + Coordinator.MAX_GROUPS_PER_ROUND
+                    + " (a store each): use --survey pairs or round-robin");
+        }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
-        String name = o.nodeName() != null ? o.nodeName() : hostName();
-        try (Rendezvous rdv = Rendezvous.start(launch, 1, o.rendezvous(), env, spec.timeoutMillis(),
-                MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
-                        + "\n--survey " + survey)) {
-            ControlPlane plane = rdv.planes().get(0);
-            String rdvHost = rdv.address().substring(0, rdv.address().lastIndexOf(':'));
-            InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
-                    ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
-            Coordinator coordinator = launch.rank() == 0 ? new Coordinator(bind, rdvHost, null, o.settings()) : null;
-            String mine = name + "\n" + (coordinator == null ? "" : coordinator.port() + "\n" + coordinator.token());
-            byte[][] all = plane.allGather("fleet/hello", mine.getBytes(StandardCharsets.UTF_8));
-            List<String> hosts = names(all);
-            String[] lead = new String(all[0], StandardCharsets.UTF_8).split("\n");
-            InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, Integer.parseInt(lead[1]));
-            // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
-            int localRank = LaunchDetector.detect(env, null, null).localRank();
-            Worker worker = new Worker(coordAddr, lead[2], launch.rank(), localRank, backend, spec);
-            if (coordinator == null) {
-                worker.run();
-                return ExitCode.OK;
-            }
-            try (Coordinator c = coordinator.withHosts(hosts)) {
-                return lead(c, worker, hosts, search, choice, o, out, err);
-            }
+        String name = HostName.node(o.nodeName(), env);
+        Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), env, launch.size());
+        // fleet does not gather through the rendezvous store: a gather waits for every rank, and a node that never
+        // starts would hold up the rest. Rank 0 listens where the store would, and takes whoever comes.
+        Rendezvous.Place place = Rendezvous.place(launch, 1, o.rendezvous(), env);
+        if (place.port() == 0) {
+            throw NcclbenchException.usage("fleet needs rank 0's address: pass --rendezvous HOST:PORT, or set MASTER_ADDR and MASTER_PORT");
+        }
+        String token = Base64.getEncoder().encodeToString(place.token());
+        String rdvHost = place.host();
+        InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, place.port());
+        // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
+        int localRank = LaunchDetector.detect(env, null, null).localRank();
+        // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
+        String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
+                + "\n--survey " + survey.label;
+        Worker worker = new Worker(coordAddr, token, name, launch.rank(), localRank, backend, spec, flags);
+        if (launch.rank() != 0) {
+            worker.run();
+            return ExitCode.OK;
+        }
+        InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
+                ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
+        try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
+            return lead(c, worker, launcherNames, search, choice, o, out, err);
         } catch (IOException e) {
-            throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search: " + e.getMessage());
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
+                    + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
         }
     }
 
-    private static ExitCode lead(Coordinator c, Worker worker, List<String> hosts, SearchOptions search,
+    private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
                                  BackendChoice choice, Options o, PrintWriter out, PrintWriter err) throws IOException {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
@@ -104,8 +114,10 @@ public final class FleetRun {
         local.setDaemon(true);
         local.start();
         Map<Integer, String> missing = c.awaitNodes();
+        List<String> hosts = names(c.joinedNames(), launcherNames);
+        c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
-        text.header(choice.backend().name(), search, o.settings(), missing);
+        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing);
         SearchResult result = Search.run(hosts, search, plan -> {
             text.begin(plan);
             return c.run(plan);
@@ -123,11 +135,30 @@ public final class FleetRun {
         return result.verdicts().anyBad() ? ExitCode.DEGRADED : ExitCode.OK;
     }
 
-    /** The names the verdicts use; a name two processes share gets its rank, with a line saying so. */
-    static List<String> names(byte[][] all) {
+    /**
+     * Every pair at once for small jobs on sockets; above 16 nodes the batched survey while its rounds fit what
+     * rank 0 serves (a store per group: {@link Coordinator#MAX_GROUPS_PER_ROUND}), else random pairs; random
+     * pairs on the nccl backend (one communicator per GPU at a time).
+     */
+    static Survey defaultSurvey(String backend, int nodes) {
+        if (!backend.equals("socket")) {
+            return Survey.PAIRS;
+        }
+        if (nodes <= 16) {
+            return Survey.ALL;
+        }
+        return (long) Planner.batchWidth(nodes) * (nodes / 2) <= Coordinator.MAX_GROUPS_PER_ROUND ? Survey.BATCHES : Survey.PAIRS;
+    }
+
+    /**
+     * The names the verdicts use: what each node said, else the launcher's name for that rank, else "rank N"; a
+     * name two processes share gets "#rank" (the drain list drops it again: the scheduler knows the node).
+     */
+    static List<String> names(List<String> joined, Optional<List<String>> launcherNames) {
         List<String> raw = new ArrayList<>();
-        for (byte[] b : all) {
-            raw.add(new String(b, StandardCharsets.UTF_8).split("\n")[0]);
+        for (int r = 0; r < joined.size(); r++) {
+            String n = joined.get(r);
+            raw.add(n != null ? n : launcherNames.isPresent() ? launcherNames.get().get(r) : "rank " + r);
         }
         List<String> out = new ArrayList<>();
         for (int r = 0; r < raw.size(); r++) {
@@ -135,14 +166,5 @@ public final class FleetRun {
             out.add(raw.indexOf(n) != raw.lastIndexOf(n) ? n + "#" + r : n);
         }
         return out;
-    }
-
-    static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            String h = System.getenv("HOSTNAME");
-            return h == null ? "localhost" : h;
-        }
     }
 }

@@ -43,6 +43,14 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
         return Math.max(500, roundMillis() / 2 / (sizes.size() * (long) collectives().size()));
     }
 
+    /**
+     * The most a round may take before a group still running is given up as unfinished (failed, its members
+     * still reachable): the measuring budget (half of -T), and -T again for set-up and the backend's own timeouts.
+     */
+    public long roundCapMillis() {
+        return roundMillis() * 2 + 10_000;
+    }
+
     /** The sweep's spec the backend opens a group with: only the fields a backend reads matter here. */
     public RunSpec runSpec(Path outDir) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1L << 20);

@@ -16,11 +16,12 @@ final class FleetText {
         this.hosts = hosts;
     }
 
-    void header(String backend, SearchOptions s, FleetSettings f, Map<Integer, String> missing) {
+    void header(String backend, SearchOptions s, FleetSettings f, String floorSource, Map<Integer, String> missing) {
         out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s%n", hosts.size(),
                 backend, s.survey().label, s.groupSize() > 2 ? ", then groups of " + s.groupSize() : "",
                 String.join("+", f.collectives()), f.sizes().stream().map(FleetText::size).collect(Collectors.joining(",")),
                 f.roundSeconds());
+        out.println("# judgement: " + FleetDocument.judgement(floorSource));
         missing.forEach((r, why) -> out.println("# " + hosts.get(r) + " (rank " + r + ") " + why));
         out.flush();
     }
@@ -66,7 +67,7 @@ final class FleetText {
             }
         }
         int n = hosts.size();
-        out.printf(Locale.ROOT, "links measured: %d of %d%n", v.links().size(), n * (n - 1) / 2);
+        out.printf(Locale.ROOT, "links measured: %d of %d%n", v.linksMeasured(), n * (n - 1) / 2);
         if (!v.undecided().isEmpty()) {
             out.println("could not decide:");
             v.undecided().forEach(u -> out.println("  " + u));

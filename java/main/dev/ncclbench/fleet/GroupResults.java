@@ -21,10 +21,16 @@ final class GroupResults {
     }
 
     /** Why the group has no result, or null when it has one. */
-    static String error(Group g, Map<Integer, Messages.GroupResult> got, Set<Integer> lost, List<String> hosts) {
+    static String error(Group g, Map<Integer, Messages.GroupResult> got, Set<Integer> lost, Set<Integer> unfinished,
+                        long capSeconds, List<String> hosts) {
         for (int r : g.members()) {
             if (lost.contains(r)) {
                 return "lost " + hosts.get(r);
+            }
+        }
+        for (int r : g.members()) {
+            if (unfinished.contains(r) && !got.containsKey(r)) {
+                return "did not finish within " + capSeconds + " s while " + hosts.get(r) + " kept answering";
             }
         }
         for (int r : g.members()) {

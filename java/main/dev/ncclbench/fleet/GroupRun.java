@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One node's part in one group: the group's own control plane (a small store rank 0 serves for this group
@@ -30,65 +31,113 @@ final class GroupRun {
     private GroupRun() {
     }
 
+    /** Timed iterations per size stop here even on the fastest link (each exchanges its time through the store). */
+    static final int MAX_ITERS = 1000;
+    /** A size keeps measuring past -n for about this long when its budget allows: more samples, a steadier median. */
+    static final long TARGET_MILLIS = 1000;
+
     static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, Messages.Assignment a,
                                     Messages.Order order) {
         List<Messages.Samples> out = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         byte[] token = Base64.getDecoder().decode(a.token());
         try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()), token,
                 a.groupRank(), a.groupSize(), spec.timeoutMillis())) {
             RankComm comm = backend.open(spec, List.of(plane), localRank).get(0);
             try {
+                long roundBudget = order.budgetMillis() * order.sizes().size() * order.collectives().size();
+                double spentMs = 0;
+                List<Long> sizes = order.sizes().stream().sorted().toList();
                 for (String name : order.collectives()) {
                     Collective c = Collectives.byName(name);
-                    for (long size : order.sizes()) {
-                        out.add(measure(comm, plane, c, size, order));
+                    double lastSeconds = Double.NaN;
+                    long lastSize = 0;
+                    for (long size : sizes) {
+                        // every member holds the same figures (the slowest member's), so all skip the same sizes
+                        double guessMs = Double.isNaN(lastSeconds) ? 0
+                                : lastSeconds * 1e3 * size / lastSize * (order.warmup() + 1);
+                        if (!Double.isNaN(lastSeconds) && spentMs + guessMs > roundBudget) {
+                            skipped.add(String.format(Locale.ROOT, "%s %s (about %.1f s an iteration)", name,
+                                    FleetText.size(size), guessMs / 1e3 / (order.warmup() + 1)));
+                            continue;
+                        }
+                        Measured m = measure(comm, plane, c, size, order);
+                        out.add(m.samples());
+                        spentMs += m.elapsedMs();
+                        lastSeconds = GroupResults.median(m.samples().seconds());
+                        lastSize = size;
                     }
                 }
             } finally {
                 comm.close();
             }
-            return new Messages.GroupResult(a.group(), out, null);
+            String unfinished = skipped.isEmpty() ? null : String.join(", ", skipped) + " did not fit the round's "
+                    + order.budgetMillis() * order.sizes().size() * order.collectives().size() / 1000 + " s";
+            return new Messages.GroupResult(a.group(), out, null, unfinished);
         } catch (NcclbenchException e) {
-            return new Messages.GroupResult(a.group(), out, e.getMessage());
+            return new Messages.GroupResult(a.group(), out, e.getMessage(), null);
         } catch (RuntimeException e) {
-            return new Messages.GroupResult(a.group(), out, e.toString());
+            return new Messages.GroupResult(a.group(), out, e.toString(), null);
         }
     }
 
-    private static Messages.Samples measure(RankComm comm, StoreClient plane, Collective c, long size, Messages.Order order) {
+    private record Measured(Messages.Samples samples, double elapsedMs) {
+    }
+
+    /**
+     * Warm-up, then timed iterations: at least -n and about {@link #TARGET_MILLIS} where they fit, never past the
+     * size's budget; when the warm-up alone used the budget, its last iteration is the one sample (the rate reached).
+     */
+    private static Measured measure(RankComm comm, StoreClient plane, Collective c, long size, Messages.Order order) {
         int elt = DataType.FLOAT.bytes();
         int n = comm.nranks();
         Counts counts = c.counts(Math.max(1, size / elt), elt, n);
         String tag = "fleet/" + c.name() + "/" + size;
         List<Double> samples = new ArrayList<>();
+        double elapsedMs = 0;
         try (Operation op = comm.prepare(new Call(c, counts, DataType.FLOAT, ReduceOp.SUM, 0, false))) {
             op.fill();
             plane.barrier(tag + "/start");
+            long start = System.nanoTime();
+            double lastWarm = 0;
             for (int w = 0; w < order.warmup(); w++) {
+                long t0 = System.nanoTime();
                 op.launch();
                 op.drain();
+                lastWarm = (System.nanoTime() - t0) / 1e9;
             }
-            long start = System.nanoTime();
-            for (int i = 0; i < order.iters(); i++) {
+            if (order.warmup() > 0) {
+                double[] shared = slowest(plane, tag + "/warm", lastWarm, (System.nanoTime() - start) / 1e6);
+                elapsedMs = shared[1];
+                if (elapsedMs > order.budgetMillis()) {
+                    samples.add(shared[0]);
+                }
+            }
+            long target = Math.min(order.budgetMillis(), TARGET_MILLIS);
+            for (int i = 0; samples.isEmpty() || (i < MAX_ITERS && (i < order.iters() || elapsedMs < target)
+                    && elapsedMs <= order.budgetMillis()); i++) {
                 long t0 = System.nanoTime();
                 op.launch();
                 op.drain();
                 long t1 = System.nanoTime();
-                ByteBuffer mine = ByteBuffer.allocate(16).putDouble((t1 - t0) / 1e9).putDouble((t1 - start) / 1e6);
-                byte[][] all = plane.allGather(tag + "/" + i, mine.array());
-                double slowest = 0;
-                double elapsedMs = 0;
-                for (byte[] b : all) {
-                    ByteBuffer bb = ByteBuffer.wrap(b);
-                    slowest = Math.max(slowest, bb.getDouble());
-                    elapsedMs = Math.max(elapsedMs, bb.getDouble());
-                }
-                samples.add(slowest);
-                if (elapsedMs > order.budgetMillis()) {
-                    break;
-                }
+                double[] shared = slowest(plane, tag + "/" + i, (t1 - t0) / 1e9, (t1 - start) / 1e6);
+                samples.add(shared[0]);
+                elapsedMs = shared[1];
             }
         }
-        return new Messages.Samples(c.name(), size, samples.stream().mapToDouble(Double::doubleValue).toArray());
+        return new Measured(new Messages.Samples(c.name(), size, samples.stream().mapToDouble(Double::doubleValue).toArray()),
+                elapsedMs);
+    }
+
+    /** Every member's iteration time and elapsed time: the largest of each, the same on every member. */
+    private static double[] slowest(StoreClient plane, String tag, double seconds, double elapsedMs) {
+        byte[][] all = plane.allGather(tag, ByteBuffer.allocate(16).putDouble(seconds).putDouble(elapsedMs).array());
+        double[] max = {0, 0};
+        for (byte[] b : all) {
+            ByteBuffer bb = ByteBuffer.wrap(b);
+            max[0] = Math.max(max[0], bb.getDouble());
+            max[1] = Math.max(max[1], bb.getDouble());
+        }
+        return max;
     }
 }

@@ -35,19 +35,16 @@ public final class Judge {
             }
         }
         List<LinkVerdict> links = new ArrayList<>();
-        for (int a = 0; a < e.nodes(); a++) {
-            for (int b = a + 1; b < e.nodes(); b++) {
-                if (!e.measuredTogether(a, b)) {
-                    continue;
-                }
-                LinkVerdict v = link(e, hosts, nodes, a, b);
-                links.add(v);
-                if (v.status() == LinkVerdict.Status.UNDECIDED) {
-                    undecided.add("link " + hosts.get(a) + " - " + hosts.get(b) + ": " + v.reason());
-                }
+        for (int[] ab : e.linksToJudge()) {
+            int a = ab[0];
+            int b = ab[1];
+            LinkVerdict v = link(e, hosts, nodes, a, b);
+            links.add(v);
+            if (v.status() == LinkVerdict.Status.UNDECIDED) {
+                undecided.add("link " + hosts.get(a) + " - " + hosts.get(b) + ": " + v.reason());
             }
         }
-        return new Verdicts(nodes, links, undecided);
+        return new Verdicts(nodes, links, undecided, e.linksMeasured());
     }
 
     private static NodeVerdict node(Evidence e, List<String> hosts, Map<Integer, String> lostWhy, int r) {

@@ -19,8 +19,11 @@ final class Messages {
     private Messages() {
     }
 
-    /** A node's first words: who it is, and the token rank 0 handed out through the rendezvous. */
-    record Hello(int rank, String token) {
+    /**
+     * A node's first words: its rank, the job's token (see Rendezvous#place), its name (HostName#node) and the flags
+     * that change what it measures (MeasuredFlags), which must be every node's.
+     */
+    record Hello(int rank, String token, String name, String flags) {
     }
 
     /** One group this node is in for a round, and where the group's own small store is. */
@@ -36,11 +39,21 @@ final class Messages {
     record Samples(String collective, long bytes, double[] seconds) {
     }
 
-    /** One group's result from one member: samples, or why it failed. */
-    record GroupResult(int group, List<Samples> samples, String error) {
+    /**
+     * One group's result from one member: samples, or why it failed; {@code unfinished} says which sizes did not
+     * fit the round's time (null when all did): the result is then the rate the group reached.
+     */
+    record GroupResult(int group, List<Samples> samples, String error, String unfinished) {
     }
 
-    record Report(int round, int rank, List<GroupResult> groups) {
+    /**
+     * A node's answer to a round, or, with {@code heartbeat}, only "still here": a node sends one every few
+     * seconds while it works, so that a slow round is told from a dead or hung node.
+     */
+    record Report(int round, int rank, List<GroupResult> groups, boolean heartbeat) {
+        static Report beat(int round, int rank) {
+            return new Report(round, rank, List.of(), true);
+        }
     }
 
     static void write(DataOutputStream out, Object message) throws IOException {

@@ -29,7 +29,24 @@ public final class Planner {
 
     /** Rounds that belong to pass one for {@code alive} nodes. */
     public int surveyRounds(int alive) {
-        return options.survey() == Survey.ROUND_ROBIN ? Math.max(1, alive + (alive % 2) - 1) : 1;
+        return switch (options.survey()) {
+            case ROUND_ROBIN -> Math.max(1, alive + (alive % 2) - 1);
+            case BATCHES -> batchRounds(alive);
+            default -> 1;
+        };
+    }
+
+    /** Rounds of the batched survey: ceil(log2 N) - 3, at least one; each runs ceil((N-1) / rounds) matchings. */
+    static int batchRounds(int alive) {
+        int log2 = 32 - Integer.numberOfLeadingZeros(Math.max(1, alive - 1));
+        return Math.max(1, log2 - 3);
+    }
+
+    /** Matchings per round of the batched survey: how many pairs each node is in at once. */
+    static int batchWidth(int alive) {
+        int matchings = Math.max(1, alive + (alive % 2) - 1);
+        int rounds = batchRounds(alive);
+        return (matchings + rounds - 1) / rounds;
     }
 
     public RoundPlan first(List<Integer> alive) {
@@ -96,6 +113,13 @@ public final class Planner {
                 }
             }
             case ROUND_ROBIN -> groups.addAll(circle(round, alive));
+            case BATCHES -> {
+                int width = batchWidth(alive.size());
+                int matchings = Math.max(1, alive.size() + (alive.size() % 2) - 1);
+                for (int k = (round - 1) * width + 1; k <= Math.min(matchings, round * width); k++) {
+                    groups.addAll(circle(k, alive));
+                }
+            }
         }
         return new RoundPlan(round, groups);
     }

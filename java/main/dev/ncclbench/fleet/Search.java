@@ -37,14 +37,15 @@ public final class Search {
             RoundRunner.Outcome out = runner.run(plan);
             out.lost().forEach(lost::putIfAbsent);
             Set<Integer> gone = new TreeSet<>(lost.keySet());
+            Map<Integer, Integer> loads = plan.loads();
             for (int i = 0; i < plan.groups().size(); i++) {
                 Group g = plan.groups().get(i);
-                int load = plan.load(g);
+                int load = g.members().stream().mapToInt(loads::get).max().orElse(1);
                 String err = out.errors().get(i);
                 measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i))
                         : GroupMeasurement.failed(plan.round(), g, load, err));
             }
-            evidence = new Evidence(n, measurements, gone, options);
+            evidence = evidence.next(measurements, gone);
             verdicts = Judge.judge(evidence, hosts, lost);
             onRound.accept(new RoundReport(plan, measurements.subList(measurements.size() - plan.groups().size(),
                     measurements.size()), evidence, Map.copyOf(out.lost())));

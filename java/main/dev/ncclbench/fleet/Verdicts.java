@@ -2,8 +2,13 @@ package dev.ncclbench.fleet;
 
 import java.util.List;
 
-/** Every node's verdict, every measured link's, and what the evidence did not settle. */
-public record Verdicts(List<NodeVerdict> nodes, List<LinkVerdict> links, List<String> undecided) {
+/**
+ * Every node's verdict, the links' (every measured link up to 64 nodes; above, those with a slow or failed result,
+ * the rest being good), and what the evidence did not settle.
+ *
+ * @param linksMeasured how many distinct pairs ran
+ */
+public record Verdicts(List<NodeVerdict> nodes, List<LinkVerdict> links, List<String> undecided, int linksMeasured) {
     public Verdicts {
         nodes = List.copyOf(nodes);
         links = List.copyOf(links);

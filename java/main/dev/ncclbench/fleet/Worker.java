@@ -18,44 +18,63 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
-/** A node of the search: takes rank 0's orders, runs its groups at once, reports, until told the search is over. */
+/**
+ * A node of the search: joins rank 0 (retrying until -T has passed: rank 0 may start later), then takes its
+ * orders, runs its groups at once and reports, until told the search is over. While it works it sends a
+ * heartbeat every few seconds: a node that takes long is slow, not gone.
+ */
 final class Worker {
     private final InetSocketAddress coordinator;
     private final String token;
+    private final String flags;
+    private final String name;
     private final int rank;
     private final int localRank;
     private final Backend backend;
     private final RunSpec spec;
 
     /** @param localRank this node's index among the processes of its node, for the GPU the groups take */
-    Worker(InetSocketAddress coordinator, String token, int rank, int localRank, Backend backend, RunSpec spec) {
+    Worker(InetSocketAddress coordinator, String token, String name, int rank, int localRank, Backend backend, RunSpec spec,
+           String flags) {
+        this.flags = flags;
         this.coordinator = coordinator;
         this.token = token;
+        this.name = name;
         this.rank = rank;
         this.localRank = localRank;
         this.backend = backend;
         this.spec = spec;
     }
 
+    /** How often a node says it is still there: a tenth of -T, between 0.2 and 5 s. */
+    static long heartbeatMillis(long roundMillis) {
+        return Math.max(200, Math.min(5_000, roundMillis / 10));
+    }
+
     void run() {
-        try (Socket s = new Socket()) {
-            s.setTcpNoDelay(true);
-            s.connect(coordinator, (int) Math.min(Integer.MAX_VALUE, spec.timeoutMillis()));
+        try (Socket s = connect()) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            Messages.write(out, new Messages.Hello(rank, token));
-            ExecutorService pool = Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "ncclbench-fleet-group");
-                t.setDaemon(true);
-                return t;
-            });
+            Messages.write(out, new Messages.Hello(rank, token, name, flags));
+            ExecutorService pool = Executors.newCachedThreadPool(r -> daemon(r, "ncclbench-fleet-group"));
+            ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ncclbench-fleet-heartbeat"));
             try {
                 while (true) {
                     Messages.Order order = Messages.read(in, Messages.Order.class);
                     if (order.round() == 0) {
                         return;
                     }
+                    long every = heartbeatMillis(spec.timeoutMillis());
+                    var beating = beat.scheduleAtFixedRate(() -> {
+                        try {
+                            Messages.write(out, Messages.Report.beat(order.round(), rank));
+                        } catch (IOException e) {
+                            // the round's own answer will find the connection gone
+                        }
+                    }, every, every, TimeUnit.MILLISECONDS);
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
                         running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, a, order)));
@@ -64,9 +83,11 @@ final class Worker {
                     for (int i = 0; i < running.size(); i++) {
                         results.add(result(running.get(i), order.assignments().get(i)));
                     }
-                    Messages.write(out, new Messages.Report(order.round(), rank, results));
+                    beating.cancel(false);
+                    Messages.write(out, new Messages.Report(order.round(), rank, results, false));
                 }
             } finally {
+                beat.shutdownNow();
                 pool.shutdownNow();
             }
         } catch (IOException e) {
@@ -75,14 +96,46 @@ final class Worker {
         }
     }
 
+    /** Rank 0 may not listen yet: retry until -T has passed. */
+    private Socket connect() throws IOException {
+        long deadline = System.nanoTime() + spec.timeoutMillis() * 1_000_000L;
+        IOException last;
+        do {
+            Socket s = new Socket();
+            try {
+                s.setTcpNoDelay(true);
+                s.connect(coordinator, 5_000);
+                return s;
+            } catch (IOException e) {
+                s.close();
+                last = e;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        } while (System.nanoTime() < deadline);
+        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not reach rank 0 at "
+                + coordinator.getHostString() + ":" + coordinator.getPort() + " within " + spec.timeoutMillis() / 1000
+                + " s (" + last.getMessage() + "); is rank 0 running, with the same --rendezvous (or MASTER_ADDR/MASTER_PORT)?");
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
     private static Messages.GroupResult result(Future<Messages.GroupResult> f, Messages.Assignment a) {
         try {
             return f.get();
         } catch (ExecutionException e) {
-            return new Messages.GroupResult(a.group(), List.of(), String.valueOf(e.getCause()));
+            return new Messages.GroupResult(a.group(), List.of(), String.valueOf(e.getCause()), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Messages.GroupResult(a.group(), List.of(), "interrupted");
+            return new Messages.GroupResult(a.group(), List.of(), "interrupted", null);
         }
     }
 }

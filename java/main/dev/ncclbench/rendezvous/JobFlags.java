@@ -9,14 +9,15 @@ import java.util.Map;
  * One job, one set of flags: the store keeps the first rank's flags (the ones that change what a rank measures,
  * one "flag value" a line) and compares every other rank's with them. Two processes of one job started with
  * different flags would otherwise fail much later with a lost rank or a wrong result, far from the cause.
- * Holds one copy, whatever the job's size.
+ * Holds one copy, whatever the job's size. The store uses it, and fleet's coordinator, whose nodes do not meet
+ * in the store.
  */
-final class JobFlags {
+public final class JobFlags {
     private int firstRank = -1;
     private Map<String, String> first;
 
     /** Null when {@code text} matches the job's flags (or is the first), else the sentence naming the difference. */
-    String present(int rank, String text) {
+    public String present(int rank, String text) {
         Map<String, String> mine = parse(text);
         if (first == null) {
             firstRank = rank;

@@ -43,6 +43,10 @@ public final class Rendezvous implements AutoCloseable {
         return address;
     }
 
+    /** Where rank 0 serves, and the token every process of this job presents: the same on every process. */
+    public record Place(String host, int port, byte[] token) {
+    }
+
     public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
         return start(launch, localRanks, flag, env, timeoutMillis, null);
     }
@@ -53,6 +57,41 @@ public final class Rendezvous implements AutoCloseable {
      */
     public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis,
                                    String flags) {
+        int world = launch.size() * localRanks;
+        Place place = place(launch, localRanks, flag, env);
+        String host = place.host();
+        int port = place.port();
+        byte[] token = place.token();
+        StoreServer server = null;
+        if (launch.rank() == 0) {
+            try {
+                InetSocketAddress bind = launch.size() == 1 || host.startsWith("127.") || host.equals("localhost")
+                        ? new InetSocketAddress("127.0.0.1", port) : new InetSocketAddress(port);
+                server = bindRetrying(bind, token, world, timeoutMillis);
+                port = server.port();
+            } catch (IOException e) {
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot serve the rendezvous on port " + port + ": "
+                        + e.getMessage() + "; another job may hold it: choose another MASTER_PORT or --rendezvous HOST:PORT");
+            }
+        }
+        List<ControlPlane> planes = new ArrayList<>();
+        try {
+            for (int i = 0; i < localRanks; i++) {
+                planes.add(StoreClient.connect(new InetSocketAddress(host, port), token, launch.rank() * localRanks + i, world,
+                        timeoutMillis, flags));
+            }
+        } catch (RuntimeException e) {
+            planes.forEach(ControlPlane::close);
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+        return new Rendezvous(server, planes, host + ":" + port);
+    }
+
+    /** The store's address and token for this job, from --rendezvous, MASTER_ADDR/MASTER_PORT or the job id. */
+    public static Place place(LaunchInfo launch, int localRanks, String flag, Map<String, String> env) {
         int world = launch.size() * localRanks;
         String host;
         int port;
@@ -93,32 +132,7 @@ public final class Rendezvous implements AutoCloseable {
             String given = env.get("NCCLBENCH_TOKEN");
             token = sha(given != null ? given : launch.launcher() + "|" + launch.jobId() + "|" + host + "|" + port + "|" + world);
         }
-        StoreServer server = null;
-        if (launch.rank() == 0) {
-            try {
-                InetSocketAddress bind = launch.size() == 1 || host.startsWith("127.") || host.equals("localhost")
-                        ? new InetSocketAddress("127.0.0.1", port) : new InetSocketAddress(port);
-                server = bindRetrying(bind, token, world, timeoutMillis);
-                port = server.port();
-            } catch (IOException e) {
-                throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot serve the rendezvous on port " + port + ": "
-                        + e.getMessage() + "; another job may hold it: choose another MASTER_PORT or --rendezvous HOST:PORT");
-            }
-        }
-        List<ControlPlane> planes = new ArrayList<>();
-        try {
-            for (int i = 0; i < localRanks; i++) {
-                planes.add(StoreClient.connect(new InetSocketAddress(host, port), token, launch.rank() * localRanks + i, world,
-                        timeoutMillis, flags));
-            }
-        } catch (RuntimeException e) {
-            planes.forEach(ControlPlane::close);
-            if (server != null) {
-                server.close();
-            }
-            throw e;
-        }
-        return new Rendezvous(server, planes, host + ":" + port);
+        return new Place(host, port, token);
     }
 
     /** A port held a moment longer by a previous job's socket frees itself: try again for about two seconds. */

@@ -71,4 +71,32 @@ class FleetLabTest {
         assertTrue(out.contains("check: exit 6 (expected 6)"), out);
         assertTrue(out.contains("PASS"), out);
     }
+
+    /** Issue 31: a node that never starts is named unreachable (from --node-list), drained, and fleet exits 6. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void namesANodeThatNeverJoined() throws Exception {
+        Assumptions.assumeTrue(root(), "needs root: network namespaces and tc");
+        Assumptions.assumeTrue(has("ip") && has("tc"), "needs iproute2 (ip, tc)");
+        Path log = dir.resolve("never.log");
+        ProcessBuilder pb = new ProcessBuilder(List.of("bash", "scripts/lab/fleet.sh", "--prefix", "fleetnv", "--nodes", "4",
+                "--never", "3", "--out", dir.resolve("never").toString(), "--round-limit", "8", "--sizes", "1M"));
+        pb.environment().put("FLEET_JAVA_CP", classPath());
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(log.toFile());
+        Process p = pb.start();
+        boolean done = p.waitFor(110, TimeUnit.SECONDS);
+        if (!done) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            new ProcessBuilder("bash", "scripts/lab/fleet.sh", "--prefix", "fleetnv", "--cleanup").start().waitFor();
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(done, "the lab did not finish:\n" + out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("fleetnv-3 (rank 3) never joined the search"), out);
+        assertTrue(out.contains("check: drain.txt: fleetnv-3 (expected fleetnv-3)"), out);
+        assertTrue(out.contains("check: exit 6 (expected 6)"), out);
+        assertTrue(Files.exists(dir.resolve("never").resolve("fleet.json")), out);
+    }
 }

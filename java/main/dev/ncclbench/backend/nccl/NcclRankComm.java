@@ -7,6 +7,7 @@ import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.spec.RunSpec;
@@ -72,7 +73,7 @@ final class NcclRankComm implements RankComm {
                     : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
         this.watchdog = new BlockedCallWatchdog(BlockedCallWatchdog.limitSeconds(spec), System.err);
-        this.info = new RankInfo(firstRank, localRank, NcclRuntime.hostName(), ProcessHandle.current().pid(),
+        this.info = new RankInfo(firstRank, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
                 describeDevices());
     }
 

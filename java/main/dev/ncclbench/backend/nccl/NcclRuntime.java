@@ -6,6 +6,7 @@ import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.internal.jni.JavaCppCache;
 import dev.ncclbench.internal.jni.NcclProbe;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 import org.bytedeco.cuda.global.cudart;
@@ -114,14 +115,9 @@ final class NcclRuntime {
         return List.of(dir.toAbsolutePath().resolve("nccl." + host + "." + pid + ".log"));
     }
 
+    /** NCCL's own %h: the kernel's host name cut at the first dot. */
     static String hostName() {
-        try {
-            String h = java.net.InetAddress.getLocalHost().getHostName();
-            int dot = h.indexOf('.');
-            return dot > 0 ? h.substring(0, dot) : h;
-        } catch (IOException e) {
-            return "localhost";
-        }
+        return HostName.kernel();
     }
 
     /**

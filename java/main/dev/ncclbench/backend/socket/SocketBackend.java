@@ -11,6 +11,7 @@ import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.internal.jni.HostReduce;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.netif.InterfaceScan;
 import dev.ncclbench.netif.InterfaceSelector;
 import dev.ncclbench.netif.NetInterface;
@@ -161,7 +162,7 @@ public final class SocketBackend implements Backend {
         try {
             listener.bind(new InetSocketAddress(bindAddr, 0), 1024);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-            String host = hostName();
+            String host = HostName.node(null, System.getenv());
             String mine = host + "|" + bindAddr.getHostAddress() + "|" + port;
             byte[][] all = plane.allGather("socket/addresses", mine.getBytes(StandardCharsets.UTF_8));
             List<InetSocketAddress> addrs = new ArrayList<>();
@@ -180,12 +181,4 @@ public final class SocketBackend implements Backend {
         }
     }
 
-    static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            String h = System.getenv("HOSTNAME");
-            return h == null ? "localhost" : h;
-        }
-    }
 }

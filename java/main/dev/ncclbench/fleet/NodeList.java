@@ -1,0 +1,42 @@
+package dev.ncclbench.fleet;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.launch.SlurmHostList;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The launcher's node names by rank, so that a node that never joined is named as the scheduler knows it:
+ * --node-list, else Slurm's SLURM_JOB_NODELIST when the job runs one task per node (rank r on the r-th node of
+ * the list, Slurm's block distribution), read by the one parser of Slurm's host lists ({@link SlurmHostList}).
+ */
+final class NodeList {
+    private NodeList() {
+    }
+
+    /** Names by rank, or empty when no list is known or it does not have one name per rank. */
+    static Optional<List<String>> of(String flag, Map<String, String> env, int world) {
+        if (flag != null) {
+            List<String> names = SlurmHostList.expand(flag, "--node-list");
+            if (names.size() != world) {
+                throw NcclbenchException.usage("--node-list names " + names.size() + " node" + (names.size() == 1 ? "" : "s")
+                        + " but the job has " + world + " processes: give one name per rank, in rank order");
+            }
+            return Optional.of(names);
+        }
+        String slurm = env.get("SLURM_JOB_NODELIST");
+        if (slurm != null && String.valueOf(world).equals(env.get("SLURM_NNODES"))
+                && String.valueOf(world).equals(env.get("SLURM_NTASKS"))) {
+            try {
+                List<String> names = SlurmHostList.expand(slurm, "SLURM_JOB_NODELIST");
+                return names.size() == world ? Optional.of(names) : Optional.empty();
+            } catch (NcclbenchException e) {
+                return Optional.empty(); // a list we cannot read names nobody; the ranks are still named by number
+            }
+        }
+        return Optional.empty();
+    }
+}
