@@ -121,7 +121,7 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = {"-I", "--per_iter_timing"}, paramLabel = "0|1", converter = Ranges.Switch.class,
             description = "Per-iteration timing (CUDA events on the nccl backend, the host clock on sockets): the"
-            + " i_min, i_max, i_p99, i_cv% columns as nccl-tests (default: ${DEFAULT-VALUE})")
+            + " i_min, i_max, i_p99, i_cv%% columns as nccl-tests (default: ${DEFAULT-VALUE})")
     int perIter = Defaults.PER_ITER_TIMING;
 
     @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather,"
