@@ -3,17 +3,17 @@ package dev.ncclbench.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ncclbench.CliRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
+import static dev.ncclbench.CliRun.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,22 +34,12 @@ class GateAdmissionTest {
     static Path baselines;
     static final ObjectMapper JSON = new ObjectMapper();
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Result(code, out.toString(), err.toString());
-    }
-
     static Path sweep(String name, String... flags) {
         Path json = dir.resolve(name + ".json");
         List<String> args = new java.util.ArrayList<>(List.of("sweep", "--backend", "socket", "-f", "4", "-n", "5",
                 "-w", "1", "--no-progress", "--json", json.toString(), "--out", dir.toString()));
         args.addAll(List.of(flags));
-        Result r = cli(args.toArray(String[]::new));
+        CliRun r = cli(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
         return json;
     }
@@ -61,7 +51,7 @@ class GateAdmissionTest {
         threeRanks = sweep("three", "--ranks", "3", "-b", "64K", "-e", "1M");
         otherSizes = sweep("sizes", "--ranks", "2", "-b", "4M", "-e", "4M");
         baselines = dir.resolve("baselines");
-        Result r = cli("baseline", "record", "--dir", baselines.toString(), "--name", "lab", run.toString(),
+        CliRun r = cli("baseline", "record", "--dir", baselines.toString(), "--name", "lab", run.toString(),
                 run.toString());
         assertEquals(0, r.code(), r.err());
     }
@@ -74,7 +64,7 @@ class GateAdmissionTest {
         return p;
     }
 
-    static Result gate(Path file, String... more) {
+    static CliRun gate(Path file, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of("gate", "--dir", baselines.toString(), "--baseline",
                 "lab"));
         args.addAll(List.of(more));
@@ -91,24 +81,24 @@ class GateAdmissionTest {
         for (Case c : List.of(new Case(gather, "collective: all_reduce -> all_gather"),
                 new Case(threeRanks, "ranks: 2 -> 3"), new Case(doubles, "type: float -> double"),
                 new Case(maxOp, "op: sum -> max"))) {
-            Result g = gate(c.file());
+            CliRun g = gate(c.file());
             assertEquals(2, g.code(), c.file() + ": " + g.out() + g.err());
             assertFalse(g.out().contains("PASS"), g.out());
             assertEquals(1, g.err().lines().count(), g.err());
             assertTrue(g.err().contains(c.names()), g.err());
             assertTrue(g.err().contains("ncclbench baseline record --name "), g.err());
         }
-        Result allowed = gate(threeRanks, "--allow-changed", "ranks");
+        CliRun allowed = gate(threeRanks, "--allow-changed", "ranks");
         assertTrue(allowed.code() == 0 || allowed.code() == 6, allowed.err());
         assertTrue(allowed.out().contains("ranks: 2 -> 3"), allowed.out());
-        Result unknown = gate(threeRanks, "--allow-changed", "colour");
+        CliRun unknown = gate(threeRanks, "--allow-changed", "colour");
         assertEquals(2, unknown.code());
         assertTrue(unknown.err().contains("--allow-changed: no field 'colour'"), unknown.err());
     }
 
     @Test
     void zeroSizesComparedIsNothingToCompareWithBothRanges() {
-        Result g = gate(otherSizes);
+        CliRun g = gate(otherSizes);
         assertEquals(2, g.code(), g.out() + g.err());
         String verdict = g.out().lines().reduce((a, c) -> c).orElse("");
         assertTrue(verdict.contains("nothing to compare"), verdict);
@@ -120,7 +110,7 @@ class GateAdmissionTest {
     @Test
     void aDriverUpgradeIsGatedAndNamed() throws Exception {
         Path upgraded = edited("upgraded", d -> ((ObjectNode) d.get("versions")).put("driver", "999.99"));
-        Result g = gate(upgraded);
+        CliRun g = gate(upgraded);
         assertEquals(0, g.code(), g.out() + g.err());
         assertTrue(g.out().contains("version driver: "), g.out());
         assertTrue(g.out().contains("-> 999.99"), g.out());
@@ -130,10 +120,10 @@ class GateAdmissionTest {
     @Test
     void aSizeInOneSideIsListedAndFailsWithRequireAllSizes() throws Exception {
         Path fewer = edited("fewer", d -> ((ArrayNode) d.get("rows")).remove(2));
-        Result g = gate(fewer);
+        CliRun g = gate(fewer);
         assertEquals(0, g.code(), g.out() + g.err());
         assertTrue(g.out().contains("not compared (in one side only): all_reduce 1 MiB (not in run)"), g.out());
-        Result strict = gate(fewer, "--require-all-sizes");
+        CliRun strict = gate(fewer, "--require-all-sizes");
         assertEquals(6, strict.code(), strict.out());
         assertTrue(strict.out().lines().reduce((a, c) -> c).orElse("").startsWith("INCOMPLETE: all_reduce 1 MiB"),
                 strict.out());
@@ -145,13 +135,13 @@ class GateAdmissionTest {
             d.put("status", "interrupted");
             ((ArrayNode) d.get("rows")).remove(2);
         });
-        Result g = gate(cut);
+        CliRun g = gate(cut);
         assertEquals(2, g.code(), g.out() + g.err());
         assertTrue(g.err().contains("is a run that ended interrupted"), g.err());
-        Result partial = gate(cut, "--allow-partial");
+        CliRun partial = gate(cut, "--allow-partial");
         assertEquals(0, partial.code(), partial.out() + partial.err());
         assertTrue(partial.out().contains("only its 2 measured sizes judged (--allow-partial)"), partial.out());
-        Result report = cli("report", "--dir", baselines.toString(), "--html", dir.resolve("cut.html").toString(),
+        CliRun report = cli("report", "--dir", baselines.toString(), "--html", dir.resolve("cut.html").toString(),
                 cut.toString());
         assertEquals(2, report.code(), report.out() + report.err());
         assertFalse(Files.exists(dir.resolve("cut.html")));
@@ -164,10 +154,10 @@ class GateAdmissionTest {
         Path baselineFile = baselines.resolve("lab.baseline.json");
         for (Path p : List.of(gateJson, baselineFile)) {
             String what = p == gateJson ? "a gate document" : "a baseline document";
-            Result g = gate(p);
+            CliRun g = gate(p);
             assertEquals(2, g.code(), g.out());
             assertTrue(g.err().contains(what) && g.err().contains("not a run's result"), g.err());
-            Result r = cli("report", "--html", dir.resolve("x.html").toString(), p.toString());
+            CliRun r = cli("report", "--html", dir.resolve("x.html").toString(), p.toString());
             assertEquals(2, r.code(), r.out());
             assertTrue(r.err().contains(what), r.err());
         }
@@ -175,20 +165,20 @@ class GateAdmissionTest {
 
     @Test
     void aBaselineNameIsNotReplacedSilently() {
-        Result again = cli("baseline", "record", "--dir", baselines.toString(), "--name", "lab", run.toString());
+        CliRun again = cli("baseline", "record", "--dir", baselines.toString(), "--name", "lab", run.toString());
         assertEquals(2, again.code(), again.out());
         assertTrue(again.err().contains("already exists; --append adds these runs to it, --force replaces it"),
                 again.err());
         Path other = dir.resolve("append-dir");
         assertEquals(0, cli("baseline", "record", "--dir", other.toString(), "--name", "x", run.toString()).code());
-        Result appended = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--append",
+        CliRun appended = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--append",
                 run.toString());
         assertEquals(0, appended.code(), appended.err());
         assertTrue(appended.out().contains("baseline x: 2 runs"), appended.out());
-        Result forced = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--force", run.toString());
+        CliRun forced = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--force", run.toString());
         assertEquals(0, forced.code(), forced.err());
         assertTrue(forced.out().contains("baseline x: 1 run,"), forced.out());
-        Result mixed = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--append",
+        CliRun mixed = cli("baseline", "record", "--dir", other.toString(), "--name", "x", "--append",
                 threeRanks.toString());
         assertEquals(2, mixed.code());
         assertTrue(mixed.err().contains("ranks: 2 -> 3"), mixed.err());
@@ -197,14 +187,14 @@ class GateAdmissionTest {
     @Test
     void anExistingJsonIsNotOverwrittenWithoutForce() throws Exception {
         String before = Files.readString(run);
-        Result r = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "-n", "2",
+        CliRun r = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "-n", "2",
                 "--no-progress", "--json", run.toString(), "--out", dir.toString());
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("already exists") && r.err().contains("--force"), r.err());
         assertEquals(before, Files.readString(run));
         Path journal = dir.resolve("held.json.partial");
         Files.writeString(journal, "");
-        Result held = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "-n", "2",
+        CliRun held = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "1K", "-n", "2",
                 "--no-progress", "--json", dir.resolve("held.json").toString(), "--out", dir.toString());
         assertEquals(2, held.code(), held.err());
         assertTrue(held.err().contains("is taken: its journal"), held.err());
@@ -212,17 +202,17 @@ class GateAdmissionTest {
 
     @Test
     void aFabricIsHonouredOnSocketRunsOrRefused() throws Exception {
-        Result g = gate(run, "--fabric", "ib-hdr");
+        CliRun g = gate(run, "--fabric", "ib-hdr");
         assertEquals(6, g.code(), g.out() + g.err());
         assertTrue(g.out().contains("went over TCP sockets (socket backend), not the rdma path"), g.out());
         assertFalse(g.out().lines().reduce((a, c) -> c).orElse("").startsWith("PASS"), g.out());
-        Result s = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4K", "-n", "2", "-w", "1",
+        CliRun s = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4K", "-n", "2", "-w", "1",
                 "--no-progress", "--fabric", "ib-hdr", "--json", dir.resolve("fabric.json").toString(), "--out",
                 dir.toString());
         assertEquals(6, s.code(), s.out() + s.err());
         assertTrue(s.err().contains("degraded path: the run went over TCP sockets"), s.err());
         Path gpuRun = edited("gpu", d -> d.put("backend", "nccl"));
-        Result refused = cli("gate", "--dir", dir.resolve("none").toString(), "--fabric", "ib-hdr", gpuRun.toString());
+        CliRun refused = cli("gate", "--dir", dir.resolve("none").toString(), "--fabric", "ib-hdr", gpuRun.toString());
         assertEquals(2, refused.code(), refused.out() + refused.err());
         assertTrue(refused.err().contains("--fabric ib-hdr is an inter-node fabric"), refused.err());
     }

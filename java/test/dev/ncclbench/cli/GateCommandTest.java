@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ncclbench.CliRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,8 +13,6 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import static dev.ncclbench.CliRun.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,20 +38,10 @@ class GateCommandTest {
     static Path slow;
     static final ObjectMapper JSON = new ObjectMapper();
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Result(code, out.toString(), err.toString());
-    }
-
     @BeforeAll
     static void oneRealRun() throws Exception {
         run = dir.resolve("run.json");
-        Result r = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4M", "-f", "16", "-n", "10",
+        CliRun r = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4M", "-f", "16", "-n", "10",
                 "--no-progress", "--json", run.toString(), "--out", dir.toString());
         assertEquals(0, r.code(), r.err());
         ObjectNode doc = (ObjectNode) JSON.readTree(run.toFile());
@@ -73,7 +63,7 @@ class GateCommandTest {
         for (Path p : runs) {
             args.add(p.toString());
         }
-        Result r = cli(args.toArray(String[]::new));
+        CliRun r = cli(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("baseline " + name + ": " + runs.length + " run"), r.out());
         return b;
@@ -82,7 +72,7 @@ class GateCommandTest {
     @Test
     void theSameRunPassesAgainstItsOwnBaseline() {
         Path b = baselines("same", run);
-        Result g = cli("gate", "--dir", b.toString(), run.toString());
+        CliRun g = cli("gate", "--dir", b.toString(), run.toString());
         assertEquals(0, g.code(), g.out() + g.err());
         assertTrue(g.out().contains("PASS"), g.out());
         assertTrue(g.out().contains("same fingerprint"), g.out());
@@ -95,7 +85,7 @@ class GateCommandTest {
         Path junit = dir.resolve("out/gate.xml");
         Path md = dir.resolve("out/gate.md");
         Path prom = dir.resolve("out/gate.prom");
-        Result g = cli("gate", "--dir", b.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
+        CliRun g = cli("gate", "--dir", b.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
                 "--prometheus", prom.toString(), slow.toString());
         assertEquals(6, g.code(), g.out() + g.err());
         String verdict = g.out().lines().reduce((a, c) -> c).orElse("");
@@ -129,7 +119,7 @@ class GateCommandTest {
                 .matcher(p).find(), p);
         assertTrue(p.contains("ncclbench_gate_timestamp_seconds "), p);
 
-        Result j = cli("gate", "--dir", b.toString(), "--json", slow.toString());
+        CliRun j = cli("gate", "--dir", b.toString(), "--json", slow.toString());
         JsonNode tree = JSON.readTree(j.out());
         assertEquals("REGRESSION", tree.get("verdict").asText());
         assertEquals(6, tree.get("exit_code").asInt());
@@ -139,7 +129,7 @@ class GateCommandTest {
     @Test
     void oneRunBaselinesDoNotJudgeLatency() {
         Path b = baselines("one", run);
-        Result g = cli("gate", "--dir", b.toString(), slow.toString());
+        CliRun g = cli("gate", "--dir", b.toString(), slow.toString());
         assertEquals(6, g.code(), g.out());
         assertTrue(g.out().contains("not judged (one-run baseline)"), g.out());
         assertTrue(g.out().lines().reduce((a, c) -> c).orElse("").startsWith("REGRESSION: all_reduce 4 MiB busbw"),
@@ -149,10 +139,10 @@ class GateCommandTest {
     @Test
     void listAndShowNameTheBaseline() {
         Path b = baselines("listed", run);
-        Result l = cli("baseline", "list", "--dir", b.toString());
+        CliRun l = cli("baseline", "list", "--dir", b.toString());
         assertEquals(0, l.code());
         assertTrue(l.out().contains("listed") && l.out().contains("socket, 1 node, 2 ranks, lo"), l.out());
-        Result s = cli("baseline", "show", "--dir", b.toString(), "listed");
+        CliRun s = cli("baseline", "show", "--dir", b.toString(), "listed");
         assertEquals(0, s.code(), s.err());
         assertTrue(s.out().contains("all_reduce") && s.out().contains("4 MiB"), s.out());
     }
@@ -165,13 +155,13 @@ class GateCommandTest {
         Files.writeString(b.resolve("future.baseline.json"), "{\"kind\": \"ncclbench-baseline\", \"schema_version\": 99}");
         for (String[] c : new String[][]{{"torn", "is corrupt"}, {"foreign", "is not a ncclbench baseline"},
                 {"future", "schema_version 99"}, {"nope", "does not exist"}}) {
-            Result g = cli("gate", "--dir", b.toString(), "--baseline", c[0], run.toString());
+            CliRun g = cli("gate", "--dir", b.toString(), "--baseline", c[0], run.toString());
             assertEquals(2, g.code(), c[0] + ": " + g.err());
             assertEquals(1, g.err().lines().count(), g.err());
             assertTrue(g.err().contains(c[1]), g.err());
             assertFalse(g.err().contains("Exception"), g.err());
         }
-        Result notJson = cli("gate", b.resolve("torn.baseline.json").toString());
+        CliRun notJson = cli("gate", b.resolve("torn.baseline.json").toString());
         assertEquals(2, notJson.code());
         assertEquals(1, notJson.err().lines().count(), notJson.err());
     }
@@ -182,7 +172,7 @@ class GateCommandTest {
         ((ObjectNode) doc.get("environment")).put("NCCL_ALGO", "Ring");
         Path other = dir.resolve("other.json");
         JSON.writeValue(other.toFile(), doc);
-        Result r = cli("baseline", "record", "--dir", dir.resolve("mixed").toString(), run.toString(), other.toString());
+        CliRun r = cli("baseline", "record", "--dir", dir.resolve("mixed").toString(), run.toString(), other.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("NCCL_ALGO: (unset) -> Ring"), r.err());
     }
@@ -194,7 +184,7 @@ class GateCommandTest {
         ((ObjectNode) doc.get("environment")).put("NCCL_PROTO", "Simple");
         Path other = dir.resolve("proto.json");
         JSON.writeValue(other.toFile(), doc);
-        Result g = cli("gate", "--dir", b.toString(), other.toString());
+        CliRun g = cli("gate", "--dir", b.toString(), other.toString());
         assertEquals(6, g.code(), g.out() + g.err());
         assertTrue(g.out().contains("env NCCL_PROTO: (unset) -> Simple"), g.out());
         assertTrue(g.out().contains("what changed: NCCL_PROTO: (unset) -> Simple"), g.out());

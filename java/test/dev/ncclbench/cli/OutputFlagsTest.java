@@ -1,5 +1,6 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.CliRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import static dev.ncclbench.CliRun.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -36,18 +38,8 @@ class OutputFlagsTest {
     static Path node;
     static Path tmpfs;
 
-    record Result(int code, String out, String err) {
-    }
-
     /** One command with one output flag; the function puts the target path into its arguments. */
     record Case(String name, Function<Path, List<String>> args, boolean cheapOnFullDisk) {
-    }
-
-    static Result cli(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-        return new Result(code, out.toString(), err.toString());
     }
 
     static List<String> sweep(String... more) {
@@ -87,7 +79,7 @@ class OutputFlagsTest {
     static void aRunAndItsBaseline() throws Exception {
         Files.createDirectories(dir.resolve("runs"));
         run = dir.resolve("run.json");
-        Result r = cli(sweep("--json", run.toString()));
+        CliRun r = cli(sweep("--json", run.toString()));
         assertEquals(0, r.code(), r.err());
         baselines = dir.resolve("baselines");
         assertEquals(0, cli(List.of("baseline", "record", "--dir", baselines.toString(), run.toString())).code());
@@ -110,7 +102,7 @@ class OutputFlagsTest {
     @Test
     void aDeviceNodeIsRefusedAndSurvives() {
         for (Case c : CASES) {
-            Result r = cli(c.args().apply(node));
+            CliRun r = cli(c.args().apply(node));
             assertNotEquals(0, r.code(), c.name() + ": " + r.out() + r.err());
             assertTrue(r.err().contains(node.toString()), c.name() + ": " + r.err());
             assertEquals(1, r.err().lines().count(), c.name() + ": " + r.err());
@@ -123,7 +115,7 @@ class OutputFlagsTest {
     void aMissingFolderIsRefusedAndNotCreated() {
         Path missing = dir.resolve("no-such-folder");
         for (Case c : CASES) {
-            Result r = cli(c.args().apply(missing.resolve("out.file")));
+            CliRun r = cli(c.args().apply(missing.resolve("out.file")));
             assertEquals(2, r.code(), c.name() + ": " + r.out() + r.err());
             assertTrue(r.err().contains("does not exist"), c.name() + ": " + r.err());
             assertFalse(Files.exists(missing), c.name() + " created the folder");
@@ -134,7 +126,7 @@ class OutputFlagsTest {
     void aFolderIsRefused() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("a-folder"));
         for (Case c : CASES) {
-            Result r = cli(c.args().apply(folder));
+            CliRun r = cli(c.args().apply(folder));
             assertEquals(2, r.code(), c.name() + ": " + r.out() + r.err());
             assertTrue(r.err().contains("is a folder"), c.name() + ": " + r.err());
         }
@@ -164,7 +156,7 @@ class OutputFlagsTest {
                 continue;
             }
             Path target = mnt.resolve("out-" + c.name().replaceAll("[^a-z]+", "-"));
-            Result r = cli(c.args().apply(target));
+            CliRun r = cli(c.args().apply(target));
             assertTrue(r.code() == 1 || r.code() == 2, c.name() + ": exit " + r.code() + " " + r.out() + r.err());
             assertTrue(r.err().contains(target.toString()), c.name() + ": " + r.err());
             assertFalse(Files.exists(target) && Files.size(target) > 0 && !c.name().equals("sweep --json"),

@@ -1,5 +1,6 @@
 package dev.ncclbench.gate;
 
+import dev.ncclbench.CliRun;
 import dev.ncclbench.cli.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -8,8 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
+import static dev.ncclbench.CliRun.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -126,16 +126,6 @@ class GateVethTest {
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
-    record Result(int code, String out, String err) {
-    }
-
-    static Result cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Result(code, out.toString(), err.toString());
-    }
-
     @Test
     void aLinkTwentyPercentSlowerFailsTheGateAndARerunPasses() throws Exception {
         Path base = sweep("base");
@@ -145,17 +135,17 @@ class GateVethTest {
         shape("change", "800mbit");
 
         Path bl = dir.resolve("baselines");
-        Result rec = cli("baseline", "record", "--dir", bl.toString(), "--name", "veth", base.toString());
+        CliRun rec = cli("baseline", "record", "--dir", bl.toString(), "--name", "veth", base.toString());
         assertEquals(0, rec.code(), rec.err());
 
-        Result pass = cli("gate", "--dir", bl.toString(), rerun.toString());
+        CliRun pass = cli("gate", "--dir", bl.toString(), rerun.toString());
         assertEquals(0, pass.code(), pass.out() + pass.err());
         assertTrue(pass.out().contains("PASS: 2 sizes within noise and tolerance of baseline veth"), pass.out());
 
         Path junit = dir.resolve("gate.xml");
         Path md = dir.resolve("gate.md");
         Path prom = dir.resolve("gate.prom");
-        Result fail = cli("gate", "--dir", bl.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
+        CliRun fail = cli("gate", "--dir", bl.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
                 "--prometheus", prom.toString(), slow.toString());
         assertEquals(6, fail.code(), fail.out() + fail.err());
         String verdict = fail.out().lines().reduce((a, b) -> b).orElse("");
