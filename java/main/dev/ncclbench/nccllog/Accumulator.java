@@ -168,6 +168,9 @@ final class Accumulator {
     /** kind: "network" (the chosen one), "plugin", "plugin-failed". */
     void network(String kind, String value, String host, String file, long lineNo) {
         mention(networks, kind, value, host, file, lineNo);
+        if (kind.equals("network")) {
+            hosts.of(host, file, lineNo).chose(value);
+        }
     }
 
     void gdr(String host, String network, int hca, String hcaName, boolean enabled, boolean dmabuf, String text,

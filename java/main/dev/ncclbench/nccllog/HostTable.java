@@ -52,6 +52,7 @@ final class HostTable {
             for (Net n : o.nets) {
                 s.net(n.network, n.first).add(n);
             }
+            o.chosen.forEach(s::chose);
         }
     }
 
@@ -62,7 +63,7 @@ final class HostTable {
             for (Net n : s.nets) {
                 nets.add(new HostNet(n.network, n.gdrLines, n.otherLines, n.first, n.firstOther));
             }
-            out.add(new HostFacts(s.host, s.pids.size(), List.copyOf(nets), s.first));
+            out.add(new HostFacts(s.host, s.pids.size(), List.copyOf(nets), List.copyOf(s.chosen), s.first));
         }
         return List.copyOf(out);
     }
@@ -72,6 +73,8 @@ final class HostTable {
         final SourceRef first;
         private final Set<Long> pids = new HashSet<>();
         private final List<Net> nets = new ArrayList<>(2);
+        /** "Using network X" of its processes: which side of a socket connection fell back (a few names). */
+        private final List<String> chosen = new ArrayList<>(1);
         private long lastPid = -1;
         /** The pids already seen in the file being read (a few per host); the file is compared by identity. */
         private String seenFile;
@@ -95,6 +98,12 @@ final class HostTable {
                 seenPids.add(pid);
             }
             return false;
+        }
+
+        void chose(String network) {
+            if (!chosen.contains(network) && chosen.size() < 8) {
+                chosen.add(network);
+            }
         }
 
         void pid(long pid) {

@@ -144,10 +144,13 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      *
      * @param processes distinct pids seen on it
      * @param networks  one entry per network its NET connection lines name, in first-seen order
+     * @param chosen    the networks its own processes said they use ("Using network IB", "Assigned NET plugin
+     *                  Socket to comm"), in first-seen order; empty where it printed none
      * @param firstLine the first line it printed
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record HostFacts(String host, int processes, List<HostNet> networks, SourceRef firstLine) {
+    public record HostFacts(String host, int processes, List<HostNet> networks, List<String> chosen,
+                            SourceRef firstLine) {
     }
 
     /**

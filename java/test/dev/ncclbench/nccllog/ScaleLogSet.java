@@ -121,10 +121,14 @@ public final class ScaleLogSet {
             if (g + 1 < s.gpus()) {
                 out.add(init + ch + rank + "[" + g + "] -> " + next + "[" + (g + 1) + "] via P2P/IPC/read");
             } else {
-                out.add(init + ch + rank + "[" + g + "] -> " + next + "[0] [send] via " + net(socket, c));
+                // a link to a node on sockets is a socket link from this end too: both ends print it
+                boolean toSocket = socket || s.socketNodes().contains(next / s.gpus());
+                out.add(init + ch + rank + "[" + g + "] -> " + next + "[0] [send] via " + net(toSocket, c));
             }
             if (g == 0) {
-                out.add(init + ch + prev + "[" + (s.gpus() - 1) + "] -> " + rank + "[0] [receive] via " + net(socket, c));
+                boolean fromSocket = socket || s.socketNodes().contains(prev / s.gpus());
+                out.add(init + ch + prev + "[" + (s.gpus() - 1) + "] -> " + rank + "[0] [receive] via "
+                        + net(fromSocket, c));
             }
         }
         out.add(init + "Connected all rings");

@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A real 1024-node x 8-GPU job's logs (generated into a temp dir, one file per node, short per rank so it is fast)
  * in which two nodes past host 512 fell back to NET/Socket: degraded, both named, as on a two-node log. The host
- * list used to stop at 512 hosts and called this job healthy.
+ * list used to stop at 512 hosts and called this job healthy. Their neighbours print their links to them as NET/Socket
+ * too, but said "Using network IBext": they are not named (a drain list built from this would take healthy nodes).
  */
 class ScaleLogSetTest {
     @TempDir
@@ -98,5 +99,22 @@ class ScaleLogSetTest {
             }
         }
         assertEquals(one.evidence(), new NcclLogReader().read(files).evidence());
+    }
+
+    @Test
+    void withoutUsingNetworkLinesEveryHostWithSocketLinksIsNamed() throws IOException {
+        // older or trimmed logs say nothing about the network chosen: then the lines alone decide, neighbours included
+        Path trimmed = tmp.resolve("trimmed");
+        Files.createDirectories(trimmed);
+        try (Stream<Path> s = Files.list(sockets)) {
+            for (Path f : s.toList()) {
+                List<String> kept = Files.readAllLines(f).stream().filter(l -> !l.contains("Using network")).toList();
+                Files.write(trimmed.resolve(f.getFileName()), kept);
+            }
+        }
+        Diagnosis d = Diagnoser.diagnose(NcclLogReader.readAll(List.of(trimmed)));
+        Finding f = d.findings().stream().filter(x -> x.ruleId().equals("NET-SOCKET-FALLBACK")).findFirst().orElseThrow();
+        assertTrue(f.detail().contains("on 6 of 1024 host(s) (node-0699, node-0700, node-0701, node-1000, node-1001,"
+                + " node-1002)"), f.detail());
     }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The inter-node path of each host, from its NET connection lines (every host, not the capped connection list): a
- * host with any NET/Socket line is on sockets, an IB host is GPUDirect when all its lines say /GDRDMA. It decides
+ * host with any NET/Socket line is on sockets unless it said it uses another network (then the socket lines are its
+ * peer's fallback), an IB host is GPUDirect when all its lines say /GDRDMA. It decides
  * the job's path when the connection list was capped, and names the hosts a finding is about.
  *
  * @param byHost   hosts with NET lines and their worst path, in first-seen order ("" for lines without a host)
@@ -21,26 +22,47 @@ import java.util.Map;
 public record HostRoutes(Map<String, RouteKind> byHost, long lines, RouteKind worst) {
 
     static HostRoutes of(NcclLogEvidence e) {
-        Map<String, RouteKind> by = new LinkedHashMap<>();
         long lines = 0;
         RouteKind worst = RouteKind.UNKNOWN;
         for (HostFacts h : e.hostFacts()) {
-            RouteKind k = RouteKind.UNKNOWN;
             for (HostNet n : h.networks()) {
                 lines += n.lines();
                 RouteKind nk = kind(n);
-                if (nk.worseThan(k)) {
+                if (nk.worseThan(worst)) {
+                    worst = nk;
+                }
+            }
+        }
+        Map<String, RouteKind> by = byHost(e, true);
+        if (worst == RouteKind.SOCKET && !by.containsValue(RouteKind.SOCKET)) {
+            // sockets in the lines but no host said it chose them: name every host whose lines show them
+            by = byHost(e, false);
+        }
+        return new HostRoutes(Map.copyOf(by), lines, worst);
+    }
+
+    /**
+     * Each host's worst path. With ownChoice, a host that said it uses a network other than sockets ("Using network
+     * IB") is not put on sockets by its NET/Socket lines: those are its connections to a peer that fell back, and
+     * naming it would drain the healthy neighbours of every socket node along with it.
+     */
+    private static Map<String, RouteKind> byHost(NcclLogEvidence e, boolean ownChoice) {
+        Map<String, RouteKind> by = new LinkedHashMap<>();
+        for (HostFacts h : e.hostFacts()) {
+            boolean choseOther = ownChoice && !h.chosen().isEmpty()
+                    && h.chosen().stream().noneMatch(Networks::isSocket);
+            RouteKind k = RouteKind.UNKNOWN;
+            for (HostNet n : h.networks()) {
+                RouteKind nk = kind(n);
+                if (!(choseOther && nk == RouteKind.SOCKET) && nk.worseThan(k)) {
                     k = nk;
                 }
             }
             if (k != RouteKind.UNKNOWN) {
                 by.put(h.host(), k);
-                if (k.worseThan(worst)) {
-                    worst = k;
-                }
             }
         }
-        return new HostRoutes(Map.copyOf(by), lines, worst);
+        return by;
     }
 
     private static RouteKind kind(HostNet n) {
