@@ -78,6 +78,39 @@ public final class BackendChecks {
     }
 
     /**
+     * The largest size up to spec's -e that the backend can sweep: its per-buffer limit and, with memory, the
+     * buffers of every local rank in its memory (what {@link #checkMemory} asks); a size of the sweep when one fits,
+     * else the largest power of two below -b that does; 0 when nothing fits.
+     */
+    public static long largestFitting(Backend backend, RunSpec spec, int world, boolean memory) {
+        long fits = 0;
+        for (long size : spec.sizes()) {
+            if (fits(backend, spec, size, world, memory)) {
+                fits = size;
+            }
+        }
+        for (long size = Long.highestOneBit(Math.max(1, spec.minBytes())); fits == 0 && size >= 1; size >>= 1) {
+            if (fits(backend, spec, size, world, memory)) {
+                fits = size;
+            }
+        }
+        return fits;
+    }
+
+    private static boolean fits(Backend backend, RunSpec spec, long size, int world, boolean memory) {
+        if (size > backend.maxBytes()) {
+            return false;
+        }
+        MemoryBudget budget = memory ? backend.memory(spec) : null;
+        if (budget == null) {
+            return true;
+        }
+        int sharing = budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
+        long room = budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
+        return largestBuffer(spec, size, world) * budget.buffersPerRank() * sharing <= room;
+    }
+
+    /**
      * The largest size must fit where the backend keeps its buffers: every local rank holds its buffers at once.
      * Refused with exit 2 and the -e that would fit, before anything runs.
      */

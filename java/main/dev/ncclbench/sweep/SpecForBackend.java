@@ -43,6 +43,7 @@ final class SpecForBackend {
             spec = spec.toBuilder().range(spec.range().upTo(cap, why)).build();
         }
         spec = capToDevice(spec, backend, notes);
+        spec = reduceGiven(spec, backend, world(spec, backend, launch), launch.size() == 1, notes);
         notes.addAll(backend.notes(spec));
         spec = withSkipped(spec, backend, notes);
         if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
@@ -68,6 +69,30 @@ final class SpecForBackend {
                 + budget.buffersPerRank() + " buffers in " + budget.where() + "; pass -e to change it";
         notes.add(why);
         return spec.toBuilder().range(spec.range().upTo(cap, why)).build();
+    }
+
+    /**
+     * A given -e that the backend cannot sweep is lowered as nccl-tests lowers it, with its line ("Reducing maxBytes
+     * to N due to memory limitation", common.cu), so that a nccl-tests command line (-e 8G, 16G) runs unchanged. The
+     * backend's per-buffer limit is the same in every process; memory is judged here only when this process is the
+     * whole job (each host's memory differs, and a lowered -e must be the same on every rank: a job of several
+     * processes is refused by the rank that cannot fit, as before).
+     */
+    static RunSpec reduceGiven(RunSpec spec, Backend backend, int world, boolean wholeJob, List<String> notes) {
+        if ("default".equals(spec.maxBytesSource())) {
+            return spec;
+        }
+        long fits = dev.ncclbench.backend.BackendChecks.largestFitting(backend, spec, world, wholeJob);
+        if (fits == 0 || fits >= spec.maxBytes()) {
+            return spec;
+        }
+        boolean limit = spec.maxBytes() > backend.maxBytes();
+        String why = "Reducing maxBytes to " + fits + " due to memory limitation (-e " + Sizes.human(spec.maxBytes())
+                + (limit && fits == Long.highestOneBit(backend.maxBytes()) ? ": the " + backend.name() + " backend sweeps up to "
+                + Sizes.human(backend.maxBytes()) + " per buffer" : ": the buffers of " + spec.localRanks()
+                + " local rank(s) must fit this process's memory") + ")";
+        notes.add(why);
+        return spec.toBuilder().range(spec.range().upTo(fits, why)).build();
     }
 
     /**

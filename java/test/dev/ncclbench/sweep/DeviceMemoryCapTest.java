@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A GPU backend's per-device budget (nccl-tests' maxBytes cap, here for a 16 GiB GPU with -c: 14 GiB / 3): the
- * default -e is lowered to it with a header line, an -e the user gave is refused with the -e that fits, and the
+ * default -e is lowered to it with a header line, an -e the user gave is lowered as nccl-tests lowers it when this
+ * process is the whole job and refused with the -e that fits in a job of several processes, and the
  * local ranks (threads, each with its own GPUs) do not share it. The backend here only answers memory().
  */
 class DeviceMemoryCapTest {
@@ -69,10 +70,23 @@ class DeviceMemoryCapTest {
     }
 
     @Test
-    void aMaximumTheUserGaveIsNotLoweredButRefusedWithWhatFits() {
+    void aMaximumTheUserGaveIsLoweredInOneProcessWithNcclTestsLine() {
+        // nccl-tests lowers a given maxBytes too (common.cu: "Reducing maxBytes to %ld due to memory limitation")
+        List<String> notes = new ArrayList<>();
+        RunSpec lowered = SpecForBackend.reduceGiven(spec(8 * GIB, "flag", 1), GPU, 1, true, notes);
+        assertEquals(4 * GIB, lowered.maxBytes());
+        assertEquals(1, notes.size());
+        assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + 4 * GIB + " due to memory limitation"), notes.get(0));
+        BackendChecks.validate(GPU, lowered, 1);
+    }
+
+    @Test
+    void aMaximumTheUserGaveInAJobOfSeveralProcessesIsRefusedWithWhatFits() {
         List<String> notes = new ArrayList<>();
         RunSpec asked = spec(8 * GIB, "flag", 1);
         assertSame(asked, SpecForBackend.capToDevice(asked, GPU, notes));
+        // each host's memory may differ: one host must not lower -e for itself alone
+        assertSame(asked, SpecForBackend.reduceGiven(asked, GPU, 1, false, notes));
         NcclbenchException e = assertThrows(NcclbenchException.class, () -> BackendChecks.validate(GPU, asked, 1));
         assertTrue(e.getMessage().contains("-e 4 GiB fits") && e.getMessage().contains("each GPU has"), e.getMessage());
     }
@@ -80,5 +94,17 @@ class DeviceMemoryCapTest {
     @Test
     void threadsEachDriveTheirOwnGpuSoTheyDoNotShareTheRoom() {
         BackendChecks.validate(GPU, spec(4 * GIB, "flag", 8), 8);
+    }
+
+    @Test
+    void anEndAboveTheSocketBackendsLimitIsLoweredToItInEveryProcess() {
+        // "-e 8G", in most nccl-tests command lines: the per-buffer limit is the same on every host, so a job of several
+        // processes lowers it too (memory stays per host and is not judged here)
+        List<String> notes = new ArrayList<>();
+        Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
+        RunSpec lowered = SpecForBackend.reduceGiven(spec(8 * GIB, "flag", 1), socket, 4, false, notes);
+        assertEquals(socket.maxBytes(), lowered.maxBytes());
+        assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + socket.maxBytes() + " due to memory limitation")
+                && notes.get(0).contains("the socket backend sweeps up to 1 GiB per buffer"), notes.get(0));
     }
 }
