@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
@@ -51,7 +52,12 @@ final class NcclRankComm implements RankComm {
     /** cudaStreamNonBlocking, as nccl-tests creates its streams. */
     static final int STREAM_FLAGS = cudart.cudaStreamNonBlocking;
 
-    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank) {
+    /**
+     * @param firstRank its first GPU's rank in its communicator (the group's, under nccl-tests' split)
+     * @param group     the communicator: the header lists the rank in world numbering with the group's colour
+     */
+    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank,
+                 Group group) {
         this.spec = spec;
         this.plane = plane;
         this.comms = comms;
@@ -73,8 +79,8 @@ final class NcclRankComm implements RankComm {
                     : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
         this.watchdog = new BlockedCallWatchdog(BlockedCallWatchdog.limitSeconds(spec), System.err);
-        this.info = new RankInfo(firstRank, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
-                describeDevices());
+        this.info = new RankInfo(plane.rank() * devices.length, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
+                describeDevices(), group.color());
     }
 
     /**
