@@ -115,11 +115,15 @@ public final class SweepRunner {
             notes.add("path judged against: " + path.description());
         }
         int world = SpecForBackend.world(spec, backend, launch);
+        int groupSize = world;
         if (split != null) {
             // one colour per control plane (nccl-tests: per process; its -g GPUs share it)
-            notes.add(split.assignment() + ": " + split.groups(launch.size() * spec.localRanks())
-                    + " ranks, run side by side (nccl-tests' split); the bandwidth is per group");
+            NcclTestsSplit.Groups groups = split.groups(launch.size() * spec.localRanks());
+            notes.add(split.assignment() + ": " + groups + " ranks, run side by side (nccl-tests' split); the bandwidth"
+                    + " is per group");
+            groupSize = world / groups.count();
         }
+        Skips.add(spec, groupSize, env, notes);
         if (launch.size() == 1) {
             checkBeforeTheSweep(backend, spec, world, notes);
         }

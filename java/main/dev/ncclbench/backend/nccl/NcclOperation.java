@@ -240,8 +240,8 @@ final class NcclOperation implements Operation {
     /** NCCL gives in-place alltoall and sendrecv no defined result: nccl-tests prints N/A. */
     private static boolean definedInPlace(Kind kind) {
         return switch (kind) {
-            case ALLTOALL, SENDRECV -> false;
-            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE, GATHER, SCATTER -> true;
+            case ALLTOALL, SENDRECV, ALLTOALLV -> false;
+            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE, GATHER, SCATTER, HYPERCUBE -> true;
         };
     }
 
