@@ -48,6 +48,7 @@ final class NcclRankComm implements RankComm {
     private BytePointer[] sendBase;
     private BytePointer[] recvBase;
     private long bufferBytes;
+    private NcclRegistration registration = NcclRegistration.NONE;
 
     /** cudaStreamNonBlocking, as nccl-tests creates its streams. */
     static final int STREAM_FLAGS = cudart.cudaStreamNonBlocking;
@@ -107,14 +108,19 @@ final class NcclRankComm implements RankComm {
         }
         freeBuffers();
         long bytes = Math.max(atLeast, Math.max(spec.maxBytes(), 1));
+        // nccl-tests' AllocateBuffs: -u pads by 8 bytes an element (the widest type) for the misaligned start
+        long allocated = bytes + 8L * spec.ncclTests().unalign();
         sendBase = new BytePointer[devices.length];
         recvBase = new BytePointer[devices.length];
         for (int i = 0; i < devices.length; i++) {
             NcclRuntime.checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice");
-            sendBase[i] = alloc(bytes);
-            recvBase[i] = alloc(bytes);
+            sendBase[i] = alloc(allocated);
+            recvBase[i] = alloc(allocated);
         }
         bufferBytes = bytes;
+        // -R: the whole allocation, as nccl-tests registers maxBytes of each buffer once
+        registration = NcclRegistration.register(spec.ncclTests().localRegister(), NcclRuntime.symbols,
+                dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()), comms, sendBase, recvBase, allocated);
     }
 
     /** ncclMemAlloc where the NCCL has it (registration-friendly memory, needed for NVLS), else cudaMalloc. */
@@ -132,6 +138,8 @@ final class NcclRankComm implements RankComm {
         if (sendBase == null) {
             return;
         }
+        registration.release();
+        registration = NcclRegistration.NONE;
         for (int i = 0; i < devices.length; i++) {
             cudart.cudaSetDevice(devices[i]);
             for (BytePointer p : new BytePointer[] {sendBase[i], recvBase[i]}) {
