@@ -44,6 +44,14 @@ public interface Backend {
     }
 
     /**
+     * Whether this backend honours nccl-tests' GPU flag {@code letter} ("-u", "-R", ...): one it does not is refused
+     * by name ({@link NcclTestsChecks#refuse}).
+     */
+    default boolean honours(String letter) {
+        return false;
+    }
+
+    /**
      * Refuses, with a usage {@link BackendException}, what this backend can never do whatever the machine (e.g. a type
      * its check data cannot be exact in): asked before readiness, so a bad request is exit 2 before exit 3.
      */

@@ -25,6 +25,9 @@ public final class NcclTestsChecks {
             int colon = flag.indexOf(": ");
             String name = flag.substring(0, colon);
             String what = flag.substring(colon + 2);
+            if (backend.honours(name.substring(0, 2))) {
+                continue;
+            }
             if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
                 throw NcclbenchException.usage("nccl-tests flag " + name + " needs a GPU: " + what + ", which the "
                         + backend.name() + " backend does not have (--backend nccl on a GPU node)");

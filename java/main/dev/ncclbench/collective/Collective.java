@@ -6,7 +6,7 @@ package dev.ncclbench.collective;
  * Backends run it, switching over its {@link Kind}; the sweep times it; results print it.
  */
 public sealed interface Collective
-        permits AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv, Gather, Scatter {
+        permits AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv, Gather, Scatter, AllToAllV, HyperCube {
 
     /** Which collective this is: what backends switch over. */
     Kind kind();
@@ -38,9 +38,43 @@ public sealed interface Collective
      */
     long source(int rank, long j, Counts counts, int nranks, int root);
 
+    /** {@link #source} for a call on elements of {@code elementBytes}: only alltoallv's depends on it. */
+    default long source(int rank, long j, Counts counts, int nranks, int root, int elementBytes) {
+        return source(rank, j, counts, nranks, root);
+    }
+
+    /**
+     * Where the runs of the receive buffer start that each come from one source in order (and the end), for a
+     * collective whose blocks are not paramCount long (alltoallv); null: blocks of paramCount.
+     */
+    default long[] segments(int rank, Counts counts, int nranks, int elementBytes) {
+        return null;
+    }
+
     /** For reduced outputs: the input index all ranks contribute to output j on {@code rank}. */
     default long reducedIndex(int rank, long j, Counts counts, int nranks) {
         return j;
+    }
+
+    /**
+     * Whether {@code --collective all} runs it: the nine collectives with an NCCL call of their own do; nccl-tests' two
+     * send/recv patterns (alltoallv, hypercube) run when asked by name, as their own binaries are.
+     */
+    default boolean inAll() {
+        return true;
+    }
+
+    /** Whether nccl-tests checks the in-place result (alltoallv: it prints N/A there, reportErrors 0). */
+    default boolean checkedInPlace() {
+        return true;
+    }
+
+    /**
+     * What nccl-tests prints instead of running this collective on {@code nranks} ranks (hypercube: "nRanks 3 is not
+     * a power of 2, skipping"), or null when it runs.
+     */
+    default String skipOn(int nranks) {
+        return null;
     }
 
     long REDUCED = -1;

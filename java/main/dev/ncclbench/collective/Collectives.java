@@ -15,7 +15,7 @@ public final class Collectives {
 
     static {
         for (Collective c : List.of(new AllReduce(), new AllGather(), new ReduceScatter(), new Broadcast(),
-                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter())) {
+                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(), new AllToAllV(), new HyperCube())) {
             BY_NAME.put(c.name(), c);
         }
     }
@@ -57,7 +57,7 @@ public final class Collectives {
                 continue;
             }
             if (part.trim().equalsIgnoreCase("all")) {
-                return all();
+                return all().stream().filter(Collective::inAll).toList();
             }
             Collective c = byName(part);
             if (c == null) {

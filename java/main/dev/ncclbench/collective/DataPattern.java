@@ -46,7 +46,7 @@ public final class DataPattern {
     /** The expected value of an output element, given where {@link Collective#source} says it comes from. */
     public static double expected(Collective c, int rank, long j, Counts counts, int nranks, int root,
                                   ReduceOp op, DataType type) {
-        long src = c.source(rank, j, counts, nranks, root);
+        long src = c.source(rank, j, counts, nranks, root, type.bytes());
         if (src == Collective.REDUCED) {
             long idx = c.reducedIndex(rank, j, counts, nranks);
             long r = reduced(idx, op, nranks, type);

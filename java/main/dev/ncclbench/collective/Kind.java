@@ -13,7 +13,9 @@ public enum Kind {
     ALLTOALL("alltoall"),
     SENDRECV("sendrecv"),
     GATHER("gather"),
-    SCATTER("scatter");
+    SCATTER("scatter"),
+    ALLTOALLV("alltoallv"),
+    HYPERCUBE("hypercube");
 
     private final String label;
 

@@ -196,7 +196,7 @@ final class NcclTestsJsonWriter implements ResultSink {
         Matcher cuda = CUDA_DEVICE.matcher(device);
         g.writeStartObject();
         g.writeNumberField("rank", rank.rank());
-        g.writeNumberField("group", 0);
+        g.writeNumberField("group", rank.group());
         g.writeNumberField("pid", rank.pid());
         g.writeStringField("hostname", rank.host());
         g.writeNumberField("device", cuda.matches() ? Integer.parseInt(cuda.group(1)) : -1);

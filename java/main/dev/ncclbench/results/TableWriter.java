@@ -175,7 +175,7 @@ final class TableWriter implements ResultSink {
             device = CFormat.padLeft(cuda.group(1), 2) + " " + cuda.group(2);
         }
         return "#  Rank " + CFormat.padLeft(Integer.toString(rank.rank()), 2)
-                + " Group  0 Pid " + CFormat.padLeft(Long.toString(rank.pid()), 6)
+                + " Group " + CFormat.padLeft(Integer.toString(rank.group()), 2) + " Pid " + CFormat.padLeft(Long.toString(rank.pid()), 6)
                 + " on " + CFormat.padLeft(rank.host(), 10) + " device " + device;
     }
 

@@ -39,6 +39,9 @@ public final class MeasuredFlags {
         lines.add("--sockets-per-peer " + spec.socketsPerPeer());
         lines.add("--socket-algo " + spec.socketAlgo());
         lines.add("--socket-chunk " + spec.socketChunk());
+        if (spec.ncclTests().split() != null) {
+            lines.add(spec.ncclTests().split()); // one process's groups must be every process's
+        }
         return String.join("\n", lines);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ncclbench.spec;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
@@ -156,7 +157,8 @@ public record RunSpec(
                                  @JsonProperty("memory_report") int memoryReport,
                                  @JsonProperty("parallel_init") int parallelInit,
                                  @JsonProperty("local_register") int localRegister,
-                                 @JsonProperty("gpu_only_flags") List<String> gpuOnly) {
+                                 @JsonProperty("gpu_only_flags") List<String> gpuOnly,
+                                 @JsonProperty("split") @JsonInclude(JsonInclude.Include.NON_NULL) String split) {
         public NcclTestsFlags {
             types = types == null ? List.of() : List.copyOf(types);
             ops = ops == null ? List.of() : List.copyOf(ops);
@@ -167,7 +169,13 @@ public record RunSpec(
         /** The same flags with the pairs the backend cannot run. */
         public NcclTestsFlags withSkipped(List<String> s) {
             return new NcclTestsFlags(types, ops, s, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
-                    memoryReport, parallelInit, localRegister, gpuOnly);
+                    memoryReport, parallelInit, localRegister, gpuOnly, split);
+        }
+
+        /** The same flags with nccl-tests' split ("NCCL_TESTS_SPLIT=MOD 2", {@link NcclTestsSplit}), or none. */
+        public NcclTestsFlags withSplit(String assignment) {
+            return new NcclTestsFlags(types, ops, skipped, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
+                    memoryReport, parallelInit, localRegister, gpuOnly, assignment);
         }
     }
 
@@ -252,7 +260,7 @@ public record RunSpec(
         private ReduceOp op;
         private DataType type;
         private Path jsonFile, outDir;
-        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null);
+        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null, null);
 
         private Builder() {
         }

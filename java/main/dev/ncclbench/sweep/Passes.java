@@ -20,6 +20,9 @@ final class Passes {
         long rows = 0;
         for (String name : spec.collectives()) {
             Collective c = Collectives.byName(name);
+            if (c.skipOn(nranks) != null) {
+                continue; // no rows, as SweepEngine#run
+            }
             for (RunSpec pass : Passes.of(spec, c)) {
                 rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
             }

@@ -232,7 +232,7 @@ final class SweepReport {
         ObjectMapper json = Json.mapper();
         byte[][] all = Gathers.toRankZero(planes, "rankinfo", local -> {
             RankInfo ri = comms.get(local).info();
-            ri = new RankInfo(ri.rank(), launch.localRank() * comms.size() + local, ri.host(), ri.pid(), ri.device());
+            ri = ri.withLocalRank(launch.localRank() * comms.size() + local);
             try {
                 return json.writeValueAsBytes(ri);
             } catch (IOException e) {

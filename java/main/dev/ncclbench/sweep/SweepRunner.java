@@ -18,6 +18,7 @@ import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.MeasuredFlags;
+import dev.ncclbench.spec.NcclTestsSplit;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.PrintWriter;
@@ -47,7 +48,8 @@ public final class SweepRunner {
         this(spec, launch, path, out, err, System.getenv());
     }
 
-    SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err,
+    /** With the environment given rather than the process's (nccl-tests' NCCL_TESTS_SPLIT in a test, a launcher). */
+    public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err,
                 Map<String, String> env) {
         this.asked = spec;
         this.path = path;
@@ -79,14 +81,11 @@ public final class SweepRunner {
     }
 
     private ExitCode run(Signals signals) {
-        for (String split : List.of("NCCL_TESTS_SPLIT_MASK", "NCCL_TESTS_SPLIT")) {
-            if (env.get(split) != null) {
-                // nccl-tests runs parallel operations on the split ranks; one operation over all would read as that
-                throw NcclbenchException.usage(split + "=" + env.get(split) + " is set: ncclbench does not split the ranks"
-                        + " into parallel operations as nccl-tests does yet, and would time one operation over every rank;"
-                        + " unset it");
-            }
-        }
+        // nccl-tests' split: read (and refused when malformed) before anything starts; the backends open one
+        // communicator per group from the spec
+        NcclTestsSplit split = NcclTestsSplit.fromEnv(env);
+        RunSpec asked = split == null ? this.asked
+                : this.asked.toBuilder().ncclTests(this.asked.ncclTests().withSplit(split.assignment())).build();
         LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
         Backend askedFor = Backends.byName(asked.backend());
         if (askedFor != null) {
@@ -116,6 +115,15 @@ public final class SweepRunner {
             notes.add("path judged against: " + path.description());
         }
         int world = SpecForBackend.world(spec, backend, launch);
+        int groupSize = world;
+        if (split != null) {
+            // one colour per control plane (nccl-tests: per process; its -g GPUs share it)
+            NcclTestsSplit.Groups groups = split.groups(launch.size() * spec.localRanks());
+            notes.add(split.assignment() + ": " + groups + " ranks, run side by side (nccl-tests' split); the bandwidth"
+                    + " is per group");
+            groupSize = world / groups.count();
+        }
+        Skips.add(spec, groupSize, env, notes);
         if (launch.size() == 1) {
             checkBeforeTheSweep(backend, spec, world, notes);
         }

@@ -38,14 +38,25 @@ class CollectivesTest {
             case ALL_GATHER, GATHER -> new Counts(b, b * n, b, b, 0);
             case REDUCE_SCATTER, SCATTER -> new Counts(b * n, b, b, 0, b);
             case ALLTOALL -> new Counts(b * n, b * n, b, 0, 0);
+            case HYPERCUBE -> new Counts(b, b * n, b, b, 0);
+            case ALLTOALLV -> {
+                // alltoallv.cu, spread 1: peer at distance d gets d x total / (n(n-1)/2) bytes, down to 16; n = 1 all
+                long total = b * n * eb;
+                long each = 0;
+                for (int d = 0; d < n; d++) {
+                    long bytes = n == 1 ? total & ~15L : (long) ((double) d * total / ((long) n * (n - 1) / 2)) & ~15L;
+                    each += bytes / eb;
+                }
+                yield new Counts(each, each, b, 0, 0);
+            }
         };
     }
 
     private static double expectedFactor(Kind kind, int n) {
         return switch (kind) {
             case ALL_REDUCE -> 2.0 * (n - 1) / n;
-            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL, GATHER, SCATTER -> (double) (n - 1) / n;
-            case BROADCAST, REDUCE, SENDRECV -> 1.0;
+            case ALL_GATHER, REDUCE_SCATTER, ALLTOALL, GATHER, SCATTER, ALLTOALLV -> (double) (n - 1) / n;
+            case BROADCAST, REDUCE, SENDRECV, HYPERCUBE -> 1.0;
         };
     }
 
@@ -61,9 +72,9 @@ class CollectivesTest {
     }
 
     @Test
-    void theRegistryHoldsTheNineNcclTestsCollectivesInOrder() {
+    void theRegistryHoldsTheElevenNcclTestsCollectivesInOrder() {
         assertEquals(List.of("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv",
-                "gather", "scatter"), Collectives.names());
+                "gather", "scatter", "alltoallv", "hypercube"), Collectives.names());
         for (Collective c : Collectives.all()) {
             assertEquals(Set.of("all_reduce", "reduce_scatter", "reduce").contains(c.name()), c.reduces(), c.name());
             assertEquals(Set.of("broadcast", "reduce", "gather", "scatter").contains(c.name()), c.rooted(), c.name());
@@ -135,11 +146,14 @@ class CollectivesTest {
             for (int n : RANKS) {
                 String where = c.name() + " n=" + n;
                 assertEquals(expectedFactor(c.kind(), n), c.busbwFactor(n), 0.0, where);
-                assertEquals(GATHER_LIKE.contains(c.name()) ? n : 1, c.algBytesRanks(n), where);
+                int ranksOfBytes = GATHER_LIKE.contains(c.name()) ? n : c.kind() == Kind.HYPERCUBE ? n - 1 : 1;
+                assertEquals(ranksOfBytes, c.algBytesRanks(n), where);
                 for (int eb : ELEMENT_BYTES) {
                     Counts counts = c.counts(1 << 20, eb, n);
                     double seconds = 1.25e-3;
-                    double bytes = (double) counts.paramCount() * eb * (GATHER_LIKE.contains(c.name()) ? n : 1);
+                    // hypercube.cu: count x (n-1); alltoallv.cu: the larger of a rank's send and receive totals
+                    double bytes = c.kind() == Kind.ALLTOALLV ? (double) Math.max(counts.sendCount(), counts.recvCount()) * eb
+                            : (double) counts.paramCount() * eb * ranksOfBytes;
                     double algbw = bytes / 1.0e9 / seconds;
                     assertEquals(algbw, c.algbw(counts, eb, n, seconds), 0.0, where);
                     assertEquals(algbw * expectedFactor(c.kind(), n), c.busbw(counts, eb, n, seconds), 0.0, where);

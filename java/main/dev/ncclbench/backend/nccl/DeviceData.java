@@ -70,7 +70,7 @@ final class DeviceData {
 
     /** Wrong elements of rank's output. */
     long verify(Collective coll, BytePointer recv, Counts counts, int nranks, int rank, int root) {
-        Optional<List<VerifyPlan.Run>> plan = kernels == null ? Optional.empty() : VerifyPlan.of(coll, rank, counts, nranks, root);
+        Optional<List<VerifyPlan.Run>> plan = kernels == null ? Optional.empty() : VerifyPlan.of(coll, rank, counts, nranks, root, eb);
         if (plan.isEmpty()) {
             return verifyOnHost(coll, recv, counts, nranks, rank, root);
         }

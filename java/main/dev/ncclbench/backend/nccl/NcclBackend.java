@@ -103,6 +103,15 @@ public final class NcclBackend implements Backend {
      * fp8 is refused rather than mapped: the data pattern's sums are not exact in 8-bit floats, so #wrong
      * would mean nothing.
      */
+    /**
+     * -u (unalign: NcclOperation), -R 1|2 (NcclRegistration), -p 1 (every thread initialises its own communicators,
+     * NcclRuntime#open, which is nccl-tests' parallel init). Not yet: -M, -y, -x, -D, -V.
+     */
+    @Override
+    public boolean honours(String letter) {
+        return java.util.Set.of("-u", "-R", "-p").contains(letter);
+    }
+
     @Override
     public void refuse(RunSpec asked) {
         validate(asked);

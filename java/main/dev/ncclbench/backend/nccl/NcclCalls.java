@@ -2,10 +2,12 @@ package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.collective.AllToAllVPattern;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.Kind;
 import dev.ncclbench.collective.ReduceOp;
 import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.cuda.nccl.ncclComm;
 import org.bytedeco.javacpp.BytePointer;
@@ -39,6 +41,9 @@ final class NcclCalls {
                     : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
             case SCATTER -> count == 0 ? 0 : sym.gatherScatter() ? nccl.ncclScatter(send, recv, count, dt, root, comm, s)
                     : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
+            case ALLTOALLV -> p2p(P2pPlan.of(kind, count, root, rank, n, AllToAllVPattern.of(count, n, eb)), send, recv,
+                    count, dt, eb, comm, s);
+            case HYPERCUBE -> p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
         };
     }
 
@@ -48,20 +53,38 @@ final class NcclCalls {
      */
     private static int p2p(P2pPlan plan, BytePointer send, BytePointer recv, long count, int dt, int eb, ncclComm comm,
                            CUstream_st s) {
-        int r = nccl.ncclGroupStart();
-        if (r != 0) {
-            return r;
+        P2pPlan.Transfer own = plan.localCopy();
+        BytePointer from = send;
+        if (own != null) {
+            // hypercube.cu: its own block into place unless it is there already (in place), then every step in recv
+            BytePointer to = at(recv, own.offset() * eb);
+            if (to.address() + to.position() != send.address() + send.position()) {
+                int c = cudart.cudaMemcpyAsync(to, send, own.count() * eb, cudart.cudaMemcpyDeviceToDevice, s);
+                if (c != 0) {
+                    return nccl.ncclUnhandledCudaError;
+                }
+            }
+            from = recv;
         }
-        for (P2pPlan.Transfer t : plan.transfers()) {
-            long at = t.bufferIndex() * count * eb;
-            r = t.send() ? nccl.ncclSend(at == 0 ? send : at(send, at), count, dt, t.peer(), comm, s)
-                    : nccl.ncclRecv(at == 0 ? recv : at(recv, at), count, dt, t.peer(), comm, s);
+        for (java.util.List<P2pPlan.Transfer> group : plan.groups()) {
+            int r = nccl.ncclGroupStart();
             if (r != 0) {
-                break;
+                return r;
+            }
+            for (P2pPlan.Transfer t : group) {
+                long at = t.offset() * eb;
+                r = t.send() ? nccl.ncclSend(at == 0 ? from : at(from, at), t.count(), dt, t.peer(), comm, s)
+                        : nccl.ncclRecv(at == 0 ? recv : at(recv, at), t.count(), dt, t.peer(), comm, s);
+                if (r != 0) {
+                    break;
+                }
+            }
+            int end = nccl.ncclGroupEnd();
+            if (r != 0 || end != 0) {
+                return r != 0 ? r : end;
             }
         }
-        int end = nccl.ncclGroupEnd();
-        return r != 0 ? r : end;
+        return 0;
     }
 
     private static BytePointer at(BytePointer p, long bytes) {

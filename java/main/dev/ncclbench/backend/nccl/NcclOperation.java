@@ -31,6 +31,8 @@ final class NcclOperation implements Operation {
     private final String watchStep;
     private final long shiftBytes;
     private final long shiftSteps;
+    /** nccl-tests' -u: both buffers start this many bytes in (unalign elements of this call's type), padded for it. */
+    private final long unalignBytes;
     /** Per GPU: the byte offset of this rank's slot (in place) and a pointer reused by every call. */
     private final long[] sendSlot;
     private final long[] recvSlot;
@@ -68,6 +70,7 @@ final class NcclOperation implements Operation {
         }
         this.watchStep = name + " " + counts.sizeBytes(call.type()) + " B";
         this.shiftBytes = Math.max(sendBytes, recvBytes);
+        this.unalignBytes = (long) rc.spec.ncclTests().unalign() * eb;
         this.shiftSteps = BufferShift.steps(sendBytes, recvBytes, rc.bufferBytes());
     }
 
@@ -81,7 +84,7 @@ final class NcclOperation implements Operation {
         if (sendAt[i] == null || sendAt[i].address() != base.address()) {
             sendAt[i] = new BytePointer(base); // the comm's buffers were replaced by larger ones (never below -e)
         }
-        return sendAt[i].position(shiftBytes * (index % shiftSteps) + sendSlot[i]);
+        return sendAt[i].position(shiftBytes * (index % shiftSteps) + sendSlot[i] + unalignBytes);
     }
 
     private BytePointer recv(int i, long index) {
@@ -89,7 +92,7 @@ final class NcclOperation implements Operation {
         if (recvAt[i] == null || recvAt[i].address() != base.address()) {
             recvAt[i] = new BytePointer(base);
         }
-        return recvAt[i].position(shiftBytes * (index % shiftSteps) + recvSlot[i]);
+        return recvAt[i].position(shiftBytes * (index % shiftSteps) + recvSlot[i] + unalignBytes);
     }
 
     @Override
@@ -240,8 +243,8 @@ final class NcclOperation implements Operation {
     /** NCCL gives in-place alltoall and sendrecv no defined result: nccl-tests prints N/A. */
     private static boolean definedInPlace(Kind kind) {
         return switch (kind) {
-            case ALLTOALL, SENDRECV -> false;
-            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE, GATHER, SCATTER -> true;
+            case ALLTOALL, SENDRECV, ALLTOALLV -> false;
+            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE, GATHER, SCATTER, HYPERCUBE -> true;
         };
     }
 

@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
@@ -47,11 +48,17 @@ final class NcclRankComm implements RankComm {
     private BytePointer[] sendBase;
     private BytePointer[] recvBase;
     private long bufferBytes;
+    private NcclRegistration registration = NcclRegistration.NONE;
 
     /** cudaStreamNonBlocking, as nccl-tests creates its streams. */
     static final int STREAM_FLAGS = cudart.cudaStreamNonBlocking;
 
-    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank) {
+    /**
+     * @param firstRank its first GPU's rank in its communicator (the group's, under nccl-tests' split)
+     * @param group     the communicator: the header lists the rank in world numbering with the group's colour
+     */
+    NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank,
+                 Group group) {
         this.spec = spec;
         this.plane = plane;
         this.comms = comms;
@@ -73,8 +80,8 @@ final class NcclRankComm implements RankComm {
                     : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
         this.watchdog = new BlockedCallWatchdog(BlockedCallWatchdog.limitSeconds(spec), System.err);
-        this.info = new RankInfo(firstRank, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
-                describeDevices());
+        this.info = new RankInfo(plane.rank() * devices.length, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
+                describeDevices(), group.color());
     }
 
     /**
@@ -101,14 +108,19 @@ final class NcclRankComm implements RankComm {
         }
         freeBuffers();
         long bytes = Math.max(atLeast, Math.max(spec.maxBytes(), 1));
+        // nccl-tests' AllocateBuffs: -u pads by 8 bytes an element (the widest type) for the misaligned start
+        long allocated = bytes + 8L * spec.ncclTests().unalign();
         sendBase = new BytePointer[devices.length];
         recvBase = new BytePointer[devices.length];
         for (int i = 0; i < devices.length; i++) {
             NcclRuntime.checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice");
-            sendBase[i] = alloc(bytes);
-            recvBase[i] = alloc(bytes);
+            sendBase[i] = alloc(allocated);
+            recvBase[i] = alloc(allocated);
         }
         bufferBytes = bytes;
+        // -R: the whole allocation, as nccl-tests registers maxBytes of each buffer once
+        registration = NcclRegistration.register(spec.ncclTests().localRegister(), NcclRuntime.symbols,
+                dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()), comms, sendBase, recvBase, allocated);
     }
 
     /** ncclMemAlloc where the NCCL has it (registration-friendly memory, needed for NVLS), else cudaMalloc. */
@@ -126,6 +138,8 @@ final class NcclRankComm implements RankComm {
         if (sendBase == null) {
             return;
         }
+        registration.release();
+        registration = NcclRegistration.NONE;
         for (int i = 0; i < devices.length; i++) {
             cudart.cudaSetDevice(devices[i]);
             for (BytePointer p : new BytePointer[] {sendBase[i], recvBase[i]}) {

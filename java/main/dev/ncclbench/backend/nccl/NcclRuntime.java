@@ -2,6 +2,7 @@ package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.internal.jni.JavaCppCache;
@@ -173,19 +174,27 @@ final class NcclRuntime {
         }
     }
 
-    /** Rank 0 of the plane makes the unique id and shares its 128 bytes; every GPU of the plane joins. */
+    /**
+     * The group's first rank makes the unique id and shares its 128 bytes; every GPU of the group joins. Under
+     * nccl-tests' split each group has its own id and communicator, as nccl-tests makes them (an id per
+     * MPI_Comm_split colour and ncclCommInitRank, not ncclCommSplit).
+     */
     private static RankComm openPlane(RunSpec spec, ControlPlane plane, int firstDevice, int g, int localRank) {
+        Group group = Group.of(spec, plane);
         byte[] id = null;
-        if (plane.rank() == 0) {
+        if (plane.rank() == group.leader()) {
             ncclUniqueId uid = new ncclUniqueId();
             check(nccl.ncclGetUniqueId(uid), "ncclGetUniqueId");
             id = new byte[nccl.NCCL_UNIQUE_ID_BYTES];
             uid.internal().get(id);
         }
-        byte[] shared = plane.broadcast("nccl-unique-id", id == null ? new byte[0] : id, 0);
+        byte[] mine = id == null ? new byte[0] : id;
+        // one group: a broadcast from rank 0; several: every leader's id reaches its members through one gather
+        byte[] shared = group.size() == plane.nranks() ? plane.broadcast("nccl-unique-id", mine, 0)
+                : plane.allGather("nccl-unique-ids", mine)[group.leader()];
         ncclUniqueId uid = new ncclUniqueId();
         uid.internal().put(shared, 0, nccl.NCCL_UNIQUE_ID_BYTES);
-        int nranks = plane.nranks() * g;
+        int nranks = group.size() * g;
         ncclComm[] comms = new ncclComm[g];
         int[] devices = new int[g];
         BytePointer configBytes = config(spec);
@@ -196,13 +205,13 @@ final class NcclRuntime {
             devices[i] = firstDevice + i;
             checkCuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice(" + devices[i] + ")");
             comms[i] = new ncclComm();
-            int rank = plane.rank() * g + i;
+            int rank = group.rank() * g + i;
             check(config == null ? nccl.ncclCommInitRank(comms[i], nranks, uid, rank)
                     : nccl.ncclCommInitRankConfig(comms[i], nranks, uid, rank, config), "ncclCommInitRankConfig");
         }
         check(nccl.ncclGroupEnd(), "ncclGroupEnd");
         java.lang.ref.Reference.reachabilityFence(configBytes); // the grouped inits read it until ncclGroupEnd
-        return new NcclRankComm(spec, plane, comms, devices, plane.rank() * g, nranks, localRank);
+        return new NcclRankComm(spec, plane, comms, devices, group.rank() * g, nranks, localRank, group);
     }
 
     /** The communicators' configuration ({@link NcclConfig}), or null on an NCCL without ncclCommInitRankConfig. */

@@ -28,17 +28,34 @@ final class VerifyPlan {
     private VerifyPlan() {
     }
 
-    static Optional<List<Run>> of(Collective c, int rank, Counts counts, int nranks, int root) {
+    static Optional<List<Run>> of(Collective c, int rank, Counts counts, int nranks, int root, int eb) {
         List<Run> runs = new ArrayList<>();
         if (!c.hasOutput(rank, root) || counts.recvCount() == 0) {
             return Optional.of(runs);
         }
-        long block = counts.paramCount() > 0 && counts.recvCount() % counts.paramCount() == 0
-                ? counts.paramCount() : counts.recvCount();
-        for (long start = 0; start < counts.recvCount(); start += block) {
-            long end = Math.min(start + block, counts.recvCount()) - 1;
-            long a = c.source(rank, start, counts, nranks, root);
-            long b = c.source(rank, end, counts, nranks, root);
+        long[] cuts = c.segments(rank, counts, nranks, eb);
+        if (cuts == null) {
+            long block = counts.paramCount() > 0 && counts.recvCount() % counts.paramCount() == 0
+                    ? counts.paramCount() : counts.recvCount();
+            List<Long> even = new ArrayList<>();
+            for (long start = 0; start < counts.recvCount(); start += block) {
+                even.add(start);
+            }
+            even.add(counts.recvCount());
+            cuts = even.stream().mapToLong(Long::longValue).toArray();
+        } else if (cuts[cuts.length - 1] < counts.recvCount()) {
+            // the tail no source writes (nccl-tests zeroes it in both buffers): unchecked
+            cuts = java.util.Arrays.copyOf(cuts, cuts.length + 1);
+            cuts[cuts.length - 1] = counts.recvCount();
+        }
+        for (int k = 0; k + 1 < cuts.length; k++) {
+            long start = cuts[k];
+            if (cuts[k + 1] <= start) {
+                continue; // an empty segment
+            }
+            long end = cuts[k + 1] - 1;
+            long a = c.source(rank, start, counts, nranks, root, eb);
+            long b = c.source(rank, end, counts, nranks, root, eb);
             long len = end - start + 1;
             if (a == Collective.UNCHECKED && b == Collective.UNCHECKED) {
                 continue;

@@ -6,7 +6,8 @@ import dev.ncclbench.spec.RunSpec;
 /**
  * The peers a rank's collectives talk to, and so the only ones its mesh connects: the ring neighbours (ring,
  * chain, sendrecv), the recursive-doubling and Rabenseifner partners (all_reduce), a rooted collective's root, and
- * every rank only where the collective itself sends to every rank (alltoall; gather and scatter on the root, on
+ * the hypercube partners (rank ^ 2^k), and
+ * every rank only where the collective itself sends to every rank (alltoall, alltoallv; gather and scatter on the root, on
  * every rank with -r -1). At 1024 ranks an all_reduce sweep holds 2 + log2(N) connections a rank, not N - 1. The
  * relation is symmetric (a partner's partner is this rank), so both ends agree on every link.
  */
@@ -24,7 +25,12 @@ final class Peers {
                     halvingPartners(need, rank, n);
                 }
                 case REDUCE_SCATTER, ALL_GATHER, BROADCAST, REDUCE, SENDRECV -> ring(need, rank, n);
-                case ALLTOALL -> java.util.Arrays.fill(need, true);
+                case ALLTOALL, ALLTOALLV -> java.util.Arrays.fill(need, true);
+                case HYPERCUBE -> {
+                    for (int mask = 1; mask < n; mask <<= 1) {
+                        need[(rank ^ mask) < n ? rank ^ mask : rank] = true;
+                    }
+                }
                 case GATHER, SCATTER -> {
                     if (spec.root() < 0 || spec.root() == rank) {
                         java.util.Arrays.fill(need, true);

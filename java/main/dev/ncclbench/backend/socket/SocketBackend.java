@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Capability;
+import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
@@ -171,9 +172,13 @@ public final class SocketBackend implements Backend {
                 addrs.add(new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
             }
             SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
-            Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis(),
-                    tuning, Peers.needed(spec, plane.rank(), plane.nranks()));
-            RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
+            // under nccl-tests' split each group is a mesh of its own: its members only, numbered in world order
+            Group group = Group.of(spec, plane);
+            List<InetSocketAddress> members = new ArrayList<>();
+            group.members().forEach(r -> members.add(addrs.get(r)));
+            Mesh mesh = Mesh.connect(group.rank(), group.size(), spec.socketsPerPeer(), listener, members, spec.timeoutMillis(),
+                    tuning, Peers.needed(spec, group.rank(), group.size()));
+            RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label(), group.color());
             return new SocketRankComm(mesh, info, tuning);
         } catch (IOException | RuntimeException e) {
             MeshLinks.close(listener); // quietly: e is the error to report

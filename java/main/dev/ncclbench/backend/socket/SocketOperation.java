@@ -78,6 +78,8 @@ final class SocketOperation implements Operation {
             case GATHER -> this::gather;
             case SCATTER -> this::scatter;
             case SENDRECV -> this::sendRecv;
+            case ALLTOALLV -> () -> PeerExchanges.allToAllV(this);
+            case HYPERCUBE -> () -> PeerExchanges.hypercube(this);
         };
     }
 
@@ -88,7 +90,8 @@ final class SocketOperation implements Operation {
             case ALL_REDUCE -> allReduce.algorithm();
             case REDUCE_SCATTER, ALL_GATHER -> n == 1 ? "local" : SocketTuning.RING;
             case BROADCAST, REDUCE -> n == 1 ? "local" : "chain";
-            case ALLTOALL, GATHER, SCATTER, SENDRECV -> "direct";
+            case ALLTOALL, GATHER, SCATTER, SENDRECV, ALLTOALLV -> "direct";
+            case HYPERCUBE -> n == 1 ? "local" : "hypercube";
         };
     }
 
@@ -116,6 +119,9 @@ final class SocketOperation implements Operation {
     @Override
     public long verify() {
         Collective coll = call.collective();
+        if (call.inPlace() && !coll.checkedInPlace()) {
+            return -1; // nccl-tests prints N/A (alltoallv in place)
+        }
         if (!coll.hasOutput(rank, root)) {
             return 0;
         }
@@ -149,21 +155,21 @@ final class SocketOperation implements Operation {
         return ((x % n) + n) % n;
     }
 
-    private static ByteBuffer region(ByteBuffer base, int off, int len) {
+    static ByteBuffer region(ByteBuffer base, int off, int len) {
         // duplicate() resets the byte order to big-endian; the data is native-order
         ByteBuffer b = base.duplicate().order(ByteOrder.nativeOrder());
         b.limit(off + len).position(off);
         return b;
     }
 
-    private void copy(ByteBuffer from, int fromOff, ByteBuffer to, int toOff, int len) {
+    void copy(ByteBuffer from, int fromOff, ByteBuffer to, int toOff, int len) {
         if (from == to && fromOff == toOff || len == 0) {
             return;
         }
         region(to, toOff, len).put(region(from, fromOff, len));
     }
 
-    private void exchange(List<Xfer> sends, List<Xfer> recvs) {
+    void exchange(List<Xfer> sends, List<Xfer> recvs) {
         mesh.exchange(sends, recvs, what);
     }
 
@@ -344,6 +350,18 @@ final class SocketOperation implements Operation {
     int recvBytes() {
         return recvBytes;
     }
+
+    // what PeerExchanges reads: this call's buffers and place
+    Call call() { return call; }
+    int rank() { return rank; }
+    int n() { return n; }
+    int elt() { return elt; }
+    ByteBuffer main() { return main; }
+    ByteBuffer scratch() { return scratch; }
+    ByteBuffer sendBuffer() { return sBuf; }
+    int sendOffset() { return sOff; }
+    int recvOffset() { return rOff; }
+    int sendBytes() { return sendBytes; }
 
     SocketRankComm comm() {
         return comm;

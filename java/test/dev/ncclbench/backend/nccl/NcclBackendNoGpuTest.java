@@ -83,4 +83,28 @@ class NcclBackendNoGpuTest {
         assertTrue(err.toString().contains("'--per_iter_timing': must be 0 or 1, got 2"), err.toString());
         assertEquals(1, err.toString().trim().lines().count(), err.toString());
     }
+
+    /**
+     * nccl-tests' -u, -R and -p are the nccl backend's (checked up to the driver, which this machine lacks: exit 3, not
+     * a refusal of the flag); -M is refused by name; on sockets all four need a GPU.
+     */
+    @Test
+    void theNcclBackendTakesUnalignRegisterAndParallelInit() {
+        RealNccl.require();
+        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        for (String flag : new String[] {"-u 1", "-R 1", "-R 2", "-p 1"}) {
+            StringWriter err = new StringWriter();
+            String[] args = ("sweep --backend nccl -b 8 -e 64 " + flag).split(" ");
+            assertEquals(3, Main.run(args, new PrintWriter(new StringWriter()), new PrintWriter(err)), flag + ": " + err);
+            assertTrue(err.toString().contains("no NVIDIA driver"), err.toString());
+        }
+        StringWriter err = new StringWriter();
+        assertEquals(2, Main.run("sweep --backend nccl -b 8 -e 64 -M 1".split(" "), new PrintWriter(new StringWriter()),
+                new PrintWriter(err)));
+        assertTrue(err.toString().contains("nccl-tests flag -M 1 (memory) is not implemented on the nccl backend yet"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, Main.run("sweep --backend socket --ranks 1 -b 8 -e 64 -u 1".split(" "),
+                new PrintWriter(new StringWriter()), new PrintWriter(err)));
+        assertTrue(err.toString().contains("nccl-tests flag -u 1 (unalign) needs a GPU"), err.toString());
+    }
 }

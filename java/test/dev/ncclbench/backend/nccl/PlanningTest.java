@@ -64,12 +64,12 @@ class PlanningTest {
 
     @Test
     void theVerifyRunsReproduceEveryCollectivesSources() {
-        for (Collective c : Collectives.parseList("all")) {
+        for (Collective c : Collectives.all()) {
             for (int n : new int[] {1, 2, 3, 4}) {
                 Counts counts = c.counts(1000, 4, n);
                 for (int root = 0; root < n; root++) {
                     for (int rank = 0; rank < n; rank++) {
-                        List<VerifyPlan.Run> runs = VerifyPlan.of(c, rank, counts, n, root).orElseThrow(
+                        List<VerifyPlan.Run> runs = VerifyPlan.of(c, rank, counts, n, root, 4).orElseThrow(
                                 () -> new AssertionError(c.name() + " has no kernel plan"));
                         long[] want = new long[(int) counts.recvCount()];
                         java.util.Arrays.fill(want, Long.MIN_VALUE);
@@ -80,7 +80,7 @@ class PlanningTest {
                             }
                         }
                         for (int j = 0; j < want.length; j++) {
-                            long src = c.hasOutput(rank, root) ? c.source(rank, j, counts, n, root) : Collective.UNCHECKED;
+                            long src = c.hasOutput(rank, root) ? c.source(rank, j, counts, n, root, 4) : Collective.UNCHECKED;
                             long exp = src == Collective.REDUCED ? -c.reducedIndex(rank, j, counts, n) - 10
                                     : src == Collective.UNCHECKED ? Long.MIN_VALUE : src;
                             assertEquals(exp, want[j], c.name() + " n=" + n + " root=" + root + " rank=" + rank + " j=" + j);
