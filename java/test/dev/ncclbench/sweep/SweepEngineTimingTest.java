@@ -139,6 +139,19 @@ class SweepEngineTimingTest {
         assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8));
     }
 
+    /** Up to 8 ranks as measured; beyond, a call is log2(n) steps and fewer calls last the 0.5 ms (1024: 14, not 49). */
+    @Test
+    void theWakeCallsOfALargeJobFallWithItsSteps() {
+        for (int n = 1; n <= 8; n++) {
+            assertEquals(49, SweepEngine.wakeCalls(8, n), n + " ranks");
+        }
+        assertEquals(37, SweepEngine.wakeCalls(8, 16));
+        assertEquals(14, SweepEngine.wakeCalls(8, 1024));
+        assertEquals(11, SweepEngine.wakeCalls(8, 8192));
+        assertEquals(1, SweepEngine.wakeCalls(512 << 10, 8192), "at least one");
+        assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8, 8192));
+    }
+
     /**
      * Without -I a GPU backend's rows are host time: before the first timed size the call path runs compiled, i.e.
      * after {@link CallPathWarmup#CALLS} untimed launch + drain at the smallest size, both placements.

@@ -52,6 +52,9 @@ final class Poller {
     /** The keys registered so far, so that a park touches those, not a row for every rank of the job. */
     private final List<SelectionKey> registered = new java.util.ArrayList<>();
     private boolean closed;
+    /** Parks and yields so far (tests: an oversubscribed rank parks and never yields). */
+    private volatile int parks;
+    private long yields;
     private boolean nonBlocking;
 
     // one exchange's transfers, flattened: a send, a receive or a reducing receive of one slice each
@@ -156,6 +159,7 @@ final class Poller {
                 idleSince = now;
             }
             Thread.yield();
+            yields++;
             late = System.nanoTime() - now > PREEMPTED_NANOS;
         }
     }
@@ -262,6 +266,7 @@ final class Poller {
                 k.interestOps(k.interestOps() | ops);
             }
         }
+        parks++;
         selector.select(PARK_MILLIS);
         selector.selectedKeys().clear();
     }
@@ -322,6 +327,14 @@ final class Poller {
         if (s != null) {
             s.close();
         }
+    }
+
+    int parks() {
+        return parks;
+    }
+
+    long yields() {
+        return yields;
     }
 
     /** Wakes a parked exchange (the mesh is being aborted). */
