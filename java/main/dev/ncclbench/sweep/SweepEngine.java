@@ -255,7 +255,7 @@ final class SweepEngine {
      * As {@link #wakeCalls(long)} for a job of {@code nranks}: the model's call is a 2-rank call, and a small call of
      * more ranks is a tree or recursive doubling of log2(n) such steps. Up to 8 ranks the count stays as measured
      * (docs/benchmarks.md#sweepengine); beyond, it falls with the steps, so that the calls still last about
-     * {@link #AWAKE_US} and not 98 untimed calls a size at 1024 ranks, more than the timed ones (docs/benchmarks.md#scale).
+     * {@link #AWAKE_US} and not 98 untimed calls a size at 1024 ranks, more than the timed ones (docs/benchmarks.md#sweepengine).
      */
     static int wakeCalls(long bytes, int nranks) {
         if (bytes > AWAKE_BYTES) {

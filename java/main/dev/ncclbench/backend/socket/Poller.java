@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Where this JVM holds more rank threads than it has CPUs (--ranks 64 on a 2-core node), an idle rank parks at once:
  * its partner is then most likely not on a CPU, and polling, even yielding, only keeps it off one. 16 processes of 64
- * ranks on 2 cores took 0.5 s an 8 B all_reduce that way (docs/benchmarks.md#scale). With as many rank threads as
+ * ranks on 2 cores took 0.5 s an 8 B all_reduce that way (docs/benchmarks.md#poller). With as many rank threads as
  * CPUs or fewer, nothing changes.
  *
  * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
