@@ -246,16 +246,12 @@ final class SweepEngine {
                 : new Placement(Passes.cputime(p.measurement, cpuSeconds), p.stats, p.wrongRanks, p.algorithm);
     }
 
-    /** The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above 1 MiB. */
-    static int wakeCalls(long bytes) {
-        return wakeCalls(bytes, 2);
-    }
-
     /**
-     * As {@link #wakeCalls(long)} for a job of {@code nranks}: the model's call is a 2-rank call, and a small call of
-     * more ranks is a tree or recursive doubling of log2(n) such steps. Up to 8 ranks the count stays as measured
-     * (docs/benchmarks.md#sweepengine); beyond, it falls with the steps, so that the calls still last about
-     * {@link #AWAKE_US} and not 98 untimed calls a size at 1024 ranks, more than the timed ones (docs/benchmarks.md#sweepengine).
+     * The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above
+     * 1 MiB. The model's call is a 2-rank call; a small call of n ranks is log2(n) steps of a tree or recursive
+     * doubling. Up to 8 ranks the count stays as measured; beyond, it falls with the steps, so that the calls still
+     * last about {@link #AWAKE_US}: at 1024 ranks 49 a placement were more untimed calls than timed ones
+     * (docs/benchmarks.md#sweepengine).
      */
     static int wakeCalls(long bytes, int nranks) {
         if (bytes > AWAKE_BYTES) {
