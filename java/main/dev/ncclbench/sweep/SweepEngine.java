@@ -196,7 +196,7 @@ final class SweepEngine {
             // The barrier waits asleep, and a sleeping rank's CPU may be slow to wake (docs/benchmarks.md#sweepengine).
             // Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
             // alone decides how many, so every rank makes the same calls.
-            for (int k = deviceTimed ? 0 : wakeCalls(counts.sizeBytes(spec.type())); k > 0; k--) {
+            for (int k = deviceTimed ? 0 : wakeCalls(counts.sizeBytes(spec.type()), n); k > 0; k--) {
                 op.launch(0);
                 op.drain();
             }
@@ -249,12 +249,20 @@ final class SweepEngine {
                 : new Placement(Passes.cputime(p.measurement, cpuSeconds), p.stats, p.wrongRanks, p.algorithm);
     }
 
-    /** The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above 1 MiB. */
-    static int wakeCalls(long bytes) {
+    /**
+     * The untimed calls after the start barrier on a host-timed backend: about {@link #AWAKE_US} of them, 0 above
+     * 1 MiB. The model's call is a 2-rank call; a small call of n ranks is log2(n) steps of a tree or recursive
+     * doubling. Up to 8 ranks the count stays as measured; beyond, it falls with the steps, so that the calls still
+     * last about {@link #AWAKE_US}: at 1024 ranks 49 a placement were more untimed calls than timed ones
+     * (docs/benchmarks.md#sweepengine).
+     */
+    static int wakeCalls(long bytes, int nranks) {
         if (bytes > AWAKE_BYTES) {
             return 0;
         }
-        return (int) Math.max(1, Math.min(AWAKE_MAX_CALLS, AWAKE_US / CodeWarmup.callUs(bytes)));
+        int steps = 32 - Integer.numberOfLeadingZeros(Math.max(1, nranks - 1));
+        double perCall = CodeWarmup.callUs(bytes) * Math.max(1.0, steps / 3.0);
+        return (int) Math.max(1, Math.min(AWAKE_MAX_CALLS, AWAKE_US / perCall));
     }
 
     /**

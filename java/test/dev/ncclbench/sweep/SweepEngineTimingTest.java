@@ -132,11 +132,24 @@ class SweepEngineTimingTest {
     /** Host-timed: untimed calls after the start barrier for about 0.5 ms by the warm-up's cost model, none above 1 MiB. */
     @Test
     void theWakeCallsAfterTheStartBarrierLastAboutHalfAMillisecondUpTo1MiB() {
-        assertEquals(49, SweepEngine.wakeCalls(8));
-        assertEquals(11, SweepEngine.wakeCalls(32 << 10));
-        assertEquals(1, SweepEngine.wakeCalls(512 << 10));
-        assertEquals(1, SweepEngine.wakeCalls(1 << 20));
-        assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8));
+        assertEquals(49, SweepEngine.wakeCalls(8, 2));
+        assertEquals(11, SweepEngine.wakeCalls(32 << 10, 2));
+        assertEquals(1, SweepEngine.wakeCalls(512 << 10, 2));
+        assertEquals(1, SweepEngine.wakeCalls(1 << 20, 2));
+        assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8, 2));
+    }
+
+    /** Up to 8 ranks as measured; beyond, a call is log2(n) steps and fewer calls last the 0.5 ms (1024: 14, not 49). */
+    @Test
+    void theWakeCallsOfALargeJobFallWithItsSteps() {
+        for (int n = 1; n <= 8; n++) {
+            assertEquals(49, SweepEngine.wakeCalls(8, n), n + " ranks");
+        }
+        assertEquals(37, SweepEngine.wakeCalls(8, 16));
+        assertEquals(14, SweepEngine.wakeCalls(8, 1024));
+        assertEquals(11, SweepEngine.wakeCalls(8, 8192));
+        assertEquals(1, SweepEngine.wakeCalls(512 << 10, 8192), "at least one");
+        assertEquals(0, SweepEngine.wakeCalls((1 << 20) + 8, 8192));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.socket;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.HangReport;
 import dev.ncclbench.backend.BackendException;
 
 import java.io.DataInputStream;
@@ -104,21 +105,22 @@ final class MeshLinks {
         }
     }
 
-    /** "rank 0" or "ranks 0, 2": the lower ranks with a link still missing. */
+    /** "rank 0", "ranks 0 and 2", "12 ranks (0-3, ... and 4 more)": the lower ranks with a link still missing. */
     private static String missing(SocketChannel[][] ch, int rank, boolean[] linked) {
-        List<String> ranks = new ArrayList<>();
+        List<Integer> ranks = new ArrayList<>();
         for (int peer = 0; peer < rank; peer++) {
             if (!linked[peer]) {
                 continue;
             }
             for (SocketChannel s : ch[peer]) {
                 if (s == null) {
-                    ranks.add(Integer.toString(peer));
+                    ranks.add(peer);
                     break;
                 }
             }
         }
-        return (ranks.size() == 1 ? "rank " : "ranks ") + String.join(", ", ranks);
+        // alltoall links every rank: at 8192 ranks the list alone would be a page (HangReport counts past 8)
+        return HangReport.ranks(ranks);
     }
 
     /** Stops the acceptor (closing the listener wakes its accept) and closes every link it or we made. */

@@ -6,6 +6,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Small and middle exchanges on the calling thread, with non-blocking sockets: every send and receive moves
@@ -19,6 +20,11 @@ import java.util.List;
  * ranks then take turns waking each other (docs/benchmarks.md#poller). When a yield comes back late, other threads
  * may have wanted the CPU (a loaded machine), or the host took it from this VM: the run queue tells which, and the
  * thread parks only in the first case.
+ *
+ * <p>Where this JVM holds more rank threads than it has CPUs (--ranks 64 on a 2-core node), an idle rank parks at once:
+ * its partner is then most likely not on a CPU, and polling, even yielding, only keeps it off one. 16 processes of 64
+ * ranks on 2 cores took 0.5 s an 8 B all_reduce that way (docs/benchmarks.md#poller). With as many rank threads as
+ * CPUs or fewer, nothing changes.
  *
  * <p>The sockets stay non-blocking between exchanges; {@link #toBlocking} hands them back to the blocking
  * path that moves large exchanges on several threads (faster there than any selector loop).
@@ -34,11 +40,21 @@ final class Poller {
     /** The longest park between checks of the abort flag (an abort also wakes the selector). */
     private static final long PARK_MILLIS = 100;
 
+    /** This JVM's CPUs, and its pollers (one per rank thread) not yet closed: see {@link #oversubscribed}. */
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+    private static final AtomicInteger OPEN = new AtomicInteger();
+
     private final SocketChannel[][] channels;
     private final int perPeer;
     private final RunQueue runQueue = RunQueue.open();
     private Selector selector;
     private SelectionKey[][] keys;
+    /** The keys registered so far, so that a park touches those, not a row for every rank of the job. */
+    private final List<SelectionKey> registered = new java.util.ArrayList<>();
+    private boolean closed;
+    /** Parks and yields so far (tests: an oversubscribed rank parks and never yields). */
+    private volatile int parks;
+    private long yields;
     private boolean nonBlocking;
 
     // one exchange's transfers, flattened: a send, a receive or a reducing receive of one slice each
@@ -81,6 +97,12 @@ final class Poller {
         this.channels = channels;
         this.perPeer = perPeer;
         this.pieceBytes = pieceBytes;
+        OPEN.incrementAndGet();
+    }
+
+    /** Whether this JVM's rank threads outnumber its CPUs: then an idle rank parks at once instead of polling. */
+    static boolean oversubscribed() {
+        return OPEN.get() > CPUS;
     }
 
     /**
@@ -117,6 +139,10 @@ final class Poller {
             if (mesh.aborted()) {
                 throw new IOException("the socket mesh was aborted");
             }
+            if (oversubscribed()) {
+                park();
+                continue;
+            }
             long now = System.nanoTime();
             if (idleSince == 0) {
                 idleSince = now;
@@ -133,6 +159,7 @@ final class Poller {
                 idleSince = now;
             }
             Thread.yield();
+            yields++;
             late = System.nanoTime() - now > PREEMPTED_NANOS;
         }
     }
@@ -216,12 +243,12 @@ final class Poller {
         if (selector == null) {
             selector = Selector.open();
             keys = new SelectionKey[channels.length][perPeer];
+            registered.clear();
         }
-        for (SelectionKey[] row : keys) {
-            for (SelectionKey k : row) {
-                if (k != null && k.isValid()) {
-                    k.interestOps(0);
-                }
+        for (int i = 0; i < registered.size(); i++) {
+            SelectionKey k = registered.get(i);
+            if (k.isValid()) {
+                k.interestOps(0);
             }
         }
         for (int t = 0; t < count; t++) {
@@ -233,11 +260,13 @@ final class Poller {
             SelectionKey k = keys[peer][i];
             int ops = kind[t] == SEND ? SelectionKey.OP_WRITE : SelectionKey.OP_READ;
             if (k == null || !k.isValid()) {
-                keys[peer][i] = ch[t].register(selector, ops);
+                keys[peer][i] = ch[t].register(selector, ops, conn[t]);
+                registered.add(keys[peer][i]);
             } else {
                 k.interestOps(k.interestOps() | ops);
             }
         }
+        parks++;
         selector.select(PARK_MILLIS);
         selector.selectedKeys().clear();
     }
@@ -264,14 +293,13 @@ final class Poller {
             return;
         }
         if (selector != null) {
-            for (SelectionKey[] row : keys) {
-                for (int i = 0; i < row.length; i++) {
-                    if (row[i] != null) {
-                        row[i].cancel();
-                        row[i] = null;
-                    }
-                }
+            for (int i = 0; i < registered.size(); i++) {
+                SelectionKey k = registered.get(i);
+                k.cancel();
+                int c = (Integer) k.attachment();
+                keys[c / perPeer][c % perPeer] = null;
             }
+            registered.clear();
             selector.selectNow();
         }
         for (SocketChannel[] row : channels) {
@@ -294,10 +322,19 @@ final class Poller {
         Selector s = selector;
         selector = null;
         keys = null;
+        registered.clear();
         nonBlocking = false;
         if (s != null) {
             s.close();
         }
+    }
+
+    int parks() {
+        return parks;
+    }
+
+    long yields() {
+        return yields;
     }
 
     /** Wakes a parked exchange (the mesh is being aborted). */
@@ -309,6 +346,10 @@ final class Poller {
     }
 
     void close() {
+        if (!closed) {
+            closed = true;
+            OPEN.decrementAndGet();
+        }
         runQueue.close();
         Selector s = selector;
         if (s != null) {
