@@ -31,6 +31,18 @@ public interface RankComm extends AutoCloseable {
     default void beforeTimedSizes(long largestBytes) {
     }
 
+    /**
+     * The connections this rank holds to other ranks and how many peers they reach, where the backend makes its own
+     * (the socket backend); null where the library keeps them (NCCL's are in its log).
+     */
+    default Links links() {
+        return null;
+    }
+
+    /** @param peers distinct ranks connected to; connections: TCP connections to them (--sockets-per-peer each) */
+    record Links(int peers, int connections) {
+    }
+
     /** NCCL debug log files this rank writes (empty when the backend has none). */
     default List<Path> logFiles() {
         return List.of();

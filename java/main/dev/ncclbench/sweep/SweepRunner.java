@@ -160,6 +160,7 @@ public final class SweepRunner {
             // from here a signal stops the ranks (aborted: their threads may be inside a call) and the run ends
             // "interrupted" with its rows; the close after joining releases what is left
             signals.onSignal(() -> comms.forEach(RankComm::abort));
+            LinkNotes.add(comms, notes);
             try {
                 SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.backend(), commandLine, launch, choice, comms,
                         planes, notes, env, out, err)

@@ -96,6 +96,9 @@ final class Mesh implements AutoCloseable {
     /** How many TCP connections this rank holds: links to the peers its collectives use, times --sockets-per-peer. */
     int connections() { return MeshLinks.count(channels); }
 
+    /** How many ranks this rank holds a connection to. */
+    int peers() { return MeshLinks.peers(channels); }
+
     /**
      * Closes every connection and connects the mesh again, as at the start: every rank calls it at the same point,
      * with no exchange in flight (after a barrier). A TCP connection keeps what its history taught it, and the

@@ -169,6 +169,15 @@ final class MeshLinks {
         s.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
     }
 
+    /** The peers with a link held. */
+    static int peers(SocketChannel[][] ch) {
+        int p = 0;
+        for (SocketChannel[] row : ch) {
+            p += row != null && row.length > 0 && row[0] != null ? 1 : 0;
+        }
+        return p;
+    }
+
     /** The links held (open or not yet closed). */
     static int count(SocketChannel[][] ch) {
         int c = 0;

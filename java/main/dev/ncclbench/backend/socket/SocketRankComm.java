@@ -50,6 +50,11 @@ final class SocketRankComm implements RankComm {
     }
 
     @Override
+    public Links links() {
+        return new Links(mesh.peers(), mesh.connections());
+    }
+
+    @Override
     public RankInfo info() {
         return info;
     }
