@@ -95,9 +95,7 @@ final class Mesh implements AutoCloseable {
 
     /** How many TCP connections this rank holds: links to the peers its collectives use, times --sockets-per-peer. */
     int connections() { return MeshLinks.count(channels); }
-
-    /** How many ranks this rank holds a connection to. */
-    int peers() { return MeshLinks.peers(channels); }
+    int peers() { return MeshLinks.peers(channels); } // the ranks it holds a link to
 
     /**
      * Closes every connection and connects the mesh again, as at the start: every rank calls it at the same point,
