@@ -13,10 +13,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
@@ -45,9 +42,11 @@ public final class StoreServer implements AutoCloseable {
     private final StoreState state;
     private final long timeoutMillis;
     private final StoreConnection[] byRank;
-    private final List<StoreConnection> conns = new ArrayList<>();
+    /** A set: 8192 ranks saying goodbye must not each walk a list. */
+    private final java.util.Set<StoreConnection> conns = new java.util.LinkedHashSet<>();
     private final Thread loop;
-    private final StoreTraffic traffic = new StoreTraffic();
+    private final StoreTraffic traffic;
+    private final StoreAcceptor acceptor;
     private volatile boolean closed;
 
     /**
@@ -59,21 +58,21 @@ public final class StoreServer implements AutoCloseable {
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
         this.byRank = new StoreConnection[nranks];
+        this.traffic = new StoreTraffic(nranks);
         this.state = new StoreState(nranks, timeoutMillis, new Answers());
         this.server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            // every rank of a big job connects at once: the kernel caps this at net.core.somaxconn
-            server.bind(bind, Math.max(1024, nranks));
-            server.configureBlocking(false);
+            // every rank of a big job connects at once: as long a queue as the kernel gives (StoreAcceptor)
+            server.bind(bind, Integer.MAX_VALUE);
             selector = Selector.open();
-            server.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException e) {
             server.close();
             throw e;
         }
         loop = new Thread(this::serve, "ncclbench-store");
         loop.setDaemon(true);
+        acceptor = new StoreAcceptor(server, selector);
         loop.start();
     }
 
@@ -91,14 +90,11 @@ public final class StoreServer implements AutoCloseable {
         try {
             while (!closed) {
                 selector.select(TICK_MILLIS);
+                register();
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                     SelectionKey k = it.next();
                     it.remove();
                     if (!k.isValid()) {
-                        continue;
-                    }
-                    if (k.isAcceptable()) {
-                        accept();
                         continue;
                     }
                     StoreConnection c = (StoreConnection) k.attachment();
@@ -121,21 +117,16 @@ public final class StoreServer implements AutoCloseable {
             for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
-            try {
-                server.close();
-                selector.close();
-            } catch (IOException e) {
-                // closing
-            }
+            acceptor.close();
+            StoreAcceptor.closeQuietly(selector);
             state.close();
         }
     }
 
-    private void accept() throws IOException {
+    /** The connections the acceptor took since the last look. */
+    private void register() throws IOException {
         SocketChannel ch;
-        while ((ch = server.accept()) != null) {
-            ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        while ((ch = acceptor.poll()) != null) {
             StoreConnection c = new StoreConnection(ch, ch.register(selector, SelectionKey.OP_READ));
             c.key.attach(c);
             conns.add(c);
@@ -164,22 +155,19 @@ public final class StoreServer implements AutoCloseable {
                 drop(c);
                 return;
             }
-            synchronized (traffic) {
-                traffic.bytesIn += n;
-            }
             c.in.flip();
+            int messages = 0;
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
                 int start = c.in.position();
                 try {
                     handle(c, c.in);
-                    synchronized (traffic) {
-                        traffic.messagesIn++;
-                    }
+                    messages++;
                 } catch (BufferUnderflowException e) {
                     c.in.position(start);
                     break;
                 }
             }
+            traffic.read(n, messages);
             c.in.compact();
         } catch (IOException e) {
             drop(c);
@@ -215,13 +203,29 @@ public final class StoreServer implements AutoCloseable {
                 int root = b.getInt();
                 String tag = Wire.getString(b, Wire.MAX_TAG);
                 byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
-                if (mode < Wire.ALL || mode > Wire.NOTHING || root < 0 || root >= nranks) {
+                if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
                     throw new IOException("a gather of mode " + mode + " root " + root);
                 }
-                state.gather(c.rank, tag, mode, root, payload);
+                state.gather(c.rank, tag, mode, root, payload, mode == Wire.PEERS ? peers(b) : null);
             }
             default -> throw new IOException("unknown request " + op);
         }
+    }
+
+    /** The ranks a {@link Wire#PEERS} request names: each a rank of the job, at most every rank. */
+    private int[] peers(ByteBuffer b) throws IOException {
+        int count = b.getInt();
+        if (count < 0 || count > nranks) {
+            throw new IOException("a request for " + count + " peers in a job of " + nranks);
+        }
+        int[] peers = new int[count];
+        for (int i = 0; i < count; i++) {
+            peers[i] = b.getInt();
+            if (peers[i] < 0 || peers[i] >= nranks) {
+                throw new IOException("a request for rank " + peers[i] + " in a job of " + nranks);
+            }
+        }
+        return peers;
     }
 
     private void hello(StoreConnection c, ByteBuffer b) throws IOException {
@@ -278,13 +282,7 @@ public final class StoreServer implements AutoCloseable {
         try {
             while (!c.out.isEmpty()) {
                 ByteBuffer head = c.out.peek();
-                int n = c.ch.write(head);
-                synchronized (traffic) {
-                    traffic.bytesOut += n;
-                    if (c.rank == 0) {
-                        traffic.bytesOutToRank0 += n;
-                    }
-                }
+                traffic.wrote(c.rank, c.ch.write(head));
                 if (head.hasRemaining()) {
                     c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                     return;
@@ -329,7 +327,7 @@ public final class StoreServer implements AutoCloseable {
     /** The state's answers, encoded once per distinct content. */
     private final class Answers implements StoreState.Outbox {
         @Override
-        public void complete(int[] ranks, int mode, int root, byte[][] payloads) {
+        public void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
             ByteBuffer none = null;
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
@@ -339,7 +337,9 @@ public final class StoreServer implements AutoCloseable {
                     continue;
                 }
                 boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
-                if (getsAll) {
+                if (mode == Wire.PEERS) {
+                    send(c, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
+                } else if (getsAll) {
                     all = all != null ? all : Wire.answer(payloads, nranks);
                     send(c, all);
                 } else if (mode == Wire.FROM_ROOT) {
@@ -370,6 +370,7 @@ public final class StoreServer implements AutoCloseable {
             traffic.awaitFlushed(1_000);
         }
         closed = true;
+        acceptor.close();
         selector.wakeup();
         try {
             loop.join(10_000);

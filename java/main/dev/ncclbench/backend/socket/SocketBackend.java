@@ -164,15 +164,18 @@ public final class SocketBackend implements Backend {
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
             String host = HostName.node(null, System.getenv());
             String mine = host + "|" + bindAddr.getHostAddress() + "|" + port;
-            byte[][] all = plane.allGather("socket/addresses", mine.getBytes(StandardCharsets.UTF_8));
-            List<InetSocketAddress> addrs = new ArrayList<>();
-            for (byte[] b : all) {
-                String[] parts = new String(b, StandardCharsets.UTF_8).split("\\|");
-                addrs.add(new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
+            boolean[] linked = Peers.needed(spec, plane.rank(), plane.nranks());
+            int[] peers = Peers.ranks(linked);
+            // each rank publishes its address and fetches only its peers': O(peers) bytes a rank, not N
+            byte[][] got = plane.fromPeers("socket/addresses", mine.getBytes(StandardCharsets.UTF_8), peers);
+            List<InetSocketAddress> addrs = new ArrayList<>(java.util.Collections.nCopies(plane.nranks(), null));
+            for (int i = 0; i < peers.length; i++) {
+                String[] parts = new String(got[i], StandardCharsets.UTF_8).split("\\|");
+                addrs.set(peers[i], new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
             }
             SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
             Mesh mesh = Mesh.connect(plane.rank(), plane.nranks(), spec.socketsPerPeer(), listener, addrs, spec.timeoutMillis(),
-                    tuning, Peers.needed(spec, plane.rank(), plane.nranks()));
+                    tuning, linked);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label());
             return new SocketRankComm(mesh, info, tuning);
         } catch (IOException | RuntimeException e) {
