@@ -328,7 +328,6 @@ public final class StoreServer implements AutoCloseable {
     private final class Answers implements StoreState.Outbox {
         @Override
         public void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
-            ByteBuffer none = null;
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
             for (int r : ranks) {
@@ -347,8 +346,7 @@ public final class StoreServer implements AutoCloseable {
                             : Wire.answer(new byte[][] {payloads == null ? new byte[0] : payloads[root]}, 1);
                     send(c, rootOnly);
                 } else {
-                    none = none != null ? none : Wire.answer(new byte[0][], 0);
-                    send(c, none);
+                    send(c, Wire.release());
                 }
             }
         }

@@ -86,6 +86,8 @@ final class StoreState {
     /** Ranks in the exit round, and since when (System.nanoTime). */
     private final Map<Integer, Long> exitWaiting = new HashMap<>();
     private final String[] waitingAt;
+    /** Every rank, in order: who a completed round answers (shared, never changed). */
+    private final int[] everyone;
     private final boolean[] departed;
     private final boolean[] told;
     private final JobFlags flags = new JobFlags();
@@ -99,6 +101,7 @@ final class StoreState {
         this.timeoutMillis = timeoutMillis;
         this.outbox = outbox;
         this.waitingAt = new String[nranks];
+        this.everyone = java.util.stream.IntStream.range(0, nranks).toArray();
         this.departed = new boolean[nranks];
         this.told = new boolean[nranks];
     }
@@ -206,12 +209,8 @@ final class StoreState {
         waitingAt[rank] = tag;
         if (round.arrived == nranks && verdict == null) {
             rounds.remove(tag);
-            int[] all = new int[nranks];
-            for (int r = 0; r < nranks; r++) {
-                all[r] = r;
-                waitingAt[r] = null;
-            }
-            outbox.complete(all, round.mode, round.root, round.payloads, round.wanted);
+            java.util.Arrays.fill(waitingAt, null);
+            outbox.complete(everyone, round.mode, round.root, round.payloads, round.wanted);
             return;
         }
         settle();

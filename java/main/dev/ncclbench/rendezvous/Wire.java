@@ -46,6 +46,10 @@ final class Wire {
      */
     static final int PEERS = 4;
 
+    static final byte[] EMPTY = new byte[0];
+    /** The answer of every barrier and of every rank but the root of a gather to the root: encoded once. */
+    private static final ByteBuffer RELEASE = ByteBuffer.allocate(8).putInt(0).putInt(0).flip().asReadOnlyBuffer();
+
     static final int OK = 0;
     static final int FAILED = 1;
 
@@ -91,6 +95,9 @@ final class Wire {
         if (b.remaining() < n) {
             throw new BufferUnderflowException();
         }
+        if (n == 0) {
+            return EMPTY; // a barrier's: 16384 a size at 8192 ranks
+        }
         byte[] out = new byte[n];
         b.get(out);
         return out;
@@ -107,6 +114,11 @@ final class Wire {
     static ByteBuffer failure(ExitCode code, String message) {
         byte[] m = message.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(12 + m.length).putInt(FAILED).putInt(code.code).putInt(m.length).put(m).flip();
+    }
+
+    /** OK and no payload: shared, as {@link StoreServer} sends only duplicates. */
+    static ByteBuffer release() {
+        return RELEASE;
     }
 
     /** OK, then the payloads of {@code ranks} in that order, each after its length. */
