@@ -48,9 +48,11 @@ public final class ControlPlaneScale {
      * @param rendezvousMaxOther the most bytes the store sent one rank other than 0 in the rendezvous (up to the last
      *                       barrier's release, 8 bytes, which may still be on its way)
      * @param peersMax       the most peers one rank looked up
+     * @param rendezvousStoreCpuMs the store thread's CPU time in the rendezvous
      */
     record Result(int n, double startMs, double rendezvousMs, double[] sizeMs, double bytesToRank0, double bytesOut,
-                  double bytesIn, double messages, int payload, double storeCpuMs, long rendezvousMaxOther, int peersMax) {
+                  double bytesIn, double messages, int payload, double storeCpuMs, long rendezvousMaxOther, int peersMax,
+                  double rendezvousStoreCpuMs) {
         double medianSizeMs() {
             double[] s = sizeMs.clone();
             Arrays.sort(s);
@@ -100,7 +102,7 @@ public final class ControlPlaneScale {
                 t.join();
             }
             long released = System.nanoTime();
-            run.released = released;
+            long cpuAtRelease = storeCpuNanos();
             go.countDown();
             for (Thread t : threads) {
                 t.join();
@@ -125,7 +127,7 @@ public final class ControlPlaneScale {
             return new Result(n, (released - t0) / 1e6, (run.rendezvousEnd - released) / 1e6, sizeMs,
                     (end[2] - a[2]) / (double) sizes, (end[1] - a[1]) / (double) sizes, (end[0] - a[0]) / (double) sizes,
                     (end[3] - a[3] + end[4] - a[4]) / (double) sizes, payload, (storeCpuEnd - run.storeCpu) / 1e6 / sizes,
-                    maxOther, run.peersMax.get());
+                    maxOther, run.peersMax.get(), (run.storeCpu - cpuAtRelease) / 1e6);
         }
     }
 
@@ -140,7 +142,6 @@ public final class ControlPlaneScale {
         final long[] sizeEnd;
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final java.util.concurrent.atomic.AtomicInteger peersMax = new java.util.concurrent.atomic.AtomicInteger();
-        volatile long released;
         long rendezvousEnd;
         long[] traffic;
         long[] byRank;
@@ -264,15 +265,15 @@ public final class ControlPlaneScale {
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated ranks as threads, real store over loopback,"
                 + " %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n", sizes, iters, 8 * (2 + iters),
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%7s %9s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
-                "rendezvous_s", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
+        System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
+                "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
                 "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
             Result r = run(n, sizes, iters, 120_000);
             results.add(r);
-            System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n", n,
-                    r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),
+            System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
+                    n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),
                     r.bytesToRank0(), r.bytesOut(), r.bytesPerOtherRank(), r.messages(), r.rendezvousMaxOther());
             System.gc();
         }
