@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * placement's results to rank 0 (16 + 8 x iters bytes, as sweep's ResultRelay sends them), and the last results alone.
  * Bytes and messages are the store's own counts ({@link StoreServer#traffic}).
  *
- * <p>The simulated ranks' threads are created first (by a few threads at once, with small stacks) and wait; the
+ * <p>The simulated ranks' threads are created first (by 32 threads at once, with small stacks) and wait; the
  * rendezvous is timed from their release, as a job's ranks start about together: the threads' creation is reported
  * apart ({@link Result#startMs}), a cost of simulating ranks in one JVM that a job of processes does not pay.
  *
@@ -32,8 +32,8 @@ public final class ControlPlaneScale {
     private static final byte[] TOKEN = "control-plane-sc".getBytes(StandardCharsets.US_ASCII);
     /** Thread stacks: a simulated rank needs little, and 8192 of them share one JVM. */
     private static final long STACK_BYTES = 144 << 10;
-    /** Threads that create the simulated ranks' threads. */
-    private static final int STARTERS = 4;
+    /** Threads that create the simulated ranks' threads: each start waits for its new thread to be scheduled. */
+    private static final int STARTERS = 32;
 
     /**
      * @param startMs        creating and starting the simulated ranks' threads, before the rendezvous
