@@ -155,19 +155,17 @@ public final class StoreServer implements AutoCloseable {
                 drop(c);
                 return;
             }
+            traffic.read(n, 0);
             c.in.flip();
-            int messages = 0;
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
                 int start = c.in.position();
                 try {
-                    handle(c, c.in);
-                    messages++;
+                    handle(c, c.in); // counts the request once it is whole, before any answer it causes
                 } catch (BufferUnderflowException e) {
                     c.in.position(start);
                     break;
                 }
             }
-            traffic.read(n, messages);
             c.in.compact();
         } catch (IOException e) {
             drop(c);
@@ -183,6 +181,7 @@ public final class StoreServer implements AutoCloseable {
         int op = b.getInt();
         switch (op) {
             case Wire.OP_BYE -> {
+                traffic.read(0, 1);
                 c.bye = true;
                 state.departed(c.rank);
                 drop(c);
@@ -192,10 +191,13 @@ public final class StoreServer implements AutoCloseable {
                 ExitCode code = ExitCode.of(b.getInt());
                 String step = Wire.getString(b, Wire.MAX_TAG);
                 String message = Wire.getString(b, Wire.MAX_TAG * 16);
+                traffic.read(0, 1);
                 state.fault(c.rank, self, code, step, message);
             }
             case Wire.OP_FLAGS -> {
-                StoreState.Verdict v = state.flags(c.rank, Wire.getString(b, Wire.MAX_FLAGS));
+                String flags = Wire.getString(b, Wire.MAX_FLAGS);
+                traffic.read(0, 1);
+                StoreState.Verdict v = state.flags(c.rank, flags);
                 send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
             }
             case Wire.OP_GATHER -> {
@@ -206,7 +208,9 @@ public final class StoreServer implements AutoCloseable {
                 if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
                     throw new IOException("a gather of mode " + mode + " root " + root);
                 }
-                state.gather(c.rank, tag, mode, root, payload, mode == Wire.PEERS ? peers(b) : null);
+                int[] peers = mode == Wire.PEERS ? peers(b) : null;
+                traffic.read(0, 1);
+                state.gather(c.rank, tag, mode, root, payload, peers);
             }
             default -> throw new IOException("unknown request " + op);
         }
@@ -242,6 +246,7 @@ public final class StoreServer implements AutoCloseable {
         b.get(presented);
         int r = b.getInt();
         int n = b.getInt();
+        traffic.read(0, 1);
         String refusal = null;
         if (version != Wire.VERSION) {
             refusal = "protocol version " + version + " (this store speaks " + Wire.VERSION + ")";
