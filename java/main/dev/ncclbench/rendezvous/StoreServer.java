@@ -17,13 +17,13 @@ import java.util.Iterator;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
- * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, or none: see
- * {@link Wire#ALL}). A client must present the job's token; a rank whose connection drops without saying goodbye
- * is lost, and every gather after that fails naming it.
+ * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, those of the
+ * peers it named, or none: see {@link Wire#ALL}). A client must present the job's token; a rank whose connection
+ * drops without saying goodbye is lost, and every gather after that fails naming it.
  *
  * <p>One thread serves every connection with non-blocking sockets (a selector): a job of 8192 ranks holds 8192
- * connections, not 8192 threads. The answers of one gather are encoded once and shared by every connection that
- * gets the same bytes.
+ * connections, not 8192 threads; another accepts them ({@link StoreAcceptor}). The answers of one gather are
+ * encoded once and shared by every connection that gets the same bytes.
  */
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
