@@ -58,7 +58,8 @@ class ControlPlaneScaleTest {
         // a rank other than 0: two OKs, the rank list's and the barrier's releases, the run folder, and the addresses of
         // its ring neighbours and recursive-doubling partners (2 + log2 N, 12 at 1024, about 26 bytes each); the
         // all-gather it replaces sent every rank all N addresses, 27 KB at 1024 ranks
-        long perPeer = 4 + ControlPlaneScale.address(big.n() - 1).length;
+        long perPeer = 4 + java.util.stream.IntStream.range(0, big.n()).map(r -> ControlPlaneScale.address(r).length).max()
+                .orElseThrow();
         long bound = 4 + 4 + 8 + 8 + 8 + 4 + "20261202-120000-socket-12345".length() + 8 + big.peersMax() * perPeer;
         assertTrue(big.rendezvousMaxOther() <= bound, "one rank received " + big.rendezvousMaxOther() + " bytes in the"
                 + " rendezvous, over " + bound + " for " + big.peersMax() + " peers");
