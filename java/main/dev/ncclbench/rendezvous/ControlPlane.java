@@ -27,6 +27,19 @@ public interface ControlPlane extends AutoCloseable {
         return rank() == root ? all : null;
     }
 
+    /**
+     * The payloads of {@code peers}, in that order, every rank publishing its own ({@code mine}): a rank receives
+     * O(its peers) bytes, not every rank's (the socket addresses of a ring and its partners at 8192 ranks).
+     */
+    default byte[][] fromPeers(String tag, byte[] mine, int[] peers) {
+        byte[][] all = allGather(tag, mine);
+        byte[][] out = new byte[peers.length][];
+        for (int i = 0; i < peers.length; i++) {
+            out[i] = all[peers[i]];
+        }
+        return out;
+    }
+
     /** The root's payload on every rank ({@code mine} is ignored on the others). */
     default byte[] broadcast(String tag, byte[] mine, int root) {
         return allGather(tag, rank() == root ? mine : new byte[0])[root];

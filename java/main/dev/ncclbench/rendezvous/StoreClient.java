@@ -20,6 +20,7 @@ public final class StoreClient implements ControlPlane {
     private final DataInputStream in;
     private final DataOutputStream out;
     private final String where;
+    private static final byte[] EMPTY = new byte[0];
 
     /**
      * Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed.
@@ -40,11 +41,7 @@ public final class StoreClient implements ControlPlane {
             Socket s = new Socket();
             try {
                 s.connect(store, 5_000);
-                StoreClient c = new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString());
-                if (flags != null && !flags.isEmpty()) {
-                    c.presentFlags(flags);
-                }
-                return c;
+                return new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString(), flags);
             } catch (NcclbenchException e) {
                 closeQuietly(s);
                 throw e;
@@ -65,7 +62,9 @@ public final class StoreClient implements ControlPlane {
                 + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
     }
 
-    private StoreClient(Socket s, byte[] token, int rank, int nranks, long timeoutMillis, String where) throws IOException {
+    /** Says hello and presents the flags in one write, then reads both answers: one round trip, not two. */
+    private StoreClient(Socket s, byte[] token, int rank, int nranks, long timeoutMillis, String where, String flags)
+            throws IOException {
         this.rank = rank;
         this.nranks = nranks;
         this.socket = s;
@@ -80,11 +79,22 @@ public final class StoreClient implements ControlPlane {
         out.write(token, 0, Wire.TOKEN_BYTES);
         out.writeInt(rank);
         out.writeInt(nranks);
+        boolean presents = flags != null && !flags.isEmpty();
+        if (presents) {
+            out.writeInt(Wire.OP_FLAGS);
+            Wire.writeString(out, flags);
+        }
         out.flush();
         if (in.readInt() != Wire.OK) {
             in.readInt();
             String why = Wire.readString(in, 4096);
             throw NcclbenchException.usage("the rendezvous store at " + where + " refused rank " + rank + ": " + why);
+        }
+        // the flags' answer: OK, or the verdict of a job whose ranks differ
+        if (presents && in.readInt() != Wire.OK) {
+            NcclbenchException e = failure();
+            closeQuietly(socket);
+            throw e;
         }
     }
 
@@ -96,18 +106,6 @@ public final class StoreClient implements ControlPlane {
     @Override
     public int nranks() {
         return nranks;
-    }
-
-    /** The flags this rank was started with; the store answers OK or with the verdict of a job whose ranks differ. */
-    private synchronized void presentFlags(String flags) throws IOException {
-        out.writeInt(Wire.OP_FLAGS);
-        Wire.writeString(out, flags);
-        out.flush();
-        if (in.readInt() != Wire.OK) {
-            NcclbenchException e = failure();
-            closeQuietly(socket);
-            throw e;
-        }
     }
 
     @Override
@@ -128,24 +126,39 @@ public final class StoreClient implements ControlPlane {
 
     @Override
     public void barrier(String tag) {
-        exchange(Wire.NOTHING, 0, tag, new byte[0]);
+        exchange(Wire.NOTHING, 0, tag, EMPTY);
     }
 
-    /** One gather; the answer holds as many payloads as {@code mode} gives this rank. */
-    private synchronized byte[][] exchange(int mode, int root, String tag, byte[] mine) {
+    @Override
+    public byte[][] fromPeers(String tag, byte[] mine, int[] peers) {
+        return exchange(Wire.PEERS, 0, tag, mine, peers);
+    }
+
+    private byte[][] exchange(int mode, int root, String tag, byte[] mine) {
+        return exchange(mode, root, tag, mine, null);
+    }
+
+    /** One gather; the answer holds as many payloads as {@code mode} gives this rank ({@code peers}: under PEERS). */
+    private synchronized byte[][] exchange(int mode, int root, String tag, byte[] mine, int[] peers) {
         try {
             out.writeInt(Wire.OP_GATHER);
             out.writeInt(mode);
             out.writeInt(root);
             Wire.writeString(out, tag);
             Wire.writeBytes(out, mine);
+            if (peers != null) {
+                out.writeInt(peers.length);
+                for (int p : peers) {
+                    out.writeInt(p);
+                }
+            }
             out.flush();
             if (in.readInt() != Wire.OK) {
                 throw failure();
             }
             int n = in.readInt();
             int expected = mode == Wire.ALL || (mode == Wire.TO_ROOT && rank == root) ? nranks
-                    : mode == Wire.FROM_ROOT ? 1 : 0;
+                    : mode == Wire.FROM_ROOT ? 1 : mode == Wire.PEERS ? peers.length : 0;
             if (n != expected) {
                 throw new IOException("store answered " + n + " payloads where " + expected + " were due");
             }

@@ -13,20 +13,17 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
- * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, or none: see
- * {@link Wire#ALL}). A client must present the job's token; a rank whose connection drops without saying goodbye
- * is lost, and every gather after that fails naming it.
+ * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, those of the
+ * peers it named, or none: see {@link Wire#ALL}). A client must present the job's token; a rank whose connection
+ * drops without saying goodbye is lost, and every gather after that fails naming it.
  *
  * <p>One thread serves every connection with non-blocking sockets (a selector): a job of 8192 ranks holds 8192
- * connections, not 8192 threads. The answers of one gather are encoded once and shared by every connection that
- * gets the same bytes.
+ * connections, not 8192 threads; another accepts them ({@link StoreAcceptor}). The answers of one gather are
+ * encoded once and shared by every connection that gets the same bytes.
  */
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
@@ -45,9 +42,11 @@ public final class StoreServer implements AutoCloseable {
     private final StoreState state;
     private final long timeoutMillis;
     private final StoreConnection[] byRank;
-    private final List<StoreConnection> conns = new ArrayList<>();
+    /** A set: 8192 ranks saying goodbye must not each walk a list. */
+    private final java.util.Set<StoreConnection> conns = new java.util.LinkedHashSet<>();
     private final Thread loop;
-    private final StoreTraffic traffic = new StoreTraffic();
+    private final StoreTraffic traffic;
+    private final StoreAcceptor acceptor;
     private volatile boolean closed;
 
     /**
@@ -59,21 +58,21 @@ public final class StoreServer implements AutoCloseable {
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
         this.byRank = new StoreConnection[nranks];
+        this.traffic = new StoreTraffic(nranks);
         this.state = new StoreState(nranks, timeoutMillis, new Answers());
         this.server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            // every rank of a big job connects at once: the kernel caps this at net.core.somaxconn
-            server.bind(bind, Math.max(1024, nranks));
-            server.configureBlocking(false);
+            // every rank of a big job connects at once: as long a queue as the kernel gives (StoreAcceptor)
+            server.bind(bind, Integer.MAX_VALUE);
             selector = Selector.open();
-            server.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException e) {
             server.close();
             throw e;
         }
         loop = new Thread(this::serve, "ncclbench-store");
         loop.setDaemon(true);
+        acceptor = new StoreAcceptor(server, selector);
         loop.start();
     }
 
@@ -91,14 +90,11 @@ public final class StoreServer implements AutoCloseable {
         try {
             while (!closed) {
                 selector.select(TICK_MILLIS);
+                register();
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                     SelectionKey k = it.next();
                     it.remove();
                     if (!k.isValid()) {
-                        continue;
-                    }
-                    if (k.isAcceptable()) {
-                        accept();
                         continue;
                     }
                     StoreConnection c = (StoreConnection) k.attachment();
@@ -121,21 +117,16 @@ public final class StoreServer implements AutoCloseable {
             for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
-            try {
-                server.close();
-                selector.close();
-            } catch (IOException e) {
-                // closing
-            }
+            acceptor.close();
+            StoreAcceptor.closeQuietly(selector);
             state.close();
         }
     }
 
-    private void accept() throws IOException {
+    /** The connections the acceptor took since the last look. */
+    private void register() throws IOException {
         SocketChannel ch;
-        while ((ch = server.accept()) != null) {
-            ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        while ((ch = acceptor.poll()) != null) {
             StoreConnection c = new StoreConnection(ch, ch.register(selector, SelectionKey.OP_READ));
             c.key.attach(c);
             conns.add(c);
@@ -164,17 +155,12 @@ public final class StoreServer implements AutoCloseable {
                 drop(c);
                 return;
             }
-            synchronized (traffic) {
-                traffic.bytesIn += n;
-            }
+            traffic.read(n, 0);
             c.in.flip();
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
                 int start = c.in.position();
                 try {
-                    handle(c, c.in);
-                    synchronized (traffic) {
-                        traffic.messagesIn++;
-                    }
+                    handle(c, c.in); // counts the request once it is whole, before any answer it causes
                 } catch (BufferUnderflowException e) {
                     c.in.position(start);
                     break;
@@ -195,6 +181,7 @@ public final class StoreServer implements AutoCloseable {
         int op = b.getInt();
         switch (op) {
             case Wire.OP_BYE -> {
+                traffic.read(0, 1);
                 c.bye = true;
                 state.departed(c.rank);
                 drop(c);
@@ -204,10 +191,13 @@ public final class StoreServer implements AutoCloseable {
                 ExitCode code = ExitCode.of(b.getInt());
                 String step = Wire.getString(b, Wire.MAX_TAG);
                 String message = Wire.getString(b, Wire.MAX_TAG * 16);
+                traffic.read(0, 1);
                 state.fault(c.rank, self, code, step, message);
             }
             case Wire.OP_FLAGS -> {
-                StoreState.Verdict v = state.flags(c.rank, Wire.getString(b, Wire.MAX_FLAGS));
+                String flags = Wire.getString(b, Wire.MAX_FLAGS);
+                traffic.read(0, 1);
+                StoreState.Verdict v = state.flags(c.rank, flags);
                 send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
             }
             case Wire.OP_GATHER -> {
@@ -215,13 +205,31 @@ public final class StoreServer implements AutoCloseable {
                 int root = b.getInt();
                 String tag = Wire.getString(b, Wire.MAX_TAG);
                 byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
-                if (mode < Wire.ALL || mode > Wire.NOTHING || root < 0 || root >= nranks) {
+                if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
                     throw new IOException("a gather of mode " + mode + " root " + root);
                 }
-                state.gather(c.rank, tag, mode, root, payload);
+                int[] peers = mode == Wire.PEERS ? peers(b) : null;
+                traffic.read(0, 1);
+                state.gather(c.rank, tag, mode, root, payload, peers);
             }
             default -> throw new IOException("unknown request " + op);
         }
+    }
+
+    /** The ranks a {@link Wire#PEERS} request names: each a rank of the job, at most every rank. */
+    private int[] peers(ByteBuffer b) throws IOException {
+        int count = b.getInt();
+        if (count < 0 || count > nranks) {
+            throw new IOException("a request for " + count + " peers in a job of " + nranks);
+        }
+        int[] peers = new int[count];
+        for (int i = 0; i < count; i++) {
+            peers[i] = b.getInt();
+            if (peers[i] < 0 || peers[i] >= nranks) {
+                throw new IOException("a request for rank " + peers[i] + " in a job of " + nranks);
+            }
+        }
+        return peers;
     }
 
     private void hello(StoreConnection c, ByteBuffer b) throws IOException {
@@ -238,6 +246,7 @@ public final class StoreServer implements AutoCloseable {
         b.get(presented);
         int r = b.getInt();
         int n = b.getInt();
+        traffic.read(0, 1);
         String refusal = null;
         if (version != Wire.VERSION) {
             refusal = "protocol version " + version + " (this store speaks " + Wire.VERSION + ")";
@@ -278,13 +287,7 @@ public final class StoreServer implements AutoCloseable {
         try {
             while (!c.out.isEmpty()) {
                 ByteBuffer head = c.out.peek();
-                int n = c.ch.write(head);
-                synchronized (traffic) {
-                    traffic.bytesOut += n;
-                    if (c.rank == 0) {
-                        traffic.bytesOutToRank0 += n;
-                    }
-                }
+                traffic.wrote(c.rank, c.ch.write(head));
                 if (head.hasRemaining()) {
                     c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                     return;
@@ -329,8 +332,7 @@ public final class StoreServer implements AutoCloseable {
     /** The state's answers, encoded once per distinct content. */
     private final class Answers implements StoreState.Outbox {
         @Override
-        public void complete(int[] ranks, int mode, int root, byte[][] payloads) {
-            ByteBuffer none = null;
+        public void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
             for (int r : ranks) {
@@ -339,7 +341,9 @@ public final class StoreServer implements AutoCloseable {
                     continue;
                 }
                 boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
-                if (getsAll) {
+                if (mode == Wire.PEERS) {
+                    send(c, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
+                } else if (getsAll) {
                     all = all != null ? all : Wire.answer(payloads, nranks);
                     send(c, all);
                 } else if (mode == Wire.FROM_ROOT) {
@@ -347,8 +351,7 @@ public final class StoreServer implements AutoCloseable {
                             : Wire.answer(new byte[][] {payloads == null ? new byte[0] : payloads[root]}, 1);
                     send(c, rootOnly);
                 } else {
-                    none = none != null ? none : Wire.answer(new byte[0][], 0);
-                    send(c, none);
+                    send(c, Wire.release());
                 }
             }
         }
@@ -370,6 +373,7 @@ public final class StoreServer implements AutoCloseable {
             traffic.awaitFlushed(1_000);
         }
         closed = true;
+        acceptor.close();
         selector.wakeup();
         try {
             loop.join(10_000);

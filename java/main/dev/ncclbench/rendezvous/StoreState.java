@@ -38,8 +38,11 @@ final class StoreState {
 
     /** Where answers go: the store's connections. */
     interface Outbox {
-        /** A gather done: answer each of {@code ranks} as {@code mode} says ({@code payloads} null: all empty). */
-        void complete(int[] ranks, int mode, int root, byte[][] payloads);
+        /**
+         * A gather done: answer each of {@code ranks} as {@code mode} says ({@code payloads} null: all empty;
+         * {@code wanted}: under {@link Wire#PEERS} the ranks each rank asked for, else null).
+         */
+        void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted);
 
         /** The job's verdict (or a refusal) to one rank. */
         void verdict(int rank, Verdict v);
@@ -57,12 +60,15 @@ final class StoreState {
         final int mode;
         final int root;
         final byte[][] payloads;
+        /** Under {@link Wire#PEERS}: the ranks each rank asked for. */
+        final int[][] wanted;
         int arrived;
         final long firstArrival = System.nanoTime();
 
         Round(String tag, int n, int mode, int root) {
             this.tag = tag;
             this.payloads = new byte[n][];
+            this.wanted = mode == Wire.PEERS ? new int[n][] : null;
             this.mode = mode;
             this.root = root;
         }
@@ -80,6 +86,8 @@ final class StoreState {
     /** Ranks in the exit round, and since when (System.nanoTime). */
     private final Map<Integer, Long> exitWaiting = new HashMap<>();
     private final String[] waitingAt;
+    /** Every rank, in order: who a completed round answers (shared, never changed). */
+    private final int[] everyone;
     private final boolean[] departed;
     private final boolean[] told;
     private final JobFlags flags = new JobFlags();
@@ -93,6 +101,7 @@ final class StoreState {
         this.timeoutMillis = timeoutMillis;
         this.outbox = outbox;
         this.waitingAt = new String[nranks];
+        this.everyone = java.util.stream.IntStream.range(0, nranks).toArray();
         this.departed = new boolean[nranks];
         this.told = new boolean[nranks];
     }
@@ -166,12 +175,15 @@ final class StoreState {
         return null;
     }
 
-    /** A gather request: answered now or later through the outbox, as {@code mode} says. */
-    synchronized void gather(int rank, String tag, int mode, int root, byte[] payload) {
+    /**
+     * A gather request: answered now or later through the outbox, as {@code mode} says ({@code wanted}: the ranks
+     * whose payloads this rank asks under {@link Wire#PEERS}, else null).
+     */
+    synchronized void gather(int rank, String tag, int mode, int root, byte[] payload, int[] wanted) {
         if (tag.equals(EXIT_TAG)) {
             if (rank == 0) {
                 exitPosted = true;
-                outbox.complete(new int[] {0}, mode, root, null);
+                outbox.complete(new int[] {0}, Wire.NOTHING, root, null, null);
             } else {
                 exitWaiting.put(rank, System.nanoTime());
             }
@@ -190,16 +202,15 @@ final class StoreState {
             return;
         }
         round.payloads[rank] = payload;
+        if (round.wanted != null) {
+            round.wanted[rank] = wanted;
+        }
         round.arrived++;
         waitingAt[rank] = tag;
         if (round.arrived == nranks && verdict == null) {
             rounds.remove(tag);
-            int[] all = new int[nranks];
-            for (int r = 0; r < nranks; r++) {
-                all[r] = r;
-                waitingAt[r] = null;
-            }
-            outbox.complete(all, round.mode, round.root, round.payloads);
+            java.util.Arrays.fill(waitingAt, null);
+            outbox.complete(everyone, round.mode, round.root, round.payloads, round.wanted);
             return;
         }
         settle();
@@ -301,7 +312,7 @@ final class StoreState {
         for (int r : ranks) {
             exitWaiting.remove(r);
         }
-        outbox.complete(ranks, Wire.NOTHING, 0, null);
+        outbox.complete(ranks, Wire.NOTHING, 0, null, null);
     }
 
     /** Every waiting gather and fault report gets {@code v}. */

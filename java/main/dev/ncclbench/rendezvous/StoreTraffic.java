@@ -1,18 +1,45 @@
 package dev.ncclbench.rendezvous;
 
-/** What went through the store, counted by the store itself: bytes and messages in and out, and those of rank 0. */
+/**
+ * What went through the store, counted by the store itself: bytes and messages in and out, and the bytes written
+ * to each rank, so that a test bounds what one rank receives (the rendezvous's addresses: O(its peers), not O(N)).
+ * Updated by the store's one thread once per read or write call, read by others through the snapshots.
+ */
 public final class StoreTraffic {
-    long bytesIn;
-    long bytesOut;
-    long bytesOutToRank0;
-    long messagesIn;
-    long messagesOut;
+    private long bytesIn;
+    private long bytesOut;
+    private long messagesIn;
+    private long messagesOut;
+    private final long[] bytesOutByRank;
     /** Connections with answers not yet written. */
     private int unflushed;
 
+    StoreTraffic(int nranks) {
+        this.bytesOutByRank = new long[nranks];
+    }
+
     /** A copy: [bytes in, bytes out, bytes out to rank 0, messages in, messages out]. */
     public synchronized long[] snapshot() {
-        return new long[] {bytesIn, bytesOut, bytesOutToRank0, messagesIn, messagesOut};
+        return new long[] {bytesIn, bytesOut, bytesOutByRank.length == 0 ? 0 : bytesOutByRank[0], messagesIn, messagesOut};
+    }
+
+    /** A copy of the bytes written to each rank so far, by rank (a stranger's refusal is counted in none). */
+    public synchronized long[] bytesOutByRank() {
+        return bytesOutByRank.clone();
+    }
+
+    /** {@code bytes} read, holding {@code messages} whole requests. */
+    synchronized void read(int bytes, int messages) {
+        bytesIn += bytes;
+        messagesIn += messages;
+    }
+
+    /** {@code bytes} written to {@code rank} (-1: a connection that has not said who it is). */
+    synchronized void wrote(int rank, long bytes) {
+        bytesOut += bytes;
+        if (rank >= 0) {
+            bytesOutByRank[rank] += bytes;
+        }
     }
 
     /** An answer queued; {@code first}: on a connection that had nothing waiting. */

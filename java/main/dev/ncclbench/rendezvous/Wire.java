@@ -15,8 +15,9 @@ final class Wire {
     /**
      * 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). 3: a gather says who gets
      * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags (OP_FLAGS).
+     * 4: {@link #PEERS}, a rank asks only the payloads of the ranks it names (the socket addresses of its peers).
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final int TOKEN_BYTES = 16;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
     static final int MAX_PAYLOAD = 16 << 20;
@@ -39,6 +40,15 @@ final class Wire {
     static final int FROM_ROOT = 2;
     /** Every rank an empty answer once all have arrived (a barrier). */
     static final int NOTHING = 3;
+    /**
+     * Every rank the payloads of the ranks it names (after its payload: a count, then the ranks), in the order named:
+     * a rank of a ring and a few partners receives O(its peers) bytes, not all N.
+     */
+    static final int PEERS = 4;
+
+    static final byte[] EMPTY = new byte[0];
+    /** The answer of every barrier and of every rank but the root of a gather to the root: encoded once. */
+    private static final ByteBuffer RELEASE = ByteBuffer.allocate(8).putInt(0).putInt(0).flip().asReadOnlyBuffer();
 
     static final int OK = 0;
     static final int FAILED = 1;
@@ -85,6 +95,9 @@ final class Wire {
         if (b.remaining() < n) {
             throw new BufferUnderflowException();
         }
+        if (n == 0) {
+            return EMPTY; // a barrier's: 16384 a size at 8192 ranks
+        }
         byte[] out = new byte[n];
         b.get(out);
         return out;
@@ -101,6 +114,27 @@ final class Wire {
     static ByteBuffer failure(ExitCode code, String message) {
         byte[] m = message.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(12 + m.length).putInt(FAILED).putInt(code.code).putInt(m.length).put(m).flip();
+    }
+
+    /** OK and no payload: shared, as {@link StoreServer} sends only duplicates. */
+    static ByteBuffer release() {
+        return RELEASE;
+    }
+
+    /** OK, then the payloads of {@code ranks} in that order, each after its length. */
+    static ByteBuffer picked(byte[][] payloads, int[] ranks) {
+        long size = 8;
+        for (int r : ranks) {
+            size += 4 + payloads[r].length;
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("an answer of " + size + " bytes");
+        }
+        ByteBuffer b = ByteBuffer.allocate((int) size).putInt(OK).putInt(ranks.length);
+        for (int r : ranks) {
+            b.putInt(payloads[r].length).put(payloads[r]);
+        }
+        return b.flip();
     }
 
     /** OK, the count, each payload after its length; {@code payloads} null: {@code count} empty ones. */

@@ -1,7 +1,5 @@
 package dev.ncclbench.sweep;
 
-import dev.ncclbench.ExitCode;
-import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Capability;
 import dev.ncclbench.backend.Operation;
@@ -10,13 +8,10 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.rendezvous.ControlPlane;
-import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultRow;
-import dev.ncclbench.results.SampleStats;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -45,6 +40,9 @@ final class SweepEngine {
     private final SweepListener listener;
     private final Runnable progress;
     private final int n;
+    private final ResultRelay relay;
+    /** The rows measured whose figures are on their way to rank 0 ({@link ResultRelay}), in order. */
+    private final java.util.ArrayDeque<RowDue> rowsDue = new java.util.ArrayDeque<>();
     private int sequence;
     /** What this rank is doing, for the failure report: "#12 all_reduce 64 MiB out-of-place". */
     private volatile String step = "the start of the sweep";
@@ -63,6 +61,7 @@ final class SweepEngine {
         this.listener = listener;
         this.progress = progress;
         this.n = comm.nranks();
+        this.relay = new ResultRelay(plane, n);
     }
 
     void run() {
@@ -113,7 +112,8 @@ final class SweepEngine {
                 int elt = spec.type().bytes();
                 String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
                 CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
-                        measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check).measurement.timeUs(),
+                        relay.now(measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check))
+                                .measurement().timeUs(),
                         size -> codePath(coll, coll.counts(size / elt, elt, n), root));
             }
         }
@@ -126,15 +126,41 @@ final class SweepEngine {
             int elt = spec.type().bytes();
             Counts counts = coll.counts(size / elt, elt, n);
             for (int root : roots) {
-                Placement oop = measure(coll, counts, root, false);
-                Placement ip = measure(coll, counts, root, true);
-                if (listener != null) {
-                    ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
-                            spec.type().label(), coll.reduces() ? spec.op().label() : "none", root,
-                            oop.measurement, ip.measurement, oop.stats, ip.stats, null, cycle, oop.algorithm);
-                    listener.row(row, oop.wrongRanks, ip.wrongRanks);
-                    progress.run();
-                }
+                rowsDue.add(new RowDue(coll, counts, root, cycle));
+                timed(coll, counts, root, false);
+                timed(coll, counts, root, true);
+            }
+        }
+        relay.flush();
+        rowsDone();
+    }
+
+    private record RowDue(Collective coll, Counts counts, int root, int cycle) {
+    }
+
+    /** A timed placement; its figures reach rank 0 with the next start barrier, and the rows complete by then print. */
+    private void timed(Collective coll, Counts counts, int root, boolean inPlace) {
+        try {
+            relay.hold(measure(coll, counts, root, inPlace, spec.iters(), false, true));
+        } finally {
+            rowsDone(); // a failure in this placement keeps the rows measured before it
+        }
+    }
+
+    /** Rank 0 reports every row whose two placements' figures have arrived; the other ranks drop theirs. */
+    private void rowsDone() {
+        while (relay.ready() >= 2 && !rowsDue.isEmpty()) {
+            ResultRelay.Placement oop = relay.take();
+            ResultRelay.Placement ip = relay.take();
+            RowDue due = rowsDue.poll();
+            if (listener != null) {
+                Collective coll = due.coll();
+                Counts counts = due.counts();
+                ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
+                        spec.type().label(), coll.reduces() ? spec.op().label() : "none", due.root(),
+                        oop.measurement(), ip.measurement(), oop.stats(), ip.stats(), null, due.cycle(), oop.algorithm());
+                listener.row(row, oop.wrongRanks(), ip.wrongRanks());
+                progress.run();
             }
         }
     }
@@ -146,26 +172,18 @@ final class SweepEngine {
         }
     }
 
-    private record Placement(Measurement measurement, SampleStats stats, int wrongRanks, String algorithm) {
-    }
-
     /**
      * One placement as nccl-tests' BenchTime: fill, one untimed synchronising call (also with -w 0), a barrier
      * (on a host-timed backend up to 1 MiB, untimed calls after it for about 0.5 ms, to wake every rank), then the timed
      * loop: per iteration a -m group of calls (call index i x m + a shifts the buffers), -z 1 and 2 wait after
      * each iteration (1 also barriers, timed), -z 3 waits and barriers untimed; with -G the loop is captured into
-     * a graph and only its replays are timed.
-     */
-    private Placement measure(Collective coll, Counts counts, int root, boolean inPlace) {
-        return measure(coll, counts, root, inPlace, spec.iters(), false, true);
-    }
-
-    /**
+     * a graph and only its replays are timed. The barrier carries the previous placement's figures ({@link ResultRelay}).
+     *
      * @param warm  a code warm-up call ({@link CodeWarmup}): no wait for the compiler
      * @param check whether to check the results (-c) after the loop
      */
-    private Placement measure(Collective coll, Counts counts, int root, boolean inPlace, int iters, boolean warm,
-                              boolean check) {
+    private ResultRelay.Local measure(Collective coll, Counts counts, int root, boolean inPlace, int iters, boolean warm,
+                                      boolean check) {
         int agg = spec.aggIters();
         int z = spec.blocking();
         boolean graph = spec.cudaGraph() > 0;
@@ -192,7 +210,7 @@ final class SweepEngine {
                 // host-timed only: a GPU's events do not see the host's compiler
                 JitSettle.await(spec.iters());
             }
-            plane.barrier(tag + ": start");
+            relay.startBarrier(tag + ": start");
             // The barrier waits asleep, and a sleeping rank's CPU may be slow to wake (docs/benchmarks.md#sweepengine).
             // Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
             // alone decides how many, so every rank makes the same calls.
@@ -244,9 +262,9 @@ final class SweepEngine {
                 }
             }
         }
-        Placement p = combine(coll, counts, root, inPlace, seconds, wrong, samples, algorithm);
-        return spec.ncclTests().reportCputime() == 0 ? p
-                : new Placement(Passes.cputime(p.measurement, cpuSeconds), p.stats, p.wrongRanks, p.algorithm);
+        // the results' own step number, as when they went alone: "#13 all_reduce 64 MiB out-of-place"
+        return new ResultRelay.Local(spec, coll, counts, seconds, cpuSeconds, wrong, samples, algorithm,
+                tag(coll, counts, root, inPlace));
     }
 
     /**
@@ -344,57 +362,5 @@ final class SweepEngine {
     /** The step in progress or last begun. */
     String step() {
         return step;
-    }
-
-    /**
-     * Sends [seconds, wrong, samples...] to rank 0, which combines them by -a; the other ranks go on once every rank
-     * has sent (or stop with the job's verdict) with their own figures. Only rank 0 prints: it receives O(N) bytes
-     * a placement, every other rank O(1).
-     */
-    private Placement combine(Collective coll, Counts counts, int root, boolean inPlace, double seconds, long wrong,
-                              double[] samples, String algorithm) {
-        ByteBuffer mine = ByteBuffer.allocate(8 * (2 + samples.length));
-        mine.putDouble(seconds).putDouble(wrong);
-        for (double s : samples) {
-            mine.putDouble(s);
-        }
-        byte[][] all = plane.gather(tag(coll, counts, root, inPlace) + ": results", mine.array(), 0);
-        if (all == null) {
-            // not rank 0: its own time, for its code warm-up's pace (CodeWarmup); nothing of it is printed
-            int elt = spec.type().bytes();
-            return new Placement(new Measurement(seconds * 1e6, coll.algbw(counts, elt, n, seconds),
-                    coll.busbw(counts, elt, n, seconds), wrong, wrong > 0 ? 1 : 0), null, 0, algorithm);
-        }
-        // one payload per control-plane member: a member may drive several ranks (-g), its figures cover them all
-        int members = all.length;
-        double[] times = new double[members];
-        long wrongSum = 0;
-        int wrongRanks = 0;
-        double[][] perRankSamples = new double[members][];
-        for (int r = 0; r < members; r++) {
-            ByteBuffer b = ByteBuffer.wrap(all[r]);
-            times[r] = b.getDouble();
-            long w = (long) b.getDouble();
-            if (w > 0) {
-                wrongRanks++;
-            }
-            wrongSum += Math.max(0, w);
-            perRankSamples[r] = new double[b.remaining() / 8];
-            for (int i = 0; i < perRankSamples[r].length; i++) {
-                perRankSamples[r][i] = b.getDouble();
-            }
-        }
-        if (!(times[0] > 0)) {
-            throw new NcclbenchException(ExitCode.INTERNAL, "a rank measured no time for " + coll.name());
-        }
-        double sec = SampleMath.combine(times, spec.average());
-        // nccl-tests' GatherProcessMaxIterTimes: each iteration's time is the slowest rank's, whatever -a says
-        double[][] rows = SampleMath.rows(perRankSamples, samples.length);
-        int elt = spec.type().bytes();
-        Measurement m = new Measurement(sec * 1e6, coll.algbw(counts, elt, n, sec), coll.busbw(counts, elt, n, sec),
-                wrong < 0 ? -1 : wrongSum, wrong < 0 ? 0 : wrongRanks);
-        boolean keepAll = spec.ncclTests().outputFile() != null;
-        return new Placement(m, SampleMath.stats(SampleMath.maxPerIteration(rows), spec.ncclTests().perIterSkip(), rows,
-                keepAll), wrongRanks, algorithm);
     }
 }

@@ -6,15 +6,21 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The control plane at scale: {@code n} simulated ranks, threads of one JVM, each with its own {@link StoreClient}
  * speaking the real protocol over a real loopback socket to the real {@link StoreServer}, with no data plane. Each
  * does what a sweep's rank does with the store: the rendezvous (connect with the token and its flags, the rank list
- * gathered at rank 0, the run folder broadcast, a barrier), then per size and placement the start barrier and the
- * results gathered at rank 0 (16 + 8 x iters bytes, as SweepEngine#combine sends). Bytes and messages are the
- * store's own counts ({@link StoreServer#traffic}).
+ * gathered at rank 0, the run folder broadcast, the socket backend's address lookup of its ring neighbours and
+ * recursive-doubling partners, a barrier), then per size and placement the start barrier, which carries the previous
+ * placement's results to rank 0 (16 + 8 x iters bytes, as sweep's ResultRelay sends them), and the last results alone.
+ * Bytes and messages are the store's own counts ({@link StoreServer#traffic}).
+ *
+ * <p>The simulated ranks' threads are created first (by 32 threads at once, with small stacks) and wait; the
+ * rendezvous is timed from their release, as a job's ranks start about together: the threads' creation is reported
+ * apart ({@link Result#startMs}), a cost of simulating ranks in one JVM that a job of processes does not pay.
  *
  * <p>Run: scripts/bench/control-plane.sh [RANKS...]; in the suite at 1024 ranks (ControlPlaneScaleTest).
  */
@@ -25,10 +31,13 @@ public final class ControlPlaneScale {
             "--backend socket", "--ranks 1", "--sockets-per-peer 1", "--socket-algo auto", "--socket-chunk 0");
     private static final byte[] TOKEN = "control-plane-sc".getBytes(StandardCharsets.US_ASCII);
     /** Thread stacks: a simulated rank needs little, and 8192 of them share one JVM. */
-    private static final long STACK_BYTES = 256 << 10;
+    private static final long STACK_BYTES = 144 << 10;
+    /** Threads that create the simulated ranks' threads: each start waits for its new thread to be scheduled. */
+    private static final int STARTERS = 32;
 
     /**
-     * @param rendezvousMs   from the first thread's start to rank 0 past the rendezvous barrier
+     * @param startMs        creating and starting the simulated ranks' threads, before the rendezvous
+     * @param rendezvousMs   from the ranks' release to rank 0 past the rendezvous barrier
      * @param sizeMs         per size (both placements), as rank 0 sees it, in order
      * @param bytesToRank0   per size: what the store sent rank 0
      * @param bytesOut       per size: what the store sent every rank together
@@ -36,9 +45,14 @@ public final class ControlPlaneScale {
      * @param messages       per size: requests in plus answers out
      * @param payload        the results payload of one rank (bytes)
      * @param storeCpuMs     per size: the store thread's own CPU time, what a job whose ranks are elsewhere waits on
+     * @param rendezvousMaxOther the most bytes the store sent one rank other than 0 in the rendezvous (up to the last
+     *                       barrier's release, 8 bytes, which may still be on its way)
+     * @param peersMax       the most peers one rank looked up
+     * @param rendezvousStoreCpuMs the store thread's CPU time in the rendezvous
      */
-    record Result(int n, double rendezvousMs, double[] sizeMs, double bytesToRank0, double bytesOut, double bytesIn,
-                  double messages, int payload, double storeCpuMs) {
+    record Result(int n, double startMs, double rendezvousMs, double[] sizeMs, double bytesToRank0, double bytesOut,
+                  double bytesIn, double messages, int payload, double storeCpuMs, long rendezvousMaxOther, int peersMax,
+                  double rendezvousStoreCpuMs) {
         double medianSizeMs() {
             double[] s = sizeMs.clone();
             Arrays.sort(s);
@@ -61,75 +75,152 @@ public final class ControlPlaneScale {
     static Result run(int n, int sizes, int iters, long timeoutMillis) throws Exception {
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
-            InetSocketAddress at = new InetSocketAddress("127.0.0.1", server.port());
-            long[] sizeEnd = new long[sizes];
-            long[] rendezvousEnd = new long[1];
-            long[][] traffic = new long[2][];
-            long[] storeCpu = new long[2];
-            java.util.concurrent.atomic.AtomicLong connected = new java.util.concurrent.atomic.AtomicLong();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            List<Thread> threads = new ArrayList<>(n);
+            Run run = new Run(server, n, sizes, payload, timeoutMillis);
+            Thread[] threads = new Thread[n];
+            CountDownLatch go = new CountDownLatch(1);
             long t0 = System.nanoTime();
-            for (int r = 0; r < n; r++) {
-                int rank = r;
-                Thread t = new Thread(null, () -> {
-                    try (StoreClient c = StoreClient.connect(at, TOKEN, rank, n, timeoutMillis, FLAGS)) {
-                        connected.accumulateAndGet(System.nanoTime(), Math::max);
-                        byte[] info = ("{\"rank\":" + rank + ",\"local_rank\":0,\"host\":\"node" + rank / 8
-                                + "\",\"pid\":12345,\"device\":\"eth0:10.0.0." + rank % 250 + "\"}").getBytes(StandardCharsets.UTF_8);
-                        c.gather("rankinfo", info, 0);
-                        c.broadcast("run-folder", "20261202-120000-socket-12345".getBytes(StandardCharsets.UTF_8), 0);
-                        c.barrier("ready");
-                        if (rank == 0) {
-                            rendezvousEnd[0] = System.nanoTime();
-                            traffic[0] = server.traffic().snapshot();
-                            storeCpu[0] = storeCpuNanos();
-                        }
-                        byte[] mine = new byte[payload];
-                        for (int s = 0; s < sizes; s++) {
-                            for (String placement : new String[] {"out-of-place", "in-place"}) {
-                                String tag = "#" + s + " all_reduce " + (8L << s) + " B " + placement;
-                                c.barrier(tag + ": start");
-                                c.gather(tag + ": results", mine, 0);
+            Thread[] starters = new Thread[STARTERS];
+            for (int s = 0; s < STARTERS; s++) {
+                int first = s;
+                starters[s] = new Thread(() -> {
+                    for (int r = first; r < n; r += STARTERS) {
+                        int rank = r;
+                        threads[r] = new Thread(null, () -> {
+                            try {
+                                go.await();
+                                run.rank(rank);
+                            } catch (Throwable e) {
+                                run.failure.compareAndSet(null, e);
                             }
-                            if (rank == 0) {
-                                sizeEnd[s] = System.nanoTime();
-                            }
-                        }
-                        c.barrier("done");
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
+                        }, "rank" + r, STACK_BYTES);
+                        threads[r].start();
                     }
-                }, "rank" + r, STACK_BYTES);
-                threads.add(t);
-                t.start();
+                });
+                starters[s].start();
             }
-            long started = System.nanoTime();
+            for (Thread t : starters) {
+                t.join();
+            }
+            long released = System.nanoTime();
+            long cpuAtRelease = storeCpuNanos();
+            go.countDown();
             for (Thread t : threads) {
                 t.join();
             }
-            if (Boolean.getBoolean("phases")) {
-                System.out.printf(Locale.ROOT, "# %d ranks: threads started %.2f s, all connected %.2f s%n", n,
-                        (started - t0) / 1e9, (connected.get() - t0) / 1e9);
+            if (run.failure.get() != null) {
+                throw new IllegalStateException("a simulated rank failed: " + run.failure.get(), run.failure.get());
             }
-            if (failure.get() != null) {
-                throw new IllegalStateException("a simulated rank failed: " + failure.get(), failure.get());
-            }
-            traffic[1] = server.traffic().snapshot();
-            storeCpu[1] = storeCpuNanos();
+            long[] end = server.traffic().snapshot();
+            long storeCpuEnd = storeCpuNanos();
             double[] sizeMs = new double[sizes];
-            long last = rendezvousEnd[0];
+            long last = run.rendezvousEnd;
             for (int s = 0; s < sizes; s++) {
-                sizeMs[s] = (sizeEnd[s] - last) / 1e6;
-                last = sizeEnd[s];
+                sizeMs[s] = (run.sizeEnd[s] - last) / 1e6;
+                last = run.sizeEnd[s];
             }
-            // the traffic of the sizes: from the rendezvous to the end, less the final barrier's 2N messages
-            long[] a = traffic[0];
-            long[] b = traffic[1];
-            return new Result(n, (rendezvousEnd[0] - t0) / 1e6, sizeMs, (b[2] - a[2]) / (double) sizes,
-                    (b[1] - a[1]) / (double) sizes, (b[0] - a[0]) / (double) sizes, (b[3] - a[3] + b[4] - a[4]) / (double) sizes,
-                    payload, (storeCpu[1] - storeCpu[0]) / 1e6 / sizes);
+            // the traffic of the sizes: from the rendezvous to the end, with the last results and the end's barrier
+            long[] a = run.traffic;
+            long maxOther = 0;
+            for (int r = 1; r < n; r++) {
+                maxOther = Math.max(maxOther, run.byRank[r]);
+            }
+            return new Result(n, (released - t0) / 1e6, (run.rendezvousEnd - released) / 1e6, sizeMs,
+                    (end[2] - a[2]) / (double) sizes, (end[1] - a[1]) / (double) sizes, (end[0] - a[0]) / (double) sizes,
+                    (end[3] - a[3] + end[4] - a[4]) / (double) sizes, payload, (storeCpuEnd - run.storeCpu) / 1e6 / sizes,
+                    maxOther, run.peersMax.get(), (run.storeCpu - cpuAtRelease) / 1e6);
         }
+    }
+
+    /** What the simulated ranks share: the store, and what rank 0 notes on the way. */
+    private static final class Run {
+        final StoreServer server;
+        final InetSocketAddress at;
+        final int n;
+        final int sizes;
+        final int payload;
+        final long timeoutMillis;
+        final long[] sizeEnd;
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final java.util.concurrent.atomic.AtomicInteger peersMax = new java.util.concurrent.atomic.AtomicInteger();
+        long rendezvousEnd;
+        long[] traffic;
+        long[] byRank;
+        long storeCpu;
+
+        Run(StoreServer server, int n, int sizes, int payload, long timeoutMillis) {
+            this.server = server;
+            this.at = new InetSocketAddress("127.0.0.1", server.port());
+            this.n = n;
+            this.sizes = sizes;
+            this.payload = payload;
+            this.timeoutMillis = timeoutMillis;
+            this.sizeEnd = new long[sizes];
+        }
+
+        /** One simulated rank, start to end; rank 0 notes the times and the store's counts. */
+        void rank(int rank) {
+            try (StoreClient c = StoreClient.connect(at, TOKEN, rank, n, timeoutMillis, FLAGS)) {
+                byte[] info = ("{\"rank\":" + rank + ",\"local_rank\":0,\"host\":\"node" + rank / 8
+                        + "\",\"pid\":12345,\"device\":\"eth0:10.0.0." + rank % 250 + "\"}").getBytes(StandardCharsets.UTF_8);
+                c.gather("rankinfo", info, 0);
+                c.broadcast("run-folder", "20261202-120000-socket-12345".getBytes(StandardCharsets.UTF_8), 0);
+                // the socket backend's "host|address|port", looked up by the peers an all_reduce sweep links to
+                int[] peers = peers(rank, n);
+                peersMax.accumulateAndGet(peers.length, Math::max);
+                byte[][] got = c.fromPeers("socket/addresses", address(rank), peers);
+                for (int i = 0; i < peers.length; i++) {
+                    if (!Arrays.equals(got[i], address(peers[i]))) {
+                        throw new IllegalStateException("rank " + rank + " got another address for rank " + peers[i]);
+                    }
+                }
+                c.barrier("ready");
+                if (rank == 0) {
+                    rendezvousEnd = System.nanoTime();
+                    traffic = server.traffic().snapshot();
+                    byRank = server.traffic().bytesOutByRank();
+                    storeCpu = storeCpuNanos();
+                }
+                byte[] mine = new byte[payload];
+                String tag = null;
+                for (int s = 0; s < sizes; s++) {
+                    for (String placement : new String[] {"out-of-place", "in-place"}) {
+                        String start = "#" + s + " all_reduce " + (8L << s) + " B " + placement + ": start";
+                        // the previous placement's results travel with this start barrier (sweep's ResultRelay)
+                        if (tag == null) {
+                            c.barrier(start);
+                        } else {
+                            c.gather(start, mine, 0);
+                        }
+                        tag = start;
+                    }
+                    if (rank == 0) {
+                        sizeEnd[s] = System.nanoTime();
+                    }
+                }
+                c.gather(tag + ": results", mine, 0);
+                c.barrier("done");
+            }
+        }
+    }
+
+    /** "host|address|port" of a simulated rank, as the socket backend publishes it. */
+    static byte[] address(int rank) {
+        return ("node" + rank / 8 + "|10." + rank / 62500 + "." + rank / 250 % 250 + "." + rank % 250 + "|" + (40000 + rank % 8))
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The ring neighbours and recursive-doubling partners (the socket backend's Peers for all_reduce), in rank order. */
+    static int[] peers(int rank, int n) {
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+        out.add(Math.floorMod(rank + 1, n));
+        out.add(Math.floorMod(rank - 1, n));
+        for (int mask = 1; mask < n; mask <<= 1) {
+            if ((rank ^ mask) < n) {
+                out.add(rank ^ mask);
+            }
+        }
+        out.remove(rank);
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The CPU time of the store's thread so far (ns), -1 where the JVM does not measure it. */
@@ -174,24 +265,25 @@ public final class ControlPlaneScale {
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated ranks as threads, real store over loopback,"
                 + " %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n", sizes, iters, 8 * (2 + iters),
                 Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%7s %13s %14s %14s %15s %16s %16s %14s %12s%n", "ranks", "rendezvous_s",
-                "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size", "B_other/size",
-                "msgs/size");
+        System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
+                "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
+                "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
             Result r = run(n, sizes, iters, 120_000);
             results.add(r);
-            System.out.printf(Locale.ROOT, "%7d %13.2f %14.1f %14.1f %15.1f %16.0f %16.0f %14.1f %12.0f%n", n,
-                    r.rendezvousMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(), r.bytesToRank0(), r.bytesOut(),
-                    r.bytesPerOtherRank(), r.messages());
+            System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
+                    n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),
+                    r.bytesToRank0(), r.bytesOut(), r.bytesPerOtherRank(), r.messages(), r.rendezvousMaxOther());
             System.gc();
         }
         if (results.size() >= 2) {
             System.out.printf(Locale.ROOT, "# growth with N (exponent k of N^k, least squares): rendezvous %.2f, per-size"
-                            + " control %.2f, bytes to rank 0 %.2f, bytes out in all %.2f, bytes to each other rank %.2f%n",
+                            + " control %.2f, bytes to rank 0 %.2f, bytes out in all %.2f, bytes to each other rank %.2f,"
+                            + " rendezvous bytes to one other rank %.2f (its peers: log2 N)%n",
                     growth(results, Result::rendezvousMs), growth(results, Result::medianSizeMs),
                     growth(results, Result::bytesToRank0), growth(results, Result::bytesOut),
-                    growth(results, Result::bytesPerOtherRank));
+                    growth(results, Result::bytesPerOtherRank), growth(results, r -> r.rendezvousMaxOther()));
             Result big = results.get(results.size() - 1);
             System.out.printf(Locale.ROOT, "# at %d ranks: bytes to rank 0 a size / (N x payload) = %.2f (2 placements:"
                     + " about 2 is O(N); N^2 would be about %d)%n", big.n(), big.bytesToRank0() / ((double) big.n() * big.payload()),

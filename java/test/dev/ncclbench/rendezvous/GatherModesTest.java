@@ -91,4 +91,77 @@ class GatherModesTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void eachRankGetsOnlyThePeersItAsksForInItsOrder() throws Exception {
+        int n = 16;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, 10_000)) {
+            InetSocketAddress at = new InetSocketAddress("127.0.0.1", server.port());
+            List<Future<byte[][]>> got = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                // the ring's neighbours, the next neighbour first; rank 3 asks none
+                int[] peers = rank == 3 ? new int[0] : new int[] {(rank + 1) % n, (rank + n - 1) % n};
+                got.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at, TOKEN, rank, n, 10_000)) {
+                        byte[][] mine = c.fromPeers("socket/addresses", bytes("10.0.0." + rank + ":5000" + rank % 10), peers);
+                        // every answer of the lookup is counted before this barrier's requests are read
+                        c.barrier("counted");
+                        return mine;
+                    }
+                }));
+            }
+            for (int r = 0; r < n; r++) {
+                byte[][] mine = got.get(r).get(20, TimeUnit.SECONDS);
+                if (r == 3) {
+                    assertEquals(0, mine.length);
+                    continue;
+                }
+                int next = (r + 1) % n;
+                int prev = (r + n - 1) % n;
+                assertArrayEquals(bytes("10.0.0." + next + ":5000" + next % 10), mine[0], "rank " + r + "'s next");
+                assertArrayEquals(bytes("10.0.0." + prev + ":5000" + prev % 10), mine[1], "rank " + r + "'s previous");
+            }
+            // hello's OK, then OK, the count and the two payloads asked, each after its length: nobody else's; then
+            // the barrier's release (8 bytes), which may still be on its way to the count
+            long[] byRank = server.traffic().bytesOutByRank();
+            for (int r = 0; r < n; r++) {
+                long due = 4 + 8 + (r == 3 ? 0 : 8 + bytes("10.0.0." + (r + 1) % n + ":5000" + (r + 1) % n % 10).length
+                        + bytes("10.0.0." + (r + n - 1) % n + ":5000" + (r + n - 1) % n % 10).length);
+                assertTrue(byRank[r] == due || byRank[r] == due + 8, "bytes the store sent rank " + r + ": " + byRank[r]
+                        + ", not " + due + " (+ 8)");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aRankThatNeverPublishesIsNamedByTheOthers() throws Exception {
+        int n = 3;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, 1_000)) {
+            InetSocketAddress at = new InetSocketAddress("127.0.0.1", server.port());
+            try (StoreClient hung = StoreClient.connect(at, TOKEN, 2, n, 10_000)) {
+                List<Future<NcclbenchException>> got = new ArrayList<>();
+                for (int r = 0; r < 2; r++) {
+                    int rank = r;
+                    got.add(pool.submit(() -> {
+                        try (StoreClient c = StoreClient.connect(at, TOKEN, rank, n, 10_000)) {
+                            return assertThrows(NcclbenchException.class,
+                                    () -> c.fromPeers("socket/addresses", bytes("a" + rank), new int[] {2}));
+                        }
+                    }));
+                }
+                for (Future<NcclbenchException> f : got) {
+                    NcclbenchException e = f.get(20, TimeUnit.SECONDS);
+                    assertEquals(ExitCode.TIMEOUT, e.exitCode(), e.getMessage());
+                    assertTrue(e.getMessage().contains("rank 2") && e.getMessage().contains("socket/addresses"), e.getMessage());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

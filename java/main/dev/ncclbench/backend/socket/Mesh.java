@@ -63,7 +63,7 @@ final class Mesh implements AutoCloseable {
         this.rank = rank;
         this.linked = linked.clone();
         this.listener = listener;
-        this.addresses = List.copyOf(addresses);
+        this.addresses = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(addresses)); // null: no link
         this.nranks = nranks;
         this.perPeer = perPeer;
         this.channels = channels;
@@ -85,7 +85,7 @@ final class Mesh implements AutoCloseable {
      * Builds the mesh of the links to {@code linked} ({@link Peers#needed}, or {@link Peers#all}; see {@link MeshLinks}).
      *
      * @param listener  this rank's listening socket: the mesh keeps it open for {@link #reconnect} and closes it
-     * @param addresses every rank's listening address, by rank
+     * @param addresses the listening address of every rank in {@code linked}, by rank (null for the others)
      */
     static Mesh connect(int rank, int nranks, int perPeer, ServerSocketChannel listener,
                         List<InetSocketAddress> addresses, long timeoutMillis, SocketTuning tuning, boolean[] linked) {

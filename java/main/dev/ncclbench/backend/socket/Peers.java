@@ -64,6 +64,17 @@ final class Peers {
         }
     }
 
+    /** The ranks {@code need} holds, in rank order. */
+    static int[] ranks(boolean[] need) {
+        int[] out = new int[count(need)];
+        for (int r = 0, i = 0; r < need.length; r++) {
+            if (need[r]) {
+                out[i++] = r;
+            }
+        }
+        return out;
+    }
+
     static int count(boolean[] need) {
         int c = 0;
         for (boolean b : need) {

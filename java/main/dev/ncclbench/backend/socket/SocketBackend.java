@@ -165,19 +165,24 @@ public final class SocketBackend implements Backend {
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
             String host = HostName.node(null, System.getenv());
             String mine = host + "|" + bindAddr.getHostAddress() + "|" + port;
-            byte[][] all = plane.allGather("socket/addresses", mine.getBytes(StandardCharsets.UTF_8));
-            List<InetSocketAddress> addrs = new ArrayList<>();
-            for (byte[] b : all) {
-                String[] parts = new String(b, StandardCharsets.UTF_8).split("\\|");
-                addrs.add(new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
-            }
-            SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
             // under nccl-tests' split each group is a mesh of its own: its members only, numbered in world order
             Group group = Group.of(spec, plane);
-            List<InetSocketAddress> members = new ArrayList<>();
-            group.members().forEach(r -> members.add(addrs.get(r)));
+            boolean[] linked = Peers.needed(spec, group.rank(), group.size());
+            int[] inGroup = Peers.ranks(linked);
+            int[] peers = new int[inGroup.length];
+            for (int i = 0; i < inGroup.length; i++) {
+                peers[i] = group.members().get(inGroup[i]);
+            }
+            // each rank publishes its address and fetches only its peers': O(peers) bytes a rank, not N
+            byte[][] got = plane.fromPeers("socket/addresses", mine.getBytes(StandardCharsets.UTF_8), peers);
+            List<InetSocketAddress> members = new ArrayList<>(java.util.Collections.nCopies(group.size(), null));
+            for (int i = 0; i < inGroup.length; i++) {
+                String[] parts = new String(got[i], StandardCharsets.UTF_8).split("\\|");
+                members.set(inGroup[i], new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
+            }
+            SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
             Mesh mesh = Mesh.connect(group.rank(), group.size(), spec.socketsPerPeer(), listener, members, spec.timeoutMillis(),
-                    tuning, Peers.needed(spec, group.rank(), group.size()));
+                    tuning, linked);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label(), group.color());
             return new SocketRankComm(mesh, info, tuning);
         } catch (IOException | RuntimeException e) {
