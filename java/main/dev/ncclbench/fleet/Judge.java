@@ -57,7 +57,7 @@ public final class Judge {
             if (atSize != null) {
                 return new NodeVerdict(r, NodeVerdict.Status.SLOW, atSize);
             }
-            GroupMeasurement best = mine.stream().filter(m -> !e.slow(m)).reduce((x, y) -> y.load() <= x.load() ? y : x).orElseThrow();
+            GroupMeasurement best = e.bestFine(r);
             return new NodeVerdict(r, NodeVerdict.Status.GOOD, "fine with " + hosts.get(best.group().other(r))
                     + " in round " + best.round() + " (" + pct(e.ratio(best)) + " of the best pairs)");
         }

@@ -38,6 +38,7 @@ public final class Search {
             out.lost().forEach(lost::putIfAbsent);
             Set<Integer> gone = new TreeSet<>(lost.keySet());
             Map<Integer, Integer> loads = plan.loads();
+            int before = measurements.size();
             for (int i = 0; i < plan.groups().size(); i++) {
                 Group g = plan.groups().get(i);
                 int load = g.members().stream().mapToInt(loads::get).max().orElse(1);
@@ -45,7 +46,7 @@ public final class Search {
                 measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i))
                         : GroupMeasurement.failed(plan.round(), g, load, err));
             }
-            evidence = evidence.next(measurements, gone);
+            evidence.fold(measurements.subList(before, measurements.size()), gone);
             verdicts = Judge.judge(evidence, hosts, lost);
             onRound.accept(new RoundReport(plan, measurements.subList(measurements.size() - plan.groups().size(),
                     measurements.size()), evidence, Map.copyOf(out.lost())));
