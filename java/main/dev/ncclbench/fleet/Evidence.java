@@ -34,25 +34,34 @@ public final class Evidence {
     private final List<GroupMeasurement> largerGroups = new ArrayList<>();
     private final List<GroupMeasurement> failures = new ArrayList<>();
     private final References references;
-    /** Per node: successful pair results, the best of them that ran alone. */
+    /** Per node: successful pair results, and those that ran alone. */
     private final int[] pairsOk;
-    private final double[] bestAlone;
+    private final List<List<GroupMeasurement>> aloneByNode = new ArrayList<>();
+    /** With --baseline: the verdict of each pair result the baseline has a line for, and the slow ones. */
+    private final BaselineJudge baseline;
+    private final Map<GroupMeasurement, BaselineJudge.Verdict> byBaseline = new java.util.IdentityHashMap<>();
+    private final List<GroupMeasurement> slowByBaseline = new ArrayList<>();
     /** Per node, recounted at each fold from the slow prefixes and the failures: slow and usable-failed pair results. */
     private final int[] slowPairs;
     private final int[] failedPairs;
     private final TreeSet<Integer> slowLinks = new TreeSet<>();
 
     public Evidence(int nodes, SearchOptions options) {
+        this(nodes, options, null);
+    }
+
+    /** @param baseline judges pair results that have a recorded rate (null: relative and --fabric only) */
+    Evidence(int nodes, SearchOptions options, BaselineJudge baseline) {
         this.nodes = nodes;
         this.options = options;
+        this.baseline = baseline;
         this.references = new References(options.margin(), options.floorGBps());
         for (int r = 0; r < nodes; r++) {
             pairsByNode.add(new ArrayList<>());
             groupsByNode.add(new ArrayList<>());
+            aloneByNode.add(new ArrayList<>());
         }
         pairsOk = new int[nodes];
-        bestAlone = new double[nodes];
-        java.util.Arrays.fill(bestAlone, Double.NEGATIVE_INFINITY);
         slowPairs = new int[nodes];
         failedPairs = new int[nodes];
     }
@@ -78,8 +87,15 @@ public final class Evidence {
                     pairsOk[a]++;
                     pairsOk[b]++;
                     if (m.load() == 1) {
-                        bestAlone[a] = Math.max(bestAlone[a], m.busbw());
-                        bestAlone[b] = Math.max(bestAlone[b], m.busbw());
+                        aloneByNode.get(a).add(m);
+                        aloneByNode.get(b).add(m);
+                    }
+                    BaselineJudge.Verdict v = baseline == null ? null : baseline.judge(m);
+                    if (v != null) {
+                        byBaseline.put(m, v);
+                        if (v.slow()) {
+                            slowByBaseline.add(m);
+                        }
                     }
                 }
             } else {
@@ -108,10 +124,16 @@ public final class Evidence {
                 continue;
             }
             for (int i = 0; i < c.count() && c.values[i] < c.threshold; i++) {
-                List<Integer> mem = measurements.get(c.index[i]).group().members();
-                slowPairs[mem.get(0)]++;
-                slowPairs[mem.get(1)]++;
-                slowLinks.add(key(mem.get(0), mem.get(1)));
+                GroupMeasurement m = measurements.get(c.index[i]);
+                if (slow(m)) { // below the relative threshold, and not cleared by its baseline
+                    countSlow(m);
+                }
+            }
+        }
+        for (GroupMeasurement m : slowByBaseline) {
+            References.Klass c = references.of(m.load(), 2);
+            if (!(m.busbw() < c.threshold)) { // the prefix above did not count it
+                countSlow(m);
             }
         }
         for (GroupMeasurement m : failures) {
@@ -125,6 +147,13 @@ public final class Evidence {
                 }
             }
         }
+    }
+
+    private void countSlow(GroupMeasurement m) {
+        List<Integer> mem = m.group().members();
+        slowPairs[mem.get(0)]++;
+        slowPairs[mem.get(1)]++;
+        slowLinks.add(key(mem.get(0), mem.get(1)));
     }
 
     /** A pair as one number, a * nodes + b (a &lt; b): dense, so a hash table spreads it (a &lt;&lt; 20 | b did not). */
@@ -206,8 +235,23 @@ public final class Evidence {
         if (m.failed()) {
             return true;
         }
+        BaselineJudge.Verdict v = byBaseline.isEmpty() ? null : byBaseline.get(m);
+        if (v != null) {
+            // the recorded rate decides; the catalog's floor still holds
+            return v.slow() || options.floorGBps().isPresent() && m.busbw() < options.floorGBps().getAsDouble() / m.load();
+        }
         References.Klass c = references.of(m.load(), m.group().size());
         return c != null && m.busbw() < c.threshold;
+    }
+
+    /** The baseline's verdict on a result, or null where it had no recorded rate (or no --baseline). */
+    BaselineJudge.Verdict againstBaseline(GroupMeasurement m) {
+        return byBaseline.get(m);
+    }
+
+    /** The baseline judge, or null without --baseline. */
+    BaselineJudge baseline() {
+        return baseline;
     }
 
     /** Usable pair results of {@code rank}, in round order. */
@@ -250,9 +294,10 @@ public final class Evidence {
         if (!reachable(rank)) {
             return false;
         }
-        References.Klass alone = references.of(1, 2);
-        if (alone != null && bestAlone[rank] >= alone.threshold) {
-            return true;
+        for (GroupMeasurement m : aloneByNode.get(rank)) {
+            if (!slow(m)) {
+                return true;
+            }
         }
         int fine = finePairs(rank);
         int total = pairsOk[rank] + failedPairs[rank];
