@@ -47,12 +47,17 @@ final class FleetText {
             String who = m.group().members().stream().map(hosts::get).collect(Collectors.joining(" - "));
             String what = !r.evidence().usable(m) ? "not judged (" + m.error() + ")"
                     : m.failed() ? "failed: " + m.error()
-                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s", m.busbw(),
-                    Judge.pct(r.evidence().ratio(m)), r.evidence().slow(m) ? ": slow" : "");
+                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s%s", m.busbw(),
+                    Judge.pct(r.evidence().ratio(m)), againstBaseline(r.evidence().againstBaseline(m)),
+                    r.evidence().slow(m) ? ": slow" : "");
             out.printf(Locale.ROOT, "  %-12s %s: %s%n", m.group().purpose().label, who, what);
         }
         r.lost().forEach((rank, why) -> out.println("  lost " + hosts.get(rank) + ": " + why));
         out.flush();
+    }
+
+    private static String againstBaseline(BaselineJudge.Verdict v) {
+        return v == null ? "" : ", " + Judge.pct(v.ratio()) + " of its baseline (" + v.line() + ")";
     }
 
     void verdicts(SearchResult result) {
