@@ -75,14 +75,22 @@ class FleetScaleTest {
         long maxCpu = 0;
         long rounds = 0;
         long start = System.nanoTime();
+        List<String> wrong = new ArrayList<>();
+        int accusedNodes = 0;
+        int accusedLinks = 0;
         for (long seed = 1; seed <= SEEDS; seed++) {
             Case c = fabric(1024, 3, 5, seed);
             TimedRunner timed = new TimedRunner(c.fabric());
             SearchResult r = Search.run(SimulatedFabric.hosts(1024), options(1024, seed), timed, java.util.Map.of(), x -> { });
             Set<Integer> named = new TreeSet<>(r.verdicts().badNodes().stream().map(NodeVerdict::rank).toList());
-            assertEquals(c.slow(), named, "seed " + seed + ": nodes named slow");
-            assertEquals(c.bad(), badLinks(r), "seed " + seed + ": links named bad");
-            assertTrue(r.rounds() <= 12, "seed " + seed + ": " + r.rounds() + " rounds");
+            Set<Long> links = badLinks(r);
+            // every seed runs, and the wrong ones are named together at the end: one failure does not hide the rest
+            accusedNodes += (int) named.stream().filter(x -> !c.slow().contains(x)).count();
+            accusedLinks += (int) links.stream().filter(x -> !c.bad().contains(x)).count();
+            if (!c.slow().equals(named) || !c.bad().equals(links) || r.rounds() > 12) {
+                wrong.add("seed " + seed + ": slow " + named + " (is " + c.slow() + "), bad links " + links.size()
+                        + " (is " + c.bad().size() + "), rounds " + r.rounds());
+            }
             worst = Math.max(worst, r.rounds());
             least = Math.min(least, r.rounds());
             rounds += r.rounds();
@@ -91,31 +99,38 @@ class FleetScaleTest {
             planCpu += timed.cpuBetween;
             maxCpu = Math.max(maxCpu, timed.maxCpu);
         }
-        System.out.printf(Locale.ROOT, "fleet scale: 1024 nodes, 3 slow + 5 bad links, %d seeds: every one found, none"
-                        + " accused wrongly; rounds min %d, mean %.2f, worst %d; judging a round and planning the next: thread CPU"
+        System.out.printf(Locale.ROOT, "fleet scale: 1024 nodes, 3 slow + 5 bad links, %d seeds; rounds min %d, mean %.2f, worst %d; judging a round and planning the next: thread CPU"
                         + " %.0f ms (mean), %.0f ms (worst), wall %.0f ms (mean), %.0f ms (worst); %.1f s in all%n",
                 SEEDS, least, rounds / (double) SEEDS, worst, planCpu / 1e6 / (rounds - SEEDS), maxCpu / 1e6,
                 planNanos / 1e6 / (rounds - SEEDS), maxPlan / 1e6, (System.nanoTime() - start) / 1e9);
+        System.out.printf(Locale.ROOT, "fleet scale: %d of %d seeds exact; good nodes accused %d, good links accused %d%n",
+                SEEDS - wrong.size(), SEEDS, accusedNodes, accusedLinks);
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
     }
 
     @Test
     void roundsGrowAsLogN() {
         int[] sizes = {8, 64, 256, 1024};
         double[] mean = new double[sizes.length];
-        StringBuilder line = new StringBuilder("fleet scale: rounds by N (1 slow node + 1 bad link, 3 seeds each):");
+        StringBuilder line = new StringBuilder("fleet scale: rounds by N (1 slow node + 1 bad link, " + SEEDS
+                + " seeds each, min/mean/max):");
         for (int i = 0; i < sizes.length; i++) {
             int n = sizes[i];
             long total = 0;
-            for (long seed = 1; seed <= 3; seed++) {
+            int lo = Integer.MAX_VALUE;
+            int hi = 0;
+            for (long seed = 1; seed <= SEEDS; seed++) {
                 Case c = fabric(n, 1, 1, seed);
                 SearchResult r = c.fabric().search(options(n, seed));
                 assertEquals(c.slow(), new TreeSet<>(r.verdicts().badNodes().stream().map(NodeVerdict::rank).toList()),
                         "n " + n + " seed " + seed);
                 assertEquals(c.bad(), badLinks(r), "n " + n + " seed " + seed);
                 total += r.rounds();
+                lo = Math.min(lo, r.rounds());
+                hi = Math.max(hi, r.rounds());
             }
-            mean[i] = total / 3.0;
-            line.append(String.format(Locale.ROOT, " N=%d %.2f", n, mean[i]));
+            mean[i] = total / (double) SEEDS;
+            line.append(String.format(Locale.ROOT, " N=%d %d/%.2f/%d", n, lo, mean[i], hi));
         }
         // least squares: rounds = a + b log2 N
         double sx = 0, sy = 0, sxx = 0, sxy = 0;
