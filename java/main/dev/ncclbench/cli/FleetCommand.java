@@ -85,6 +85,19 @@ public final class FleetCommand implements Callable<Integer> {
     @Mixin
     FabricFlags fabricFlags = new FabricFlags();
 
+    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "Judge each pair against its rate in this fleet"
+            + " baseline (recorded with --record-baseline) with the gate's test; pairs it has no rate for are judged"
+            + " relative (and by --fabric)")
+    String baseline;
+
+    @Option(names = "--record-baseline", paramLabel = "NAME", description = "After the search, record every fine pair"
+            + " between good nodes as the fleet baseline NAME (<baseline-dir>/NAME.fleet-baseline.json); a pair's rate"
+            + " is kept per load, so record with --survey round-robin to have every pair alone")
+    String recordBaseline;
+
+    @Option(names = "--baseline-dir", paramLabel = "DIR", description = "Baseline folder (default: ${DEFAULT-VALUE})")
+    Path baselineDir = dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR;
+
     @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name in the verdicts and the drain list"
             + " (default: SLURMD_NODENAME under Slurm, else the kernel's host name up to the first dot, as NCCL takes it)")
     String nodeName;
@@ -136,7 +149,8 @@ public final class FleetCommand implements Callable<Integer> {
                 f.id(), f.healthyMinGBps())).orElse(null);
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
-                nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus));
+                nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
+                baselineDir);
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), System.getenv()).code;
     }
 

@@ -306,14 +306,16 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         }
         List<Double> busbw = new ArrayList<>();
         List<String> errors = new ArrayList<>();
+        List<List<dev.ncclbench.baseline.SizeSamples>> samples = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.get(i);
             Map<Integer, Messages.GroupResult> got = results.getOrDefault(i, Map.of());
             String err = GroupResults.error(g, got, lost, unfinished, settings.roundCapMillis() / 1000, hosts);
             errors.add(err);
             busbw.add(err == null ? GroupResults.busbw(g, got.get(g.members().get(0))) : Double.NaN);
+            samples.add(err == null ? GroupResults.samples(g, got.get(g.members().get(0))) : null);
         }
-        return new Outcome(busbw, errors, lostNow);
+        return new Outcome(busbw, errors, lostNow, samples);
     }
 
     private void markLost(int rank, String why, Map<Integer, String> lostNow) {

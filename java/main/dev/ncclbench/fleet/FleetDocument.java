@@ -7,10 +7,16 @@ import java.util.Map;
 
 /** The search as one document: what the JSON holds and what the HTML, JUnit and Prometheus files are drawn from. */
 public record FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
-                            String floorSource, SearchResult result) {
+                            String floorSource, SearchResult result, FleetBaseline baseline) {
     public static final String KIND = "ncclbench.fleet";
     /** 2: kind and schema_version replace "schema": "ncclbench-fleet/1". */
     public static final int SCHEMA_VERSION = 2;
+
+    /** Without --baseline. */
+    public FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
+                         String floorSource, SearchResult result) {
+        this(hosts, search, settings, backend, floorSource, result, null);
+    }
 
     public Verdicts verdicts() {
         return result.verdicts();
@@ -78,7 +84,17 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
         d.put("margin", search.margin());
         d.put("floor_gbps", search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null);
         d.put("floor_source", floorSource);
-        d.put("judgement", judgement(floorSource));
+        d.put("judgement", judgement(floorSource, baseline));
+        BaselineJudge bj = result.evidence().baseline();
+        if (baseline != null && bj != null) {
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("name", baseline.name());
+            b.put("recorded_at", baseline.createdAt());
+            b.put("pairs_recorded", baseline.pairs().size());
+            b.put("results_judged", bj.judged);
+            b.put("results_without_baseline", bj.without);
+            d.put("baseline", b);
+        }
         d.put("sizes_bytes", settings.sizes());
         d.put("collectives", settings.collectives());
         d.put("iters", settings.iters());
@@ -154,7 +170,13 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
     }
 
     /** How results were judged, in one sentence that names the limit of a relative judgement. */
-    static String judgement(String floorSource) {
+    static String judgement(String floorSource, FleetBaseline baseline) {
+        if (baseline != null) {
+            return "judged against baseline " + baseline.name() + " (recorded " + baseline.createdAt() + "): each pair with"
+                    + " a recorded rate by the gate's test (Mann-Whitney U and bootstrap interval, 5% tolerance);"
+                    + " a pair with no recorded rate (no baseline for this pair) falls back to "
+                    + (floorSource != null ? "below " + floorSource + " or " : "") + "the margin of the best results of this run";
+        }
         return floorSource != null ? "absolute and relative: below " + floorSource + " (shared by the pairs a node ran at"
                 + " once) or below the margin of the best results of this run"
                 : "relative only: each result against the best results of this run; if every pair is slow, all look good"

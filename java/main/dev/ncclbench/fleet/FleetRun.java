@@ -39,10 +39,13 @@ public final class FleetRun {
      * @param survey     null: every pair at once on the socket backend up to 16 nodes, else random pairs
      * @param floorGBps  the fabric catalog's healthy minimum for a pair, when --fabric names one
      * @param outputs    where rank 0 writes the JSON, HTML, drain list, JUnit and Prometheus files
+     * @param baseline   --baseline: a fleet baseline's name (in baselineDir) or file to judge pairs against, or null
+     * @param recordBaseline --record-baseline: record this run's good pairs as a fleet baseline of this name, or null
      */
     public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
-                          Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs) {
+                          Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
+                          String baseline, String recordBaseline, Path baselineDir) {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
@@ -91,10 +94,15 @@ public final class FleetRun {
             worker.run();
             return ExitCode.OK;
         }
+        FleetBaseline baseline = null;
+        if (o.baseline() != null) { // read before anyone waits: a wrong name is one line and exit 2
+            baseline = FleetBaseline.read(o.baselineDir(), o.baseline());
+            baseline.admit(FleetBaseline.fingerprintOf(backend.name(), o.settings()));
+        }
         InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
-            return lead(c, worker, launcherNames, search, choice, o, out, err);
+            return lead(c, worker, launcherNames, search, choice, o, baseline, out, err);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -102,7 +110,8 @@ public final class FleetRun {
     }
 
     private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
-                                 BackendChoice choice, Options o, PrintWriter out, PrintWriter err) throws IOException {
+                                 BackendChoice choice, Options o, FleetBaseline baseline, PrintWriter out, PrintWriter err)
+            throws IOException {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
             try {
@@ -117,18 +126,26 @@ public final class FleetRun {
         List<String> hosts = names(c.joinedNames(), launcherNames);
         c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
-        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing);
+        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing, baseline);
         SearchResult result = Search.run(hosts, search, plan -> {
             text.begin(plan);
             return c.run(plan);
-        }, missing, text::round);
+        }, missing, text::round, baseline);
         c.finish();
         text.verdicts(result);
         Path folder = o.outDir().resolve(RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid()));
         FleetOutputs.Paths paths = o.outputs().under(folder);
         FleetOutputs.write(paths, new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(),
-                result));
+                result, baseline));
         text.files(paths);
+        if (o.recordBaseline() != null) {
+            FleetBaseline b = FleetBaseline.of(o.recordBaseline(), result, hosts,
+                    FleetBaseline.fingerprintOf(choice.backend().name(), o.settings()));
+            Path file = b.write(o.baselineDir());
+            out.printf("baseline %s recorded: %d pair%s between nodes judged good: %s%n", b.name(), b.pairs().size(),
+                    b.pairs().size() == 1 ? "" : "s", file);
+            out.flush();
+        }
         if (workerFailure.get() != null) {
             err.println("ncclbench: rank 0's own node: " + workerFailure.get().getMessage());
         }

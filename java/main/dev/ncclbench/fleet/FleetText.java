@@ -16,12 +16,13 @@ final class FleetText {
         this.hosts = hosts;
     }
 
-    void header(String backend, SearchOptions s, FleetSettings f, String floorSource, Map<Integer, String> missing) {
+    void header(String backend, SearchOptions s, FleetSettings f, String floorSource, Map<Integer, String> missing,
+                FleetBaseline baseline) {
         out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s%n", hosts.size(),
                 backend, s.survey().label, s.groupSize() > 2 ? ", then groups of " + s.groupSize() : "",
                 String.join("+", f.collectives()), f.sizes().stream().map(FleetText::size).collect(Collectors.joining(",")),
                 f.roundSeconds());
-        out.println("# judgement: " + FleetDocument.judgement(floorSource));
+        out.println("# judgement: " + FleetDocument.judgement(floorSource, baseline));
         missing.forEach((r, why) -> out.println("# " + hosts.get(r) + " (rank " + r + ") " + why));
         out.flush();
     }
@@ -46,12 +47,17 @@ final class FleetText {
             String who = m.group().members().stream().map(hosts::get).collect(Collectors.joining(" - "));
             String what = !r.evidence().usable(m) ? "not judged (" + m.error() + ")"
                     : m.failed() ? "failed: " + m.error()
-                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s", m.busbw(),
-                    Judge.pct(r.evidence().ratio(m)), r.evidence().slow(m) ? ": slow" : "");
+                    : String.format(Locale.ROOT, "%.3g GB/s, %s of the best%s%s", m.busbw(),
+                    Judge.pct(r.evidence().ratio(m)), againstBaseline(r.evidence().againstBaseline(m)),
+                    r.evidence().slow(m) ? ": slow" : "");
             out.printf(Locale.ROOT, "  %-12s %s: %s%n", m.group().purpose().label, who, what);
         }
         r.lost().forEach((rank, why) -> out.println("  lost " + hosts.get(rank) + ": " + why));
         out.flush();
+    }
+
+    private static String againstBaseline(BaselineJudge.Verdict v) {
+        return v == null ? "" : ", " + Judge.pct(v.ratio()) + " of its baseline (" + v.line() + ")";
     }
 
     void verdicts(SearchResult result) {
@@ -71,6 +77,12 @@ final class FleetText {
         if (!v.undecided().isEmpty()) {
             out.println("could not decide:");
             v.undecided().forEach(u -> out.println("  " + u));
+        }
+        BaselineJudge bj = result.evidence().baseline();
+        if (bj != null) {
+            out.printf(Locale.ROOT, "against baseline %s: %d pair result%s judged by the recorded rate, %d with no baseline"
+                    + " for the pair (judged relative%s)%n", bj.baseline().name(), bj.judged, bj.judged == 1 ? "" : "s",
+                    bj.without, result.evidence().options().floorGBps().isPresent() ? " and by --fabric" : " only");
         }
         out.printf(Locale.ROOT, "rounds: %d (%s)%n", result.rounds(), result.stopReason());
         List<String> drain = v.badNodes().stream().map(x -> hosts.get(x.rank())).toList();

@@ -20,7 +20,7 @@ final class GroupPlanner {
 
     static List<Group> plan(Evidence e, Verdicts v, List<Integer> alive, int k, Random rng) {
         List<Integer> good = alive.stream().filter(r -> v.node(r).status() == NodeVerdict.Status.GOOD).toList();
-        boolean anyAtK = e.measurements().stream().anyMatch(m -> m.group().size() == k && e.usable(m));
+        boolean anyAtK = e.largerGroups().stream().anyMatch(m -> m.group().size() == k && e.usable(m));
         Set<Integer> busy = new HashSet<>();
         List<Group> groups = new ArrayList<>();
         if (!anyAtK) {
@@ -70,7 +70,7 @@ final class GroupPlanner {
     /** Suspect sets of slow groups of size k, leaving out any that holds a smaller one (already narrowed). */
     static List<Set<Integer>> minimalSuspectSets(Evidence e, int k) {
         List<Set<Integer>> sets = new ArrayList<>();
-        for (GroupMeasurement m : e.measurements()) {
+        for (GroupMeasurement m : e.largerGroups()) {
             if (m.group().size() != k || !e.usable(m) || !e.slow(m)) {
                 continue;
             }

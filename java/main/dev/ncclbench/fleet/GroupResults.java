@@ -4,6 +4,8 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
+import dev.ncclbench.baseline.SizeKey;
+import dev.ncclbench.baseline.SizeSamples;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -59,6 +61,25 @@ final class GroupResults {
             best.merge(s.collective(), bw, Math::max);
         }
         return best.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    /**
+     * Every line's per-iteration times (microseconds), per collective and size, as the gate's samples of one table
+     * line: what a baseline records for the pair and compares it with.
+     */
+    static List<SizeSamples> samples(Group g, Messages.GroupResult result) {
+        int elt = DataType.FLOAT.bytes();
+        List<SizeSamples> out = new java.util.ArrayList<>();
+        for (Messages.Samples s : result.samples()) {
+            Collective c = Collectives.byName(s.collective());
+            Counts counts = c.counts(Math.max(1, s.bytes() / elt), elt, g.size());
+            double[] us = Arrays.stream(s.seconds()).map(x -> x * 1e6).toArray();
+            double m = median(us);
+            double busbwTimeUs = c.busbw(counts, elt, g.size(), m / 1e6) * m;
+            out.add(new SizeSamples(new SizeKey(s.collective(), s.bytes(), DataType.FLOAT.label(), "sum", -1), List.of(us),
+                    busbwTimeUs, List.of()));
+        }
+        return out;
     }
 
     static double median(double[] v) {

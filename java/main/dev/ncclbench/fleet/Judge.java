@@ -17,10 +17,15 @@ import java.util.stream.Collectors;
  * and otherwise only nodes proven fine at that size.</li>
  * <li>A link is <b>bad</b> when both ends are cleared and it was slow at least twice, at least once alone, and
  * never fine alone. A slow link with a slow end is explained by the node.</li>
+ * <li>A node cleared by one fine result alone is <b>undecided</b> ("unconfirmed"), never good: a second result
+ * (another partner in a later round, or a retest) must match first.</li>
  * <li>Anything else that is not shown good is <b>undecided</b>, and said so.</li>
  * </ul>
  */
 public final class Judge {
+    /** How a node's reason starts while one fine result is all that speaks for it. */
+    static final String UNCONFIRMED = "unconfirmed";
+
     private Judge() {
     }
 
@@ -57,7 +62,13 @@ public final class Judge {
             if (atSize != null) {
                 return new NodeVerdict(r, NodeVerdict.Status.SLOW, atSize);
             }
-            GroupMeasurement best = mine.stream().filter(m -> !e.slow(m)).reduce((x, y) -> y.load() <= x.load() ? y : x).orElseThrow();
+            GroupMeasurement best = e.bestFine(r);
+            if (e.finePairs(r) < 2) {
+                // one fine result may be luck or a partner that hides a slow node's share: not cleared on one result
+                return new NodeVerdict(r, NodeVerdict.Status.UNDECIDED, UNCONFIRMED + ": fine once, with "
+                        + hosts.get(best.group().other(r)) + " in round " + best.round() + " (" + pct(e.ratio(best))
+                        + " of the best pairs); not cleared until a second result matches");
+            }
             return new NodeVerdict(r, NodeVerdict.Status.GOOD, "fine with " + hosts.get(best.group().other(r))
                     + " in round " + best.round() + " (" + pct(e.ratio(best)) + " of the best pairs)");
         }

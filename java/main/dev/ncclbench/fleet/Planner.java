@@ -13,8 +13,9 @@ import java.util.Set;
  * <li>Pass one, the survey ({@link Survey}).</li>
  * <li>Then targeted rounds of disjoint pairs: a slow link between two cleared nodes is measured again alone;
  * every node not yet decided is paired with a cleared node it has not run with (pass two: a slow node is told
- * from a slow link without trying every pair); free cleared nodes pair up on links not yet measured, which
- * gives the round its own reference and covers more links.</li>
+ * from a slow link without trying every pair); a node fine only once (unconfirmed) is paired the same way for
+ * its confirming result; free cleared nodes pair up on links not yet measured, which gives the round its own
+ * reference and covers more links.</li>
  * <li>With a group size above two, once the pairs are settled: groups of that size over the good nodes, then a
  * bisection of each slow group: half its suspects with nodes proven fine at that size.</li>
  * </ol>
@@ -75,8 +76,8 @@ public final class Planner {
                 take(busy, groups, Group.pair(l.a(), l.b(), Purpose.CONFIRM_LINK, l.a() + "-" + l.b()));
             }
         }
-        for (NodeVerdict n : v.nodes()) {
-            if (n.status() != NodeVerdict.Status.UNDECIDED || busy.contains(n.rank())) {
+        for (NodeVerdict n : byNeed(e, v)) {
+            if (busy.contains(n.rank())) {
                 continue;
             }
             Integer partner = partner(e, busy, cleared, n.rank());
@@ -142,6 +143,18 @@ public final class Planner {
                 out.add(Group.pair(a, b, Purpose.SURVEY, ""));
             }
         }
+        return out;
+    }
+
+    /**
+     * The undecided nodes, those never measured first and the unconfirmed (fine once) last: a suspect gets a
+     * cleared partner before a node that only needs its confirming result, and the odd one out is never the node
+     * that has nothing yet.
+     */
+    private static List<NodeVerdict> byNeed(Evidence e, Verdicts v) {
+        List<NodeVerdict> out = new ArrayList<>(v.nodes().stream().filter(n -> n.status() == NodeVerdict.Status.UNDECIDED).toList());
+        out.sort(java.util.Comparator.comparingInt(n -> n.reason().startsWith(Judge.UNCONFIRMED) ? 2
+                : e.pairsOf(n.rank()).isEmpty() ? 0 : 1));
         return out;
     }
 

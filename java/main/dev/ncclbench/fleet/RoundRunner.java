@@ -1,5 +1,7 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.baseline.SizeSamples;
+
 import java.util.List;
 import java.util.Map;
 
@@ -13,7 +15,17 @@ public interface RoundRunner {
      */
     Outcome run(RoundPlan plan);
 
-    /** @param busbw GB/s per group in plan order (NaN where it failed); errors in plan order (null where it ran) */
-    record Outcome(List<Double> busbw, List<String> errors, Map<Integer, String> lost) {
+    /**
+     * @param busbw   GB/s per group in plan order (NaN where it failed); errors in plan order (null where it ran)
+     * @param samples per group in plan order, the per-iteration times behind busbw (null where none)
+     */
+    record Outcome(List<Double> busbw, List<String> errors, Map<Integer, String> lost, List<List<SizeSamples>> samples) {
+        public Outcome(List<Double> busbw, List<String> errors, Map<Integer, String> lost) {
+            this(busbw, errors, lost, null);
+        }
+
+        List<SizeSamples> samplesOf(int group) {
+            return samples == null ? null : samples.get(group);
+        }
     }
 }

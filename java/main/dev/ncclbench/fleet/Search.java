@@ -21,13 +21,20 @@ public final class Search {
      */
     public static SearchResult run(List<String> hosts, SearchOptions options, RoundRunner runner,
                                    Map<Integer, String> lostAtStart, Consumer<RoundReport> onRound) {
+        return run(hosts, options, runner, lostAtStart, onRound, null);
+    }
+
+    /** @param baseline recorded pair rates to judge against (null: relative, and --fabric's floor) */
+    public static SearchResult run(List<String> hosts, SearchOptions options, RoundRunner runner,
+                                   Map<Integer, String> lostAtStart, Consumer<RoundReport> onRound, FleetBaseline baseline) {
         int n = hosts.size();
         Planner planner = new Planner(options);
         List<Integer> all = IntStream.range(0, n).boxed().toList();
         List<GroupMeasurement> measurements = new ArrayList<>();
         Map<Integer, String> lost = new LinkedHashMap<>(lostAtStart);
         List<RoundPlan> plans = new ArrayList<>();
-        Evidence evidence = new Evidence(n, measurements, lost.keySet(), options);
+        Evidence evidence = new Evidence(n, options, baseline == null ? null : new BaselineJudge(baseline, hosts))
+                .fold(measurements, lost.keySet());
         Verdicts verdicts = Judge.judge(evidence, hosts, lost);
         List<Integer> alive = all.stream().filter(r -> !lost.containsKey(r)).toList();
         RoundPlan plan = alive.size() >= 2 ? planner.first(alive) : null;
@@ -38,14 +45,15 @@ public final class Search {
             out.lost().forEach(lost::putIfAbsent);
             Set<Integer> gone = new TreeSet<>(lost.keySet());
             Map<Integer, Integer> loads = plan.loads();
+            int before = measurements.size();
             for (int i = 0; i < plan.groups().size(); i++) {
                 Group g = plan.groups().get(i);
                 int load = g.members().stream().mapToInt(loads::get).max().orElse(1);
                 String err = out.errors().get(i);
-                measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i))
+                measurements.add(err == null ? GroupMeasurement.ok(plan.round(), g, load, out.busbw().get(i), out.samplesOf(i))
                         : GroupMeasurement.failed(plan.round(), g, load, err));
             }
-            evidence = evidence.next(measurements, gone);
+            evidence.fold(measurements.subList(before, measurements.size()), gone);
             verdicts = Judge.judge(evidence, hosts, lost);
             onRound.accept(new RoundReport(plan, measurements.subList(measurements.size() - plan.groups().size(),
                     measurements.size()), evidence, Map.copyOf(out.lost())));

@@ -76,7 +76,8 @@ public final class Gate {
                 "ok".equals(run.status()) ? null : run.status());
     }
 
-    SizeResult compare(SizeSamples base, SizeSamples run) {
+    /** One line's verdict: also what fleet --baseline judges each pair with (the same tests and thresholds). */
+    public SizeResult compare(SizeSamples base, SizeSamples run) {
         SizeKey k = run.key();
         boolean latency = options.latencyJudged(k.size());
         double tol = options.toleranceAt(k.size());

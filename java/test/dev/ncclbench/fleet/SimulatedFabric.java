@@ -1,5 +1,8 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.baseline.SizeKey;
+import dev.ncclbench.baseline.SizeSamples;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,6 +27,9 @@ final class SimulatedFabric implements RoundRunner {
     private final Random rng;
     final Set<Integer> dead = new HashSet<>();
     final List<RoundPlan> seen = new ArrayList<>();
+    /** Per-iteration samples per group (0: none, busbw only), each iteration off by up to iterNoise. */
+    int iterations;
+    double iterNoise;
 
     SimulatedFabric(int nodes, double noise, long seed) {
         this.nodes = nodes;
@@ -67,10 +73,12 @@ final class SimulatedFabric implements RoundRunner {
         Map<Integer, Integer> load = plan.loads();
         List<Double> bw = new ArrayList<>();
         List<String> err = new ArrayList<>();
+        List<List<SizeSamples>> samples = new ArrayList<>();
         for (Group g : plan.groups()) {
             if (g.members().stream().anyMatch(dead::contains)) {
                 bw.add(Double.NaN);
                 err.add("lost a peer");
+                samples.add(null);
                 continue;
             }
             double v = Double.MAX_VALUE;
@@ -88,13 +96,28 @@ final class SimulatedFabric implements RoundRunner {
                     }
                 }
             }
-            bw.add(v * (1 - noise * rng.nextDouble()));
+            double level = v * (1 - noise * rng.nextDouble());
+            bw.add(level);
             err.add(null);
+            samples.add(iterations == 0 ? null : List.of(samples(level)));
         }
-        return new Outcome(bw, err, lost);
+        return new Outcome(bw, err, lost, samples);
+    }
+
+    /** Times of a 16 MiB all_reduce at busbw {@code level}: busbw x time is a constant, 1e6 GB/s x us here. */
+    private SizeSamples samples(double level) {
+        double[] us = new double[iterations];
+        for (int i = 0; i < iterations; i++) {
+            us[i] = 1e6 / (level * (1 - iterNoise * rng.nextDouble()));
+        }
+        return new SizeSamples(new SizeKey("all_reduce", 16L << 20, "float", "sum", -1), List.of(us), 1e6, List.of());
     }
 
     SearchResult search(SearchOptions o) {
         return Search.run(hosts(nodes), o, this, Map.of(), r -> { });
+    }
+
+    SearchResult search(SearchOptions o, FleetBaseline baseline) {
+        return Search.run(hosts(nodes), o, this, Map.of(), r -> { }, baseline);
     }
 }
