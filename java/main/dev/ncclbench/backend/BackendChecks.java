@@ -83,6 +83,9 @@ public final class BackendChecks {
      * else the largest power of two below -b that does; 0 when nothing fits.
      */
     public static long largestFitting(Backend backend, RunSpec spec, int world, boolean memory) {
+        if (fits(backend, spec, spec.maxBytes(), world, memory)) {
+            return spec.maxBytes(); // -e itself need not be a size of the sweep (8 x 4^k never is 64M)
+        }
         long fits = 0;
         for (long size : spec.sizes()) {
             if (fits(backend, spec, size, world, memory)) {
