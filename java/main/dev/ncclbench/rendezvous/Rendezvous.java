@@ -76,10 +76,9 @@ public final class Rendezvous implements AutoCloseable {
         }
         List<ControlPlane> planes = new ArrayList<>();
         try {
-            for (int i = 0; i < localRanks; i++) {
-                planes.add(StoreClient.connect(new InetSocketAddress(host, port), token, launch.rank() * localRanks + i, world,
-                        timeoutMillis, flags));
-            }
+            // one connection for this process's ranks: 1024 nodes x 8 ranks are 1024 connections to the store
+            planes.addAll(StoreClient.connectAll(new InetSocketAddress(host, port), token, launch.rank() * localRanks,
+                    localRanks, world, timeoutMillis, flags));
         } catch (RuntimeException e) {
             planes.forEach(ControlPlane::close);
             if (server != null) {

@@ -3,28 +3,33 @@ package dev.ncclbench.rendezvous;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
 
-/** One rank's connection to the store: the {@link ControlPlane} every backend and the sweep use. */
+/**
+ * One rank's view of the store: the {@link ControlPlane} every backend and the sweep use. The ranks of one process
+ * share one connection ({@link #connectAll}); every call is still this rank's own, so a rank that hangs or fails is
+ * named as before.
+ */
 public final class StoreClient implements ControlPlane {
+    private final StoreLink link;
     private final int rank;
     private final int nranks;
-    private final Socket socket;
-    private final DataInputStream in;
-    private final DataOutputStream out;
-    private final String where;
+    private boolean closed;
     private static final byte[] EMPTY = new byte[0];
 
-    /**
-     * Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed.
-     */
+    private StoreClient(StoreLink link, int rank, int nranks) {
+        this.link = link;
+        this.rank = rank;
+        this.nranks = nranks;
+    }
+
+    /** Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed. */
     public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis) {
         return connect(store, token, rank, nranks, timeoutMillis, null);
     }
@@ -35,67 +40,22 @@ public final class StoreClient implements ControlPlane {
      */
     public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis,
                                       String flags) {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        IOException last = null;
-        while (System.nanoTime() < deadline) {
-            Socket s = new Socket();
-            try {
-                s.connect(store, 5_000);
-                return new StoreClient(s, token, rank, nranks, timeoutMillis, store.toString(), flags);
-            } catch (NcclbenchException e) {
-                closeQuietly(s);
-                throw e;
-            } catch (IOException e) {
-                closeQuietly(s);
-                last = e;
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
-        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not reach the rendezvous store at "
-                + store.getHostString() + ":" + store.getPort() + " within " + timeoutMillis / 1000 + " s"
-                + (last == null ? "" : " (" + last.getMessage() + ")")
-                + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
+        return connectAll(store, token, rank, 1, nranks, timeoutMillis, flags).get(0);
     }
 
-    /** Says hello and presents the flags in one write, then reads both answers: one round trip, not two. */
-    private StoreClient(Socket s, byte[] token, int rank, int nranks, long timeoutMillis, String where, String flags)
-            throws IOException {
-        this.rank = rank;
-        this.nranks = nranks;
-        this.socket = s;
-        this.where = where;
-        s.setTcpNoDelay(true);
-        // a gather waits at most the store's timeout; the extra minute covers a store that died silently
-        s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis + 60_000));
-        in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-        out.writeInt(Wire.MAGIC);
-        out.writeInt(Wire.VERSION);
-        out.write(token, 0, Wire.TOKEN_BYTES);
-        out.writeInt(rank);
-        out.writeInt(nranks);
-        boolean presents = flags != null && !flags.isEmpty();
-        if (presents) {
-            out.writeInt(Wire.OP_FLAGS);
-            Wire.writeString(out, flags);
+    /**
+     * The control planes of ranks {@code first} to {@code first + count - 1}, a process's local ranks, over one
+     * connection: a job of 1024 nodes x 8 ranks holds 1024 connections to the store, and a gather's answers reach a
+     * node in one write.
+     */
+    public static List<StoreClient> connectAll(InetSocketAddress store, byte[] token, int first, int count, int nranks,
+                                               long timeoutMillis, String flags) {
+        StoreLink link = StoreLink.connect(store, token, first, count, nranks, timeoutMillis, flags);
+        List<StoreClient> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(new StoreClient(link, first + i, nranks));
         }
-        out.flush();
-        if (in.readInt() != Wire.OK) {
-            in.readInt();
-            String why = Wire.readString(in, 4096);
-            throw NcclbenchException.usage("the rendezvous store at " + where + " refused rank " + rank + ": " + why);
-        }
-        // the flags' answer: OK, or the verdict of a job whose ranks differ
-        if (presents && in.readInt() != Wire.OK) {
-            NcclbenchException e = failure();
-            closeQuietly(socket);
-            throw e;
-        }
+        return out;
     }
 
     @Override
@@ -141,20 +101,22 @@ public final class StoreClient implements ControlPlane {
     /** One gather; the answer holds as many payloads as {@code mode} gives this rank ({@code peers}: under PEERS). */
     private synchronized byte[][] exchange(int mode, int root, String tag, byte[] mine, int[] peers) {
         try {
-            out.writeInt(Wire.OP_GATHER);
-            out.writeInt(mode);
-            out.writeInt(root);
-            Wire.writeString(out, tag);
-            Wire.writeBytes(out, mine);
-            if (peers != null) {
-                out.writeInt(peers.length);
-                for (int p : peers) {
-                    out.writeInt(p);
+            link.send(rank, StoreLink.request(out -> {
+                out.writeInt(Wire.OP_GATHER);
+                out.writeInt(mode);
+                out.writeInt(root);
+                Wire.writeString(out, tag);
+                Wire.writeBytes(out, mine);
+                if (peers != null) {
+                    out.writeInt(peers.length);
+                    for (int p : peers) {
+                        out.writeInt(p);
+                    }
                 }
-            }
-            out.flush();
+            }));
+            DataInputStream in = answer();
             if (in.readInt() != Wire.OK) {
-                throw failure();
+                throw failure(in);
             }
             int n = in.readInt();
             int expected = mode == Wire.ALL || (mode == Wire.TO_ROOT && rank == root) ? nranks
@@ -169,26 +131,32 @@ public final class StoreClient implements ControlPlane {
             return all;
         } catch (SocketTimeoutException e) {
             throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + ": no answer from the rendezvous store at "
-                    + where + " for '" + tag + "' (rank 0 hung?)");
+                    + link.where + " for '" + tag + "' (rank 0 hung?)");
         } catch (IOException e) {
-            throw new NcclbenchException(ExitCode.RUN_FAILED, "rank 0 lost: the rendezvous store at " + where
+            throw new NcclbenchException(ExitCode.RUN_FAILED, "rank 0 lost: the rendezvous store at " + link.where
                     + " went away during '" + tag + "' (" + e.getMessage() + ")");
         }
+    }
+
+    private DataInputStream answer() throws IOException {
+        return new DataInputStream(new ByteArrayInputStream(link.receive(rank)));
     }
 
     @Override
     public synchronized NcclbenchException fault(boolean self, ExitCode code, String step, String message) {
         try {
-            out.writeInt(Wire.OP_FAULT);
-            out.writeInt(self ? 1 : 0);
-            out.writeInt(code.code);
-            Wire.writeString(out, clip(step == null ? "" : step, Wire.MAX_TAG));
-            Wire.writeString(out, clip(message == null ? "" : message, Wire.MAX_TAG * 16));
-            out.flush();
+            link.send(rank, StoreLink.request(out -> {
+                out.writeInt(Wire.OP_FAULT);
+                out.writeInt(self ? 1 : 0);
+                out.writeInt(code.code);
+                Wire.writeString(out, clip(step == null ? "" : step, Wire.MAX_TAG));
+                Wire.writeString(out, clip(message == null ? "" : message, Wire.MAX_TAG * 16));
+            }));
+            DataInputStream in = answer();
             if (in.readInt() == Wire.OK) {
                 throw new IOException("the store answered a failure report with OK");
             }
-            return failure();
+            return failure(in);
         } catch (IOException e) {
             // no store to ask: this rank's own account is all there is
             return new NcclbenchException(code, message);
@@ -196,7 +164,7 @@ public final class StoreClient implements ControlPlane {
     }
 
     /** The store's FAILED answer: the exit code it carries and its sentence. */
-    private NcclbenchException failure() throws IOException {
+    private static NcclbenchException failure(DataInputStream in) throws IOException {
         ExitCode code = ExitCode.of(in.readInt());
         return new NcclbenchException(code, Wire.readString(in, 1 << 16));
     }
@@ -207,20 +175,9 @@ public final class StoreClient implements ControlPlane {
 
     @Override
     public synchronized void close() {
-        try {
-            out.writeInt(Wire.OP_BYE);
-            out.flush();
-        } catch (IOException e) {
-            // the store is gone already
-        }
-        closeQuietly(socket);
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // nothing to do
+        if (!closed) {
+            closed = true;
+            link.bye(rank);
         }
     }
 }

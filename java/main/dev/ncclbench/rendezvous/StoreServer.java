@@ -21,8 +21,9 @@ import java.util.Iterator;
  * peers it named, or none: see {@link Wire#ALL}). A client must present the job's token; a rank whose connection
  * drops without saying goodbye is lost, and every gather after that fails naming it.
  *
- * <p>One thread serves every connection with non-blocking sockets (a selector): a job of 8192 ranks holds 8192
- * connections, not 8192 threads; another accepts them ({@link StoreAcceptor}). The answers of one gather are
+ * <p>One thread serves every connection with non-blocking sockets (a selector); another accepts them
+ * ({@link StoreAcceptor}). A connection speaks for one process's local ranks: a job of 1024 nodes x 8 ranks holds
+ * 1024 connections, and each gather's answers to a connection leave in one write. The answers of one gather are
  * encoded once and shared by every connection that gets the same bytes.
  */
 public final class StoreServer implements AutoCloseable {
@@ -30,8 +31,8 @@ public final class StoreServer implements AutoCloseable {
     static final long TICK_MILLIS = 100;
     /** A stranger that connects and says nothing is closed after this. */
     static final long HELLO_MILLIS = 30_000;
-    /** The fixed hello: magic, version, token, rank, nranks. */
-    private static final int HELLO_BYTES = 16 + Wire.TOKEN_BYTES;
+    /** The fixed hello: magic, version, token, first rank, count, nranks, the flags' length. */
+    private static final int HELLO_BYTES = 24 + Wire.TOKEN_BYTES;
     /** The longest request: a gather with the largest tag and payload. */
     private static final int MAX_REQUEST = Wire.MAX_PAYLOAD + 4 * Wire.MAX_TAG + 64;
 
@@ -44,6 +45,9 @@ public final class StoreServer implements AutoCloseable {
     private final StoreConnection[] byRank;
     /** A set: 8192 ranks saying goodbye must not each walk a list. */
     private final java.util.Set<StoreConnection> conns = new java.util.LinkedHashSet<>();
+    /** Connections with answers held back while a gather's answers are handed out ({@link Answers#complete}). */
+    private final java.util.List<StoreConnection> held = new ArrayList<>();
+    private boolean holding;
     private final Thread loop;
     private final StoreTraffic traffic;
     private final StoreAcceptor acceptor;
@@ -136,7 +140,7 @@ public final class StoreServer implements AutoCloseable {
     private void dropStrangers() {
         long now = System.nanoTime();
         for (StoreConnection c : new ArrayList<>(conns)) {
-            if (c.rank < 0 && !c.closeWhenFlushed && (now - c.opened) / 1_000_000 > HELLO_MILLIS) {
+            if (c.first < 0 && !c.closeWhenFlushed && (now - c.opened) / 1_000_000 > HELLO_MILLIS) {
                 drop(c);
             }
         }
@@ -174,17 +178,27 @@ public final class StoreServer implements AutoCloseable {
 
     /** One request from {@code b}, or a BufferUnderflowException (the rest has not arrived yet). */
     private void handle(StoreConnection c, ByteBuffer b) throws IOException {
-        if (c.rank < 0) {
+        if (c.first < 0) {
             hello(c, b);
             return;
+        }
+        int rank = b.getInt();
+        if (!c.speaksFor(rank)) {
+            throw new IOException("a request for rank " + rank + " on the connection of ranks " + c.first + "-"
+                    + (c.first + c.count - 1));
         }
         int op = b.getInt();
         switch (op) {
             case Wire.OP_BYE -> {
                 traffic.read(0, 1);
-                c.bye = true;
-                state.departed(c.rank);
-                drop(c);
+                if (!c.bye[rank - c.first]) {
+                    c.bye[rank - c.first] = true;
+                    c.byes++;
+                    state.departed(rank);
+                }
+                if (c.byes == c.count) {
+                    drop(c);
+                }
             }
             case Wire.OP_FAULT -> {
                 boolean self = b.getInt() != 0;
@@ -192,13 +206,7 @@ public final class StoreServer implements AutoCloseable {
                 String step = Wire.getString(b, Wire.MAX_TAG);
                 String message = Wire.getString(b, Wire.MAX_TAG * 16);
                 traffic.read(0, 1);
-                state.fault(c.rank, self, code, step, message);
-            }
-            case Wire.OP_FLAGS -> {
-                String flags = Wire.getString(b, Wire.MAX_FLAGS);
-                traffic.read(0, 1);
-                StoreState.Verdict v = state.flags(c.rank, flags);
-                send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
+                state.fault(rank, self, code, step, message);
             }
             case Wire.OP_GATHER -> {
                 int mode = b.getInt();
@@ -210,7 +218,7 @@ public final class StoreServer implements AutoCloseable {
                 }
                 int[] peers = mode == Wire.PEERS ? peers(b) : null;
                 traffic.read(0, 1);
-                state.gather(c.rank, tag, mode, root, payload, peers);
+                state.gather(rank, tag, mode, root, payload, peers);
             }
             default -> throw new IOException("unknown request " + op);
         }
@@ -237,62 +245,116 @@ public final class StoreServer implements AutoCloseable {
             drop(c); // not ours: say nothing
             return;
         }
+        if (b.remaining() < 8) {
+            throw new BufferUnderflowException();
+        }
+        int version = b.getInt(b.position() + 4);
+        if (version != Wire.VERSION) {
+            // another version's hello has another length: refuse on the version alone
+            b.position(b.limit());
+            traffic.read(0, 1);
+            refuse(c, "protocol version " + version + " (this store speaks " + Wire.VERSION + ")");
+            return;
+        }
         if (b.remaining() < HELLO_BYTES) {
             throw new BufferUnderflowException();
         }
         b.getInt();
-        int version = b.getInt();
+        b.getInt();
         byte[] presented = new byte[Wire.TOKEN_BYTES];
         b.get(presented);
         int r = b.getInt();
+        int count = b.getInt();
         int n = b.getInt();
+        String flags = Wire.getString(b, Wire.MAX_FLAGS);
         traffic.read(0, 1);
         String refusal = null;
-        if (version != Wire.VERSION) {
-            refusal = "protocol version " + version + " (this store speaks " + Wire.VERSION + ")";
-        } else if (!MessageDigest.isEqual(presented, token)) {
+        if (!MessageDigest.isEqual(presented, token)) {
             refusal = "wrong job token: this store belongs to another job";
-        } else if (n != nranks || r < 0 || r >= nranks) {
-            refusal = "rank " + r + " of " + n + " does not fit a job of " + nranks + " ranks";
-        } else if (byRank[r] != null) {
-            refusal = "rank " + r + " is already connected";
+        } else if (n != nranks || r < 0 || count < 1 || r > nranks - count) {
+            refusal = count == 1 ? "rank " + r + " of " + n + " does not fit a job of " + nranks + " ranks"
+                    : "ranks " + r + "-" + ((long) r + count - 1) + " of " + n + " do not fit a job of " + nranks + " ranks";
+        } else {
+            for (int i = r; i < r + count && refusal == null; i++) {
+                if (byRank[i] != null) {
+                    refusal = "rank " + i + " is already connected";
+                }
+            }
         }
         if (refusal != null) {
-            send(c, Wire.failure(ExitCode.USAGE, refusal));
-            c.closeWhenFlushed = true;
-            if (c.out.isEmpty()) {
-                drop(c);
-            }
+            refuse(c, refusal);
             return;
         }
-        c.rank = r;
-        byRank[r] = c;
+        c.first = r;
+        c.count = count;
+        c.bye = new boolean[count];
+        for (int i = r; i < r + count; i++) {
+            byRank[i] = c;
+        }
         send(c, Wire.ok());
+        // the process's flags, once for all its ranks: OK, or the verdict of a job whose processes differ
+        StoreState.Verdict v = flags.isEmpty() ? null : state.flags(r, flags);
+        send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
     }
 
-    /** Queues {@code frame} (shared: only a duplicate is consumed) and writes what the socket takes now. */
-    private void send(StoreConnection c, ByteBuffer frame) {
+    private void refuse(StoreConnection c, String why) {
+        send(c, Wire.failure(ExitCode.USAGE, why));
+        c.closeWhenFlushed = true;
+        if (c.out.isEmpty()) {
+            drop(c);
+        }
+    }
+
+    /** Queues {@code body} (shared: only a duplicate is consumed) and writes what the socket takes now: the hello's answers. */
+    private void send(StoreConnection c, ByteBuffer body) {
         if (c.gone) {
             return;
         }
         boolean wasEmpty = c.out.isEmpty();
-        c.out.add(frame.duplicate());
+        c.out.add(body.duplicate());
         traffic.queued(wasEmpty);
+        traffic.wroteTo(c.first, body.remaining());
         if (wasEmpty) {
             flush(c);
         }
     }
 
+    /**
+     * An answer to {@code rank}, after its frame; written now, or with the connection's other answers of the same gather
+     * once they are all handed out (one write for a process's ranks, not one each).
+     */
+    private void answer(StoreConnection c, int rank, ByteBuffer body) {
+        if (c.gone) {
+            return;
+        }
+        boolean wasEmpty = c.out.isEmpty();
+        c.out.add(Wire.frame(rank, body.remaining()));
+        c.out.add(body.duplicate());
+        traffic.queued(wasEmpty);
+        traffic.wroteTo(rank, 8 + body.remaining());
+        if (holding) {
+            if (!c.held) {
+                c.held = true;
+                held.add(c);
+            }
+        } else if (wasEmpty) {
+            flush(c);
+        }
+    }
+
+    /** Writes what the socket takes, in one call however many answers wait (a gathering write). */
     private void flush(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
-                ByteBuffer head = c.out.peek();
-                traffic.wrote(c.rank, c.ch.write(head));
-                if (head.hasRemaining()) {
+                ByteBuffer[] queued = c.out.toArray(new ByteBuffer[0]);
+                traffic.wrote(c.ch.write(queued));
+                while (!c.out.isEmpty() && !c.out.peek().hasRemaining()) {
+                    c.out.poll();
+                }
+                if (!c.out.isEmpty()) {
                     c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                     return;
                 }
-                c.out.poll();
             }
             c.key.interestOps(SelectionKey.OP_READ);
             traffic.flushed();
@@ -321,10 +383,10 @@ public final class StoreServer implements AutoCloseable {
         } catch (IOException e) {
             // closing
         }
-        if (c.rank >= 0) {
-            byRank[c.rank] = null;
-            if (!c.bye && !closed) {
-                state.lost(c.rank, "its connection to the rendezvous closed (process killed or crashed?)");
+        for (int i = 0; c.first >= 0 && i < c.count; i++) {
+            byRank[c.first + i] = null;
+            if (!c.bye[i] && !closed) {
+                state.lost(c.first + i, "its connection to the rendezvous closed (process killed or crashed?)");
             }
         }
     }
@@ -333,6 +395,20 @@ public final class StoreServer implements AutoCloseable {
     private final class Answers implements StoreState.Outbox {
         @Override
         public void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
+            holding = true;
+            try {
+                handOut(ranks, mode, root, payloads, wanted);
+            } finally {
+                holding = false;
+                for (StoreConnection c : held) {
+                    c.held = false;
+                    flush(c);
+                }
+                held.clear();
+            }
+        }
+
+        private void handOut(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
             for (int r : ranks) {
@@ -342,16 +418,16 @@ public final class StoreServer implements AutoCloseable {
                 }
                 boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
                 if (mode == Wire.PEERS) {
-                    send(c, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
+                    answer(c, r, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
                 } else if (getsAll) {
                     all = all != null ? all : Wire.answer(payloads, nranks);
-                    send(c, all);
+                    answer(c, r, all);
                 } else if (mode == Wire.FROM_ROOT) {
                     rootOnly = rootOnly != null ? rootOnly
                             : Wire.answer(new byte[][] {payloads == null ? new byte[0] : payloads[root]}, 1);
-                    send(c, rootOnly);
+                    answer(c, r, rootOnly);
                 } else {
-                    send(c, Wire.release());
+                    answer(c, r, Wire.release());
                 }
             }
         }
@@ -360,7 +436,7 @@ public final class StoreServer implements AutoCloseable {
         public void verdict(int rank, StoreState.Verdict v) {
             StoreConnection c = byRank[rank];
             if (c != null) {
-                send(c, Wire.failure(v.code(), v.message()));
+                answer(c, rank, Wire.failure(v.code(), v.message()));
             }
         }
     }

@@ -34,9 +34,16 @@ public final class StoreTraffic {
         messagesIn += messages;
     }
 
-    /** {@code bytes} written to {@code rank} (-1: a connection that has not said who it is). */
-    synchronized void wrote(int rank, long bytes) {
+    /** {@code bytes} written to the network. */
+    synchronized void wrote(long bytes) {
         bytesOut += bytes;
+    }
+
+    /**
+     * An answer of {@code bytes} (with its frame) queued for {@code rank} (-1: a connection that has not said who it
+     * is). Counted when queued: one write carries the answers of a process's ranks together.
+     */
+    synchronized void wroteTo(int rank, long bytes) {
         if (rank >= 0) {
             bytesOutByRank[rank] += bytes;
         }

@@ -14,10 +14,12 @@ final class Wire {
     static final int MAGIC = 0x4E434252; // "NCBR"
     /**
      * 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). 3: a gather says who gets
-     * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags (OP_FLAGS).
+     * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags.
      * 4: {@link #PEERS}, a rank asks only the payloads of the ranks it names (the socket addresses of its peers).
+     * 5: a connection speaks for a process's local ranks (the hello names the first and how many, then the flags);
+     * every request after the hello starts with its rank, every answer with its rank and its length.
      */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     static final int TOKEN_BYTES = 16;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
     static final int MAX_PAYLOAD = 16 << 20;
@@ -27,9 +29,10 @@ final class Wire {
     static final int OP_BYE = 2;
     /** A rank failed: self (int 0/1), exit code, the step it was at, its sentence; answered with the job's verdict. */
     static final int OP_FAULT = 3;
-    /** The flags that change what this rank measures, one "flag value" a line; answered OK or with the verdict. */
-    static final int OP_FLAGS = 4;
-    /** Flags longer than this are a bug: they are a few dozen short lines. */
+    /**
+     * The flags that change what a process measures, one "flag value" a line, end its hello (empty: none to compare).
+     * Longer is a bug: they are a few dozen short lines.
+     */
     static final int MAX_FLAGS = 16 << 10;
 
     /** Who gets what of a gather (the int after OP_GATHER, then the root): every rank every payload. */
@@ -114,6 +117,11 @@ final class Wire {
     static ByteBuffer failure(ExitCode code, String message) {
         byte[] m = message.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(12 + m.length).putInt(FAILED).putInt(code.code).putInt(m.length).put(m).flip();
+    }
+
+    /** An answer's frame on a connection of several ranks: whose it is and how long. */
+    static ByteBuffer frame(int rank, int length) {
+        return ByteBuffer.allocate(8).putInt(rank).putInt(length).flip();
     }
 
     /** OK and no payload: shared, as {@link StoreServer} sends only duplicates. */

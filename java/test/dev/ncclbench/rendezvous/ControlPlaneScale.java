@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The control plane at scale: {@code n} simulated ranks, threads of one JVM, each with its own {@link StoreClient}
- * speaking the real protocol over a real loopback socket to the real {@link StoreServer}, with no data plane. Each
+ * speaking the real protocol over real loopback sockets to the real {@link StoreServer}, with no data plane. The ranks
+ * come as simulated processes of {@code perProcess} ranks each (8: a node of 8 GPUs, as a job of 1024 nodes runs), the
+ * ranks of a process sharing one connection as {@link Rendezvous} makes them; 1 is a job of one rank a process. Each
  * does what a sweep's rank does with the store: the rendezvous (connect with the token and its flags, the rank list
  * gathered at rank 0, the run folder broadcast, the socket backend's address lookup of its ring neighbours and
  * recursive-doubling partners, a barrier), then per size and placement the start barrier, which carries the previous
@@ -73,9 +75,17 @@ public final class ControlPlaneScale {
     }
 
     static Result run(int n, int sizes, int iters, long timeoutMillis) throws Exception {
+        return run(n, 8, sizes, iters, timeoutMillis);
+    }
+
+    /** @param perProcess ranks a simulated process, sharing its connection (a divisor of {@code n}) */
+    static Result run(int n, int perProcess, int sizes, int iters, long timeoutMillis) throws Exception {
+        if (perProcess < 1 || n % perProcess != 0) {
+            throw new IllegalArgumentException(perProcess + " ranks a process do not divide " + n + " ranks");
+        }
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
-            Run run = new Run(server, n, sizes, payload, timeoutMillis);
+            Run run = new Run(server, n, perProcess, sizes, payload, timeoutMillis);
             Thread[] threads = new Thread[n];
             CountDownLatch go = new CountDownLatch(1);
             long t0 = System.nanoTime();
@@ -136,6 +146,9 @@ public final class ControlPlaneScale {
         final StoreServer server;
         final InetSocketAddress at;
         final int n;
+        final int perProcess;
+        /** Each simulated process's ranks' clients, once its first rank has connected them. */
+        final java.util.concurrent.CompletableFuture<List<StoreClient>>[] processes;
         final int sizes;
         final int payload;
         final long timeoutMillis;
@@ -147,19 +160,39 @@ public final class ControlPlaneScale {
         long[] byRank;
         long storeCpu;
 
-        Run(StoreServer server, int n, int sizes, int payload, long timeoutMillis) {
+        @SuppressWarnings("unchecked")
+        Run(StoreServer server, int n, int perProcess, int sizes, int payload, long timeoutMillis) {
             this.server = server;
             this.at = new InetSocketAddress("127.0.0.1", server.port());
             this.n = n;
+            this.perProcess = perProcess;
+            this.processes = new java.util.concurrent.CompletableFuture[n / perProcess];
+            for (int p = 0; p < processes.length; p++) {
+                processes[p] = new java.util.concurrent.CompletableFuture<>();
+            }
             this.sizes = sizes;
             this.payload = payload;
             this.timeoutMillis = timeoutMillis;
             this.sizeEnd = new long[sizes];
         }
 
+        /** A rank's client: the first rank of a simulated process connects the process, the others take theirs. */
+        StoreClient client(int rank) throws Exception {
+            int p = rank / perProcess;
+            if (rank % perProcess == 0) {
+                try {
+                    processes[p].complete(StoreClient.connectAll(at, TOKEN, rank, perProcess, n, timeoutMillis, FLAGS));
+                } catch (RuntimeException e) {
+                    processes[p].completeExceptionally(e);
+                    throw e;
+                }
+            }
+            return processes[p].get().get(rank % perProcess);
+        }
+
         /** One simulated rank, start to end; rank 0 notes the times and the store's counts. */
-        void rank(int rank) {
-            try (StoreClient c = StoreClient.connect(at, TOKEN, rank, n, timeoutMillis, FLAGS)) {
+        void rank(int rank) throws Exception {
+            try (StoreClient c = client(rank)) {
                 byte[] info = ("{\"rank\":" + rank + ",\"local_rank\":0,\"host\":\"node" + rank / 8
                         + "\",\"pid\":12345,\"device\":\"eth0:10.0.0." + rank % 250 + "\"}").getBytes(StandardCharsets.UTF_8);
                 c.gather("rankinfo", info, 0);
@@ -262,15 +295,16 @@ public final class ControlPlaneScale {
         }
         int sizes = Integer.getInteger("sizes", 20);
         int iters = Integer.getInteger("iters", 20);
-        System.out.printf(Locale.ROOT, "# control plane at scale: simulated ranks as threads, real store over loopback,"
-                + " %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n", sizes, iters, 8 * (2 + iters),
-                Runtime.getRuntime().availableProcessors());
+        int perProcess = Integer.getInteger("perProcess", 8);
+        System.out.printf(Locale.ROOT, "# control plane at scale: simulated ranks as threads, %d a process on one connection,"
+                + " real store over loopback, %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n",
+                perProcess, sizes, iters, 8 * (2 + iters), Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
                 "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
                 "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
-            Result r = run(n, sizes, iters, 120_000);
+            Result r = run(n, perProcess, sizes, iters, 120_000);
             results.add(r);
             System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
                     n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),

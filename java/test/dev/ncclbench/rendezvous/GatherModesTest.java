@@ -123,14 +123,15 @@ class GatherModesTest {
                 assertArrayEquals(bytes("10.0.0." + next + ":5000" + next % 10), mine[0], "rank " + r + "'s next");
                 assertArrayEquals(bytes("10.0.0." + prev + ":5000" + prev % 10), mine[1], "rank " + r + "'s previous");
             }
-            // hello's OK, then OK, the count and the two payloads asked, each after its length: nobody else's; then
-            // the barrier's release (8 bytes), which may still be on its way to the count
+            // hello's and the flags' OK, then the answer's frame (rank, length), OK, the count and the two payloads
+            // asked, each after its length: nobody else's; then the barrier's release (16 bytes with its frame), which
+            // may still be on its way to the count
             long[] byRank = server.traffic().bytesOutByRank();
             for (int r = 0; r < n; r++) {
-                long due = 4 + 8 + (r == 3 ? 0 : 8 + bytes("10.0.0." + (r + 1) % n + ":5000" + (r + 1) % n % 10).length
+                long due = 4 + 4 + 8 + 8 + (r == 3 ? 0 : 8 + bytes("10.0.0." + (r + 1) % n + ":5000" + (r + 1) % n % 10).length
                         + bytes("10.0.0." + (r + n - 1) % n + ":5000" + (r + n - 1) % n % 10).length);
-                assertTrue(byRank[r] == due || byRank[r] == due + 8, "bytes the store sent rank " + r + ": " + byRank[r]
-                        + ", not " + due + " (+ 8)");
+                assertTrue(byRank[r] == due || byRank[r] == due + 16, "bytes the store sent rank " + r + ": " + byRank[r]
+                        + ", not " + due + " (+ 16)");
             }
         } finally {
             pool.shutdownNow();

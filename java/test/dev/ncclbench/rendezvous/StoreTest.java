@@ -148,8 +148,11 @@ class StoreTest {
             out.writeInt(Wire.VERSION);
             out.write(TOKEN);
             out.writeInt(rank);
+            out.writeInt(1); // speaks for one rank
             out.writeInt(nranks);
+            out.writeInt(0); // no flags
             out.flush();
+            assertEquals(Wire.OK, in.readInt());
             assertEquals(Wire.OK, in.readInt());
             s.setSoLinger(true, 0); // a reset, as when the kernel cleans up a killed process
         }
