@@ -77,6 +77,41 @@ public final class HangReport {
         }
     }
 
+    /**
+     * Where the ranks run, for a sentence about them: " on node7", " on 3 hosts: node7 (8 ranks), node9 (1), node12
+     * (1)", past {@value #NAMED} hosts counted ("on 127 hosts: node1 (8 ranks), ... and 119 more"); ranks whose host is
+     * not known ({@code hostOf} null) are counted apart ("; 998 never reached the store"). Empty when no host is known.
+     */
+    public static String onHosts(Collection<Integer> ranks, java.util.function.IntFunction<String> hostOf) {
+        java.util.LinkedHashMap<String, Integer> byHost = new java.util.LinkedHashMap<>();
+        int unknown = 0;
+        for (int r : new TreeSet<>(ranks)) {
+            String h = hostOf.apply(r);
+            if (h == null) {
+                unknown++;
+            } else {
+                byHost.merge(h, 1, Integer::sum);
+            }
+        }
+        String never = unknown == 0 || byHost.isEmpty() ? ""
+                : String.format(Locale.ROOT, "; %,d never reached the store", unknown);
+        if (byHost.isEmpty()) {
+            return "";
+        }
+        if (byHost.size() == 1) {
+            return " on " + byHost.keySet().iterator().next() + never;
+        }
+        List<String> named = new ArrayList<>();
+        for (java.util.Map.Entry<String, Integer> e : byHost.entrySet()) {
+            if (named.size() == NAMED) {
+                break;
+            }
+            named.add(e.getKey() + " (" + e.getValue() + (named.isEmpty() ? e.getValue() == 1 ? " rank)" : " ranks)" : ")"));
+        }
+        String more = byHost.size() > NAMED ? String.format(Locale.ROOT, " and %,d more", byHost.size() - NAMED) : "";
+        return String.format(Locale.ROOT, " on %,d hosts: %s%s%s", byHost.size(), String.join(", ", named), more, never);
+    }
+
     /** "3 s", "0.7 s". */
     public static String seconds(long millis) {
         return millis % 1000 == 0 ? (millis / 1000) + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);

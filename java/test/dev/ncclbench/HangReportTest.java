@@ -57,4 +57,20 @@ class HangReportTest {
         IntStream.rangeClosed(c, d).forEach(out::add);
         return out;
     }
+
+    @Test
+    void aHangNamesItsHostsAsTheirProcessesSaid() {
+        // 8 ranks a node: rank r on node r / 8
+        java.util.function.IntFunction<String> node = r -> "node" + r / 8;
+        assertEquals(" on node0", HangReport.onHosts(List.of(6), node));
+        assertEquals(" on 2 hosts: node1 (8 ranks), node9 (1)",
+                HangReport.onHosts(IntStream.concat(IntStream.rangeClosed(8, 15), IntStream.of(73)).boxed().toList(), node));
+        assertEquals(" on 2 hosts: node0 (1 rank), node1 (1)", HangReport.onHosts(List.of(0, 8), node));
+        assertEquals(" on 12 hosts: node0 (8 ranks), node1 (8), node2 (8), node3 (8), node4 (8), node5 (8), node6 (8),"
+                + " node7 (8) and 4 more", HangReport.onHosts(IntStream.range(0, 96).boxed().toList(), node));
+        // 16 connected ranks said their host; 984 never reached the store
+        java.util.function.IntFunction<String> few = r -> r < 16 ? "gpu-a" : null;
+        assertEquals(" on gpu-a; 984 never reached the store", HangReport.onHosts(IntStream.range(0, 1000).boxed().toList(), few));
+        assertEquals("", HangReport.onHosts(List.of(3, 4), r -> null), "no host known: nothing to add");
+    }
 }

@@ -101,19 +101,7 @@ public final class StoreClient implements ControlPlane {
     /** One gather; the answer holds as many payloads as {@code mode} gives this rank ({@code peers}: under PEERS). */
     private synchronized byte[][] exchange(int mode, int root, String tag, byte[] mine, int[] peers) {
         try {
-            link.send(rank, StoreLink.request(out -> {
-                out.writeInt(Wire.OP_GATHER);
-                out.writeInt(mode);
-                out.writeInt(root);
-                Wire.writeString(out, tag);
-                Wire.writeBytes(out, mine);
-                if (peers != null) {
-                    out.writeInt(peers.length);
-                    for (int p : peers) {
-                        out.writeInt(p);
-                    }
-                }
-            }));
+            link.gather(rank, mode, root, tag, mine, peers);
             DataInputStream in = answer();
             if (in.readInt() != Wire.OK) {
                 throw failure(in);

@@ -13,6 +13,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and hands on the answers that are not its own (leader and followers), so one rank alone reads as it always did.
  */
 final class StoreLink {
+    /** This node's name, as the scheduler and NCCL know it. */
+    private static final String HOST = dev.ncclbench.launch.HostName.node(null, System.getenv());
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
@@ -38,6 +42,8 @@ final class StoreLink {
     private final ArrayDeque<byte[]>[] waiting;
     /** The local ranks waiting in {@link #receive}, by rank - first. */
     private final boolean[] asking;
+    /** The local ranks' gathers, sent together; null for a connection of one rank. */
+    private final LocalArrivals arrivals;
     private boolean reading;
     private IOException broken;
     private int open;
@@ -94,6 +100,7 @@ final class StoreLink {
             waiting[i] = new ArrayDeque<>(1);
             answered[i] = lock.newCondition();
         }
+        this.arrivals = count > 1 ? new LocalArrivals(count, this::send) : null;
         // a gather waits at most the store's timeout; the extra minute covers a store that died silently
         this.waitMillis = Math.min(Integer.MAX_VALUE, timeoutMillis + 60_000);
         s.setTcpNoDelay(true);
@@ -107,6 +114,8 @@ final class StoreLink {
         out.writeInt(count);
         out.writeInt(nranks);
         Wire.writeString(out, flags == null ? "" : flags);
+        // where these ranks run, so that a hang names its hosts as well as its ranks
+        Wire.writeString(out, HOST);
         out.flush();
         if (in.readInt() != Wire.OK) {
             in.readInt();
@@ -133,6 +142,45 @@ final class StoreLink {
             out.write(request);
             out.flush();
         }
+    }
+
+    /**
+     * {@code rank}'s part of a gather: sent alone on a connection of one rank, else with the other local ranks that
+     * arrive at the same gather ({@link LocalArrivals}). The answer comes by {@link #receive}.
+     */
+    void gather(int rank, int mode, int root, String tag, byte[] payload, int[] peers) throws IOException {
+        if (arrivals != null) {
+            arrivals.arrive(tag, mode, root, new LocalArrivals.Arrival(rank, payload, peers));
+            return;
+        }
+        send(rank, request(out -> {
+            out.writeInt(Wire.OP_GATHER);
+            out.writeInt(mode);
+            out.writeInt(root);
+            Wire.writeString(out, tag);
+            Wire.writeBytes(out, payload);
+            if (peers != null) {
+                LocalArrivals.writePeers(out, peers);
+            }
+        }));
+    }
+
+    /**
+     * Every rank of the connection at one gather, from one thread: one request, then each rank's answer (its raw bytes,
+     * OK or FAILED first), in rank order. The scale harness's simulated processes speak so: a process's ranks in one
+     * thread, as a node of 8 GPUs arrives in one request.
+     */
+    byte[][] gatherAll(String tag, int mode, int root, byte[][] payloads, int[][] peers) throws IOException {
+        List<LocalArrivals.Arrival> all = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            all.add(new LocalArrivals.Arrival(first + i, payloads[i], peers == null ? null : peers[i]));
+        }
+        send(first, LocalArrivals.request(tag, mode, root, all));
+        byte[][] answers = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            answers[i] = receive(first + i);
+        }
+        return answers;
     }
 
     /** A request's bytes, written by {@code body}. */
@@ -200,7 +248,8 @@ final class StoreLink {
                 try {
                     whose = in.readInt();
                     int length = in.readInt();
-                    if (whose < first || whose >= first + count || length < 0 || length > Wire.MAX_PAYLOAD * 2) {
+                    boolean ours = whose == Wire.EVERY_RANK || (whose >= first && whose < first + count);
+                    if (!ours || length < 0 || length > Wire.MAX_PAYLOAD * 2) {
                         throw new IOException("an answer for rank " + whose + " of " + length + " bytes on the connection of "
                                 + ranks(first, count));
                     }
@@ -208,6 +257,16 @@ final class StoreLink {
                     in.readFully(body);
                 } finally {
                     lock.lock();
+                }
+                if (whose == Wire.EVERY_RANK) {
+                    // the same answer for each of this connection's ranks: they are all at this gather
+                    for (int i = 0; i < count; i++) {
+                        if (i != me) {
+                            waiting[i].add(body);
+                            answered[i].signal();
+                        }
+                    }
+                    return body;
                 }
                 if (whose - first == me) {
                     return body;

@@ -31,7 +31,7 @@ public final class StoreServer implements AutoCloseable {
     static final long TICK_MILLIS = 100;
     /** A stranger that connects and says nothing is closed after this. */
     static final long HELLO_MILLIS = 30_000;
-    /** The fixed hello: magic, version, token, first rank, count, nranks, the flags' length. */
+    /** The fixed hello: magic, version, token, first rank, count, nranks, the flags' length (then flags and host). */
     private static final int HELLO_BYTES = 24 + Wire.TOKEN_BYTES;
     /** The longest request: a gather with the largest tag and payload. */
     private static final int MAX_REQUEST = Wire.MAX_PAYLOAD + 4 * Wire.MAX_TAG + 64;
@@ -220,7 +220,35 @@ public final class StoreServer implements AutoCloseable {
                 traffic.read(0, 1);
                 state.gather(rank, tag, mode, root, payload, peers);
             }
+            case Wire.OP_GATHERS -> gathers(c, b);
             default -> throw new IOException("unknown request " + op);
+        }
+    }
+
+    /** Several of the connection's ranks at one gather: read whole first, then each arrives as if alone. */
+    private void gathers(StoreConnection c, ByteBuffer b) throws IOException {
+        int mode = b.getInt();
+        int root = b.getInt();
+        String tag = Wire.getString(b, Wire.MAX_TAG);
+        int k = b.getInt();
+        if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks || k < 1 || k > c.count) {
+            throw new IOException("a gather of mode " + mode + " root " + root + " for " + k + " ranks");
+        }
+        int[] ranks = new int[k];
+        byte[][] payloads = new byte[k][];
+        int[][] peers = new int[k][];
+        for (int i = 0; i < k; i++) {
+            ranks[i] = b.getInt();
+            if (!c.speaksFor(ranks[i])) {
+                throw new IOException("a gather for rank " + ranks[i] + " on the connection of ranks " + c.first + "-"
+                        + (c.first + c.count - 1));
+            }
+            payloads[i] = Wire.getBytes(b, Wire.MAX_PAYLOAD);
+            peers[i] = mode == Wire.PEERS ? peers(b) : null;
+        }
+        traffic.read(0, 1);
+        for (int i = 0; i < k; i++) {
+            state.gather(ranks[i], tag, mode, root, payloads[i], peers[i]);
         }
     }
 
@@ -267,6 +295,7 @@ public final class StoreServer implements AutoCloseable {
         int count = b.getInt();
         int n = b.getInt();
         String flags = Wire.getString(b, Wire.MAX_FLAGS);
+        String host = Wire.getString(b, Wire.MAX_TAG);
         traffic.read(0, 1);
         String refusal = null;
         if (!MessageDigest.isEqual(presented, token)) {
@@ -291,6 +320,7 @@ public final class StoreServer implements AutoCloseable {
         for (int i = r; i < r + count; i++) {
             byRank[i] = c;
         }
+        state.hosts(r, count, host);
         send(c, Wire.ok());
         // the process's flags, once for all its ranks: OK, or the verdict of a job whose processes differ
         StoreState.Verdict v = flags.isEmpty() ? null : state.flags(r, flags);
@@ -320,7 +350,7 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * An answer to {@code rank}, after its frame; written now, or with the connection's other answers of the same gather
+     * An answer to {@code rank} ({@link Wire#EVERY_RANK}: to each rank of the connection), after its frame; written now, or with the connection's other answers of the same gather
      * once they are all handed out (one write for a process's ranks, not one each).
      */
     private void answer(StoreConnection c, int rank, ByteBuffer body) {
@@ -331,7 +361,13 @@ public final class StoreServer implements AutoCloseable {
         c.out.add(Wire.frame(rank, body.remaining()));
         c.out.add(body.duplicate());
         traffic.queued(wasEmpty);
-        traffic.wroteTo(rank, 8 + body.remaining());
+        if (rank == Wire.EVERY_RANK) {
+            for (int r = c.first; r < c.first + c.count; r++) {
+                traffic.wroteTo(r, 8 + body.remaining()); // what each rank receives
+            }
+        } else {
+            traffic.wroteTo(rank, 8 + body.remaining());
+        }
         if (holding) {
             if (!c.held) {
                 c.held = true;
@@ -411,12 +447,25 @@ public final class StoreServer implements AutoCloseable {
         private void handOut(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
             ByteBuffer all = null;
             ByteBuffer rootOnly = null;
-            for (int r : ranks) {
+            // every rank of the job answered: a connection whose ranks all get the same bytes gets them once
+            boolean whole = ranks.length == nranks && mode != Wire.PEERS;
+            for (int i = 0; i < ranks.length; i++) {
+                int r = ranks[i];
                 StoreConnection c = byRank[r];
                 if (c == null) {
                     continue;
                 }
                 boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
+                boolean once = whole && c.count > 1 && r == c.first && (mode != Wire.TO_ROOT || !c.speaksFor(root));
+                if (once) {
+                    ByteBuffer same = getsAll ? (all = all != null ? all : Wire.answer(payloads, nranks))
+                            : mode == Wire.FROM_ROOT ? (rootOnly = rootOnly != null ? rootOnly : Wire.answer(new byte[][] {
+                                    payloads == null ? new byte[0] : payloads[root]}, 1))
+                            : Wire.release();
+                    answer(c, Wire.EVERY_RANK, same);
+                    i += c.count - 1; // ranks are in order: the connection's others are answered
+                    continue;
+                }
                 if (mode == Wire.PEERS) {
                     answer(c, r, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
                 } else if (getsAll) {

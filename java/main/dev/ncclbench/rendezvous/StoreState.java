@@ -86,6 +86,8 @@ final class StoreState {
     /** Ranks in the exit round, and since when (System.nanoTime). */
     private final Map<Integer, Long> exitWaiting = new HashMap<>();
     private final String[] waitingAt;
+    /** Each rank's host, as its process said in its hello (null: never connected): a hang names its hosts too. */
+    private final String[] hostOf;
     /** Every rank, in order: who a completed round answers (shared, never changed). */
     private final int[] everyone;
     private final boolean[] departed;
@@ -101,9 +103,23 @@ final class StoreState {
         this.timeoutMillis = timeoutMillis;
         this.outbox = outbox;
         this.waitingAt = new String[nranks];
+        this.hostOf = new String[nranks];
         this.everyone = java.util.stream.IntStream.range(0, nranks).toArray();
         this.departed = new boolean[nranks];
         this.told = new boolean[nranks];
+    }
+
+    /** Ranks {@code first} to {@code first + count - 1} run on {@code host} (their process's hello). */
+    synchronized void hosts(int first, int count, String host) {
+        if (!host.isEmpty()) {
+            java.util.Arrays.fill(hostOf, first, first + count, host);
+        }
+    }
+
+    /** "rank 6 did not reach 'x' within 3 s on node2 (hung or too slow; -T sets this limit)". */
+    private String hang(List<Integer> hung, String step) {
+        return HangReport.didNotReach(hung, step, timeoutMillis) + HangReport.onHosts(hung, r -> hostOf[r])
+                + " (hung or too slow; -T sets this limit)";
     }
 
     synchronized void lost(int rank, String why) {
@@ -272,8 +288,7 @@ final class StoreState {
             // store named "ranks 0 and 2" where rank 0 only waited on rank 2 (MultiProcessTest).
             boolean settling = hung.size() > 1 && waited < timeoutMillis + GRACE_MILLIS;
             if (!settling && (!hung.isEmpty() || faults.isEmpty())) {
-                decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung.isEmpty() ? missing(round) : hung,
-                        round.tag, timeoutMillis) + " (hung or too slow; -T sets this limit)"));
+                decide(new Verdict(ExitCode.TIMEOUT, hang(hung.isEmpty() ? missing(round) : hung, round.tag)));
             }
             // else the missing ranks are reporting a failure, or may be about to: their verdict comes shortly
         }
@@ -299,8 +314,7 @@ final class StoreState {
         }
         if (waited >= timeoutMillis) {
             Fault mine = faults.get(faultWaiting.firstKey());
-            return decide(new Verdict(ExitCode.TIMEOUT, HangReport.didNotReach(hung, mine.step(), timeoutMillis)
-                    + " (hung or too slow; -T sets this limit)"));
+            return decide(new Verdict(ExitCode.TIMEOUT, hang(hung, mine.step())));
         }
         return null;
     }

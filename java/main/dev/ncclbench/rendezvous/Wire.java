@@ -16,7 +16,8 @@ final class Wire {
      * 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). 3: a gather says who gets
      * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags.
      * 4: {@link #PEERS}, a rank asks only the payloads of the ranks it names (the socket addresses of its peers).
-     * 5: a connection speaks for a process's local ranks (the hello names the first and how many, then the flags);
+     * 5: a connection speaks for a process's local ranks (the hello names the first and how many, then the flags and
+     * the host they run on);
      * every request after the hello starts with its rank, every answer with its rank and its length.
      */
     static final int VERSION = 5;
@@ -29,6 +30,11 @@ final class Wire {
     static final int OP_BYE = 2;
     /** A rank failed: self (int 0/1), exit code, the step it was at, its sentence; answered with the job's verdict. */
     static final int OP_FAULT = 3;
+    /**
+     * Several ranks of the connection at one gather (mode, root, tag, how many, then each rank, its payload and under
+     * {@link #PEERS} the ranks it asks): each is answered on its own, as if it had come alone.
+     */
+    static final int OP_GATHERS = 5;
     /**
      * The flags that change what a process measures, one "flag value" a line, end its hello (empty: none to compare).
      * Longer is a bug: they are a few dozen short lines.
@@ -119,7 +125,13 @@ final class Wire {
         return ByteBuffer.allocate(12 + m.length).putInt(FAILED).putInt(code.code).putInt(m.length).put(m).flip();
     }
 
-    /** An answer's frame on a connection of several ranks: whose it is and how long. */
+    /**
+     * The rank of an answer's frame that holds the answer of every rank of the connection (a barrier's release to a
+     * node's 8 ranks: one frame, not 8).
+     */
+    static final int EVERY_RANK = -1;
+
+    /** An answer's frame on a connection of several ranks: whose it is ({@link #EVERY_RANK}: all) and how long. */
     static ByteBuffer frame(int rank, int length) {
         return ByteBuffer.allocate(8).putInt(rank).putInt(length).flip();
     }

@@ -31,7 +31,7 @@ public final class ControlPlaneScale {
     static final String FLAGS = String.join("\n", "--collective all_reduce", "-b 8", "-e 4194304", "-f 2", "-i 0", "-n 20",
             "-w 1", "-m 1", "-N 1", "-c 1", "-o sum", "-d float", "-r 0", "-a 1", "-z 0", "-g 1", "-t 1", "-G 0", "-I 0",
             "--backend socket", "--ranks 1", "--sockets-per-peer 1", "--socket-algo auto", "--socket-chunk 0");
-    private static final byte[] TOKEN = "control-plane-sc".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] TOKEN = "control-plane-sc".getBytes(StandardCharsets.US_ASCII);
     /** Thread stacks: a simulated rank needs little, and 8192 of them share one JVM. */
     private static final long STACK_BYTES = 144 << 10;
     /** Threads that create the simulated ranks' threads: each start waits for its new thread to be scheduled. */
@@ -75,34 +75,45 @@ public final class ControlPlaneScale {
     }
 
     static Result run(int n, int sizes, int iters, long timeoutMillis) throws Exception {
-        return run(n, 8, sizes, iters, timeoutMillis);
+        return run(n, 8, false, sizes, iters, timeoutMillis);
     }
 
-    /** @param perProcess ranks a simulated process, sharing its connection (a divisor of {@code n}) */
-    static Result run(int n, int perProcess, int sizes, int iters, long timeoutMillis) throws Exception {
+    /**
+     * @param perProcess       ranks a simulated process, sharing its connection (a divisor of {@code n})
+     * @param threadPerProcess a thread a simulated process, speaking for its ranks ({@link SimulatedProcess}), rather
+     *                         than a thread a rank: what a job of nodes costs the store, without the cost of waking
+     *                         {@code n} threads of one JVM on this machine's cores
+     */
+    static Result run(int n, int perProcess, boolean threadPerProcess, int sizes, int iters, long timeoutMillis)
+            throws Exception {
         if (perProcess < 1 || n % perProcess != 0) {
             throw new IllegalArgumentException(perProcess + " ranks a process do not divide " + n + " ranks");
         }
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
             Run run = new Run(server, n, perProcess, sizes, payload, timeoutMillis);
-            Thread[] threads = new Thread[n];
+            int units = threadPerProcess ? n / perProcess : n;
+            Thread[] threads = new Thread[units];
             CountDownLatch go = new CountDownLatch(1);
             long t0 = System.nanoTime();
             Thread[] starters = new Thread[STARTERS];
             for (int s = 0; s < STARTERS; s++) {
                 int first = s;
                 starters[s] = new Thread(() -> {
-                    for (int r = first; r < n; r += STARTERS) {
-                        int rank = r;
+                    for (int r = first; r < units; r += STARTERS) {
+                        int unit = r;
                         threads[r] = new Thread(null, () -> {
                             try {
                                 go.await();
-                                run.rank(rank);
+                                if (threadPerProcess) {
+                                    new SimulatedProcess(run, unit).run();
+                                } else {
+                                    run.rank(unit);
+                                }
                             } catch (Throwable e) {
                                 run.failure.compareAndSet(null, e);
                             }
-                        }, "rank" + r, STACK_BYTES);
+                        }, (threadPerProcess ? "process" : "rank") + r, STACK_BYTES);
                         threads[r].start();
                     }
                 });
@@ -142,7 +153,7 @@ public final class ControlPlaneScale {
     }
 
     /** What the simulated ranks share: the store, and what rank 0 notes on the way. */
-    private static final class Run {
+    static final class Run {
         final StoreServer server;
         final InetSocketAddress at;
         final int n;
@@ -190,12 +201,24 @@ public final class ControlPlaneScale {
             return processes[p].get().get(rank % perProcess);
         }
 
+        /** Rank 0 past the rendezvous: the time and the store's counts so far. */
+        void rendezvousDone() {
+            rendezvousEnd = System.nanoTime();
+            traffic = server.traffic().snapshot();
+            byRank = server.traffic().bytesOutByRank();
+            storeCpu = storeCpuNanos();
+        }
+
+        /** A rank's information for the rank list, as the sweep gathers it. */
+        static byte[] info(int rank) {
+            return ("{\"rank\":" + rank + ",\"local_rank\":0,\"host\":\"node" + rank / 8
+                    + "\",\"pid\":12345,\"device\":\"eth0:10.0.0." + rank % 250 + "\"}").getBytes(StandardCharsets.UTF_8);
+        }
+
         /** One simulated rank, start to end; rank 0 notes the times and the store's counts. */
         void rank(int rank) throws Exception {
             try (StoreClient c = client(rank)) {
-                byte[] info = ("{\"rank\":" + rank + ",\"local_rank\":0,\"host\":\"node" + rank / 8
-                        + "\",\"pid\":12345,\"device\":\"eth0:10.0.0." + rank % 250 + "\"}").getBytes(StandardCharsets.UTF_8);
-                c.gather("rankinfo", info, 0);
+                c.gather("rankinfo", info(rank), 0);
                 c.broadcast("run-folder", "20261202-120000-socket-12345".getBytes(StandardCharsets.UTF_8), 0);
                 // the socket backend's "host|address|port", looked up by the peers an all_reduce sweep links to
                 int[] peers = peers(rank, n);
@@ -208,10 +231,7 @@ public final class ControlPlaneScale {
                 }
                 c.barrier("ready");
                 if (rank == 0) {
-                    rendezvousEnd = System.nanoTime();
-                    traffic = server.traffic().snapshot();
-                    byRank = server.traffic().bytesOutByRank();
-                    storeCpu = storeCpuNanos();
+                    rendezvousDone();
                 }
                 byte[] mine = new byte[payload];
                 String tag = null;
@@ -296,15 +316,17 @@ public final class ControlPlaneScale {
         int sizes = Integer.getInteger("sizes", 20);
         int iters = Integer.getInteger("iters", 20);
         int perProcess = Integer.getInteger("perProcess", 8);
-        System.out.printf(Locale.ROOT, "# control plane at scale: simulated ranks as threads, %d a process on one connection,"
+        boolean threadPerProcess = Boolean.getBoolean("threadPerProcess");
+        System.out.printf(Locale.ROOT, "# control plane at scale: simulated %s, %d ranks a process on one connection,"
                 + " real store over loopback, %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n",
+                threadPerProcess ? "processes as threads (a thread speaks for a process's ranks)" : "ranks as threads",
                 perProcess, sizes, iters, 8 * (2 + iters), Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
                 "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
                 "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
-            Result r = run(n, perProcess, sizes, iters, 120_000);
+            Result r = run(n, perProcess, threadPerProcess, sizes, iters, 120_000);
             results.add(r);
             System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
                     n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),

@@ -151,6 +151,7 @@ class StoreTest {
             out.writeInt(1); // speaks for one rank
             out.writeInt(nranks);
             out.writeInt(0); // no flags
+            out.writeInt(0); // no host name
             out.flush();
             assertEquals(Wire.OK, in.readInt());
             assertEquals(Wire.OK, in.readInt());
