@@ -105,12 +105,7 @@ public final class BackendChecks {
             return false;
         }
         MemoryBudget budget = memory ? backend.memory(spec) : null;
-        if (budget == null) {
-            return true;
-        }
-        int sharing = budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
-        long room = budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
-        return largestBuffer(spec, size, world) * budget.buffersPerRank() * sharing <= room;
+        return budget == null || need(budget, spec, size, world) <= room(budget);
     }
 
     /**
@@ -119,29 +114,40 @@ public final class BackendChecks {
      */
     static void checkMemory(Backend backend, RunSpec spec, int world) {
         MemoryBudget budget = backend.memory(spec);
-        if (budget == null) {
-            return;
-        }
-        long buffer = largestBuffer(spec, spec.maxBytes(), world);
-        // per device: every rank has its own, and the backend's figure already leaves its reserve
-        int sharing = budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
-        long need = buffer * budget.buffersPerRank() * sharing;
-        // headroom for the JVM's own use of the same memory and a buffer replaced by a larger one
-        long room = budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
-        if (need <= room) {
+        if (budget == null || need(budget, spec, spec.maxBytes(), world) <= room(budget)) {
             return;
         }
         long fits = 0;
         for (long size : spec.sizes()) {
-            if (largestBuffer(spec, size, world) * budget.buffersPerRank() * sharing <= room) {
+            if (need(budget, spec, size, world) <= room(budget)) {
                 fits = size;
             }
         }
-        throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs " + Sizes.human(need) + " of "
-                + budget.where() + " (" + sharing + (sharing > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank()
-                + " buffers of " + Sizes.human(buffer) + (budget.perDevice() ? "); each GPU has " : "); this process has ")
-                + Sizes.human(budget.availableBytes())
+        int sharing = sharing(budget, spec);
+        throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs "
+                + Sizes.human(need(budget, spec, spec.maxBytes(), world)) + " of " + budget.where() + " (" + sharing
+                + (sharing > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank() + " buffers of "
+                + Sizes.human(largestBuffer(spec, spec.maxBytes(), world))
+                + (budget.perDevice() ? "); each GPU has " : "); this process has ") + Sizes.human(budget.availableBytes())
                 + (fits > 0 ? ": -e " + Sizes.human(fits) + " fits" : "") + ", " + budget.remedy());
+    }
+
+    /** What the sweep holds at {@code size} where the backend keeps its buffers: the one rule of "does -e fit". */
+    private static long need(MemoryBudget budget, RunSpec spec, long size, int world) {
+        return largestBuffer(spec, size, world) * budget.buffersPerRank() * sharing(budget, spec);
+    }
+
+    /** Per device every rank has its own; in host memory every local rank of this process shares it. */
+    private static int sharing(MemoryBudget budget, RunSpec spec) {
+        return budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
+    }
+
+    /**
+     * Per device the backend's figure already leaves its reserve; in host memory, headroom for the JVM's own use of
+     * the same memory and a buffer replaced by a larger one.
+     */
+    private static long room(MemoryBudget budget) {
+        return budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
     }
 
     /** max(send, receive) bytes of one rank at {@code size}, over the sweep's collectives. */
