@@ -305,6 +305,11 @@ public final class ControlPlaneScale {
         return (m * sxy - sx * sy) / (m * sxx - sx * sx);
     }
 
+    /**
+     * Runs the given rank counts in each mode {@code -Dmode} names: {@code process} (a thread a simulated process of
+     * {@code -DperProcess} ranks, default 8: the store's cost for a job of nodes), {@code rank} (a thread a rank, the
+     * real client's local ranks sharing their process's connection), or {@code both} (the default).
+     */
     public static void main(String[] args) throws Exception {
         List<Integer> ranks = new ArrayList<>();
         for (String a : args) {
@@ -313,10 +318,22 @@ public final class ControlPlaneScale {
         if (ranks.isEmpty()) {
             ranks = List.of(64, 512, 2048, 8192);
         }
+        String mode = System.getProperty("mode", "both");
+        if (!List.of("process", "rank", "both").contains(mode)) {
+            throw new IllegalArgumentException("-Dmode=" + mode + ": process, rank or both");
+        }
+        for (boolean perProcessThread : new boolean[] {true, false}) {
+            if (mode.equals(perProcessThread ? "rank" : "process")) {
+                continue;
+            }
+            table(ranks, perProcessThread);
+        }
+    }
+
+    private static void table(List<Integer> ranks, boolean threadPerProcess) throws Exception {
         int sizes = Integer.getInteger("sizes", 20);
         int iters = Integer.getInteger("iters", 20);
         int perProcess = Integer.getInteger("perProcess", 8);
-        boolean threadPerProcess = Boolean.getBoolean("threadPerProcess");
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated %s, %d ranks a process on one connection,"
                 + " real store over loopback, %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n",
                 threadPerProcess ? "processes as threads (a thread speaks for a process's ranks)" : "ranks as threads",

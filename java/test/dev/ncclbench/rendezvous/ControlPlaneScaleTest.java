@@ -52,6 +52,18 @@ class ControlPlaneScaleTest {
     }
 
     @Test
+    void aNodesRanksCostTheStoreOneRequestAGatherNotOneEach() throws Exception {
+        // 128 simulated processes of 8 ranks, each a thread speaking for its ranks over its one connection
+        ControlPlaneScale.Result r = ControlPlaneScale.run(1024, 8, true, 3, 20, 120_000);
+        int n = r.n();
+        assertTrue(r.bytesToRank0() >= 2 * n * r.payload(), "rank 0 got every rank's figures: " + r.bytesToRank0());
+        // a size: two requests a process (its ranks' arrivals together) and about two answers (one frame for the
+        // ranks that get the same bytes), N/2; the end's rounds and the 1024 goodbyes spread over the 3 sizes. A
+        // request and an answer a rank each round, as before processes spoke for their ranks, is 4 N
+        assertTrue(r.messages() <= n, "messages a size: " + r.messages() + " for " + n + " ranks in " + n / 8 + " processes");
+    }
+
+    @Test
     void aRanksRendezvousBytesGrowWithItsPeersNotN() throws Exception {
         ControlPlaneScale.Result small = ControlPlaneScale.run(128, 1, 20, 120_000);
         ControlPlaneScale.Result big = ControlPlaneScale.run(1024, 1, 20, 120_000);
