@@ -13,8 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -163,24 +161,6 @@ final class StoreLink {
                 LocalArrivals.writePeers(out, peers);
             }
         }));
-    }
-
-    /**
-     * Every rank of the connection at one gather, from one thread: one request, then each rank's answer (its raw bytes,
-     * OK or FAILED first), in rank order. The scale harness's simulated processes speak so: a process's ranks in one
-     * thread, as a node of 8 GPUs arrives in one request.
-     */
-    byte[][] gatherAll(String tag, int mode, int root, byte[][] payloads, int[][] peers) throws IOException {
-        List<LocalArrivals.Arrival> all = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            all.add(new LocalArrivals.Arrival(first + i, payloads[i], peers == null ? null : peers[i]));
-        }
-        send(first, LocalArrivals.request(tag, mode, root, all));
-        byte[][] answers = new byte[count][];
-        for (int i = 0; i < count; i++) {
-            answers[i] = receive(first + i);
-        }
-        return answers;
     }
 
     /** A request's bytes, written by {@code body}. */

@@ -79,12 +79,13 @@ public final class ControlPlaneScale {
     }
 
     /**
-     * @param perProcess       ranks a simulated process, sharing its connection (a divisor of {@code n})
-     * @param threadPerProcess a thread a simulated process, speaking for its ranks ({@link SimulatedProcess}), rather
-     *                         than a thread a rank: what a job of nodes costs the store, without the cost of waking
-     *                         {@code n} threads of one JVM on this machine's cores
+     * @param perProcess ranks a simulated process, sharing its connection (a divisor of {@code n})
+     * @param processes  simulated processes on non-blocking sockets, driven by one thread a core, each speaking for its
+     *                   ranks ({@link SimulatedProcesses}): what a job of nodes costs the store, without the cost of
+     *                   waking a thread a process or a rank on this machine's cores; else a thread a rank, with the
+     *                   real client ({@link StoreClient#connectAll})
      */
-    static Result run(int n, int perProcess, boolean threadPerProcess, int sizes, int iters, long timeoutMillis)
+    static Result run(int n, int perProcess, boolean processes, int sizes, int iters, long timeoutMillis)
             throws Exception {
         if (perProcess < 1 || n % perProcess != 0) {
             throw new IllegalArgumentException(perProcess + " ranks a process do not divide " + n + " ranks");
@@ -92,7 +93,8 @@ public final class ControlPlaneScale {
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
             Run run = new Run(server, n, perProcess, sizes, payload, timeoutMillis);
-            int units = threadPerProcess ? n / perProcess : n;
+            int drivers = Math.max(1, Math.min(n / perProcess, Runtime.getRuntime().availableProcessors()));
+            int units = processes ? drivers : n;
             Thread[] threads = new Thread[units];
             CountDownLatch go = new CountDownLatch(1);
             long t0 = System.nanoTime();
@@ -105,15 +107,15 @@ public final class ControlPlaneScale {
                         threads[r] = new Thread(null, () -> {
                             try {
                                 go.await();
-                                if (threadPerProcess) {
-                                    new SimulatedProcess(run, unit).run();
+                                if (processes) {
+                                    new SimulatedProcesses(run, unit, drivers).run();
                                 } else {
                                     run.rank(unit);
                                 }
                             } catch (Throwable e) {
                                 run.failure.compareAndSet(null, e);
                             }
-                        }, (threadPerProcess ? "process" : "rank") + r, STACK_BYTES);
+                        }, (processes ? "processes" : "rank") + r, STACK_BYTES);
                         threads[r].start();
                     }
                 });
@@ -330,20 +332,20 @@ public final class ControlPlaneScale {
         }
     }
 
-    private static void table(List<Integer> ranks, boolean threadPerProcess) throws Exception {
+    private static void table(List<Integer> ranks, boolean processes) throws Exception {
         int sizes = Integer.getInteger("sizes", 20);
         int iters = Integer.getInteger("iters", 20);
         int perProcess = Integer.getInteger("perProcess", 8);
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated %s, %d ranks a process on one connection,"
                 + " real store over loopback, %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n",
-                threadPerProcess ? "processes as threads (a thread speaks for a process's ranks)" : "ranks as threads",
+                processes ? "processes (non-blocking sockets, a driving thread a core)" : "ranks as threads",
                 perProcess, sizes, iters, 8 * (2 + iters), Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
                 "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
                 "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
-            Result r = run(n, perProcess, threadPerProcess, sizes, iters, 120_000);
+            Result r = run(n, perProcess, processes, sizes, iters, 120_000);
             results.add(r);
             System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
                     n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),
