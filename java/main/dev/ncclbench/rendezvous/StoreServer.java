@@ -176,7 +176,7 @@ public final class StoreServer implements AutoCloseable {
                 if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
                     lastTick = System.nanoTime();
                     for (StoreJob j : jobs.values()) {
-                        j.state.tick();
+                        j.tick();
                     }
                     dropStrangers();
                 }

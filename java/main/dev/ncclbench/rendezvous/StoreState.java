@@ -124,6 +124,11 @@ final class StoreState {
         return verdict != null;
     }
 
+    /** Whether anything waits on the clock (a gather, a fault report, the exit round): else {@link #tick} has nothing to do. */
+    synchronized boolean waiting() {
+        return !rounds.isEmpty() || !faultWaiting.isEmpty() || !exitWaiting.isEmpty();
+    }
+
     /** Sends {@code v} to {@code rank} and remembers that it has been told. */
     private void tell(int rank, Verdict v) {
         told[rank] = true;
