@@ -54,8 +54,9 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Option(names = "--survey", paramLabel = "MODE", converter = Choices.SurveyChoice.class,
             completionCandidates = Choices.SurveyNames.class, description = "Pass one, ${COMPLETION-CANDIDATES}: random"
-            + " disjoint pairs; every pair at once (socket backend); or N-1 rounds of disjoint pairs (default: all on the"
-            + " socket backend up to 16 nodes, else pairs)")
+            + " disjoint pairs; every pair at once (socket backend); N-1 rounds of disjoint pairs; or every pair in"
+            + " log2(N)-3 rounds, many at once (socket backend) (default: all on the socket backend up to 16 nodes,"
+            + " batches up to 1448, else pairs)")
     Survey survey;
 
     @Option(names = "--group-size", paramLabel = "K", converter = Ranges.AtLeastTwo.class, description = "After the"

@@ -4,6 +4,7 @@ import dev.ncclbench.rendezvous.JobFlags;
 
 import dev.ncclbench.NcclbenchException;
 
+import dev.ncclbench.rendezvous.StoreJob;
 import dev.ncclbench.rendezvous.StoreServer;
 
 import java.io.BufferedInputStream;
@@ -33,17 +34,20 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Rank 0's side of the search: it listens where the job's rendezvous is, each node connects and says hello (rank,
- * token, name), and rank 0 talks to each on that connection; a small store per group per round carries the
- * group's own set-up. A node is lost only when its connection closes or when it has sent nothing, not even a
- * heartbeat, for -T: a node that takes long is slow, and is judged by the rate it reached. A node that did not
- * join within -T is named from the launcher's node list.
+ * token, name), and rank 0 talks to each on that connection; one store (one thread, one port) carries every
+ * group's own set-up, each group a job of its own with its own token, opened for its round and closed at its end.
+ * A node is lost only when its connection closes or when it has sent nothing, not even a heartbeat, for -T: a
+ * node that takes long is slow, and is judged by the rate it reached. A node that did not join within -T is named
+ * from the launcher's node list.
  */
 final class Coordinator implements RoundRunner, AutoCloseable {
     /**
-     * Groups one round may hold: each has its own small store (a listening socket and three threads on rank 0),
-     * so a round of tens of thousands of groups (the batched survey at 1024 nodes) is beyond one process.
+     * Groups one round may hold. Each is a job of rank 0's one store: no thread or port of its own, but heap (about
+     * 0.9 KB a job, StoreJobsTest measures it, and some 1.5 KB for each of its two connections: under 5 KB a group)
+     * and two file descriptors; 2^17 groups take about 0.6 GB of rank 0's heap and 2^18 descriptors. The batched
+     * survey's rounds fit up to 1448 nodes (75,264 groups at 1024).
      */
-    static final int MAX_GROUPS_PER_ROUND = 4096;
+    static final int MAX_GROUPS_PER_ROUND = 1 << 17;
     private final ServerSocket server;
     private final InetAddress bind;
     private final String storeHost;
@@ -56,6 +60,9 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
+    /** Every round's groups' store, opened with the first round. */
+    private StoreServer store;
+    private final SecureRandom random = new SecureRandom();
 
     private record Lost(int rank, String why) {
     }
@@ -230,20 +237,22 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         List<Group> groups = plan.groups();
         if (groups.size() > MAX_GROUPS_PER_ROUND) {
             throw new IllegalStateException("round " + plan.round() + " has " + groups.size() + " groups; rank 0 serves at most "
-                    + MAX_GROUPS_PER_ROUND + " at once (a store each): use --survey pairs");
+                    + MAX_GROUPS_PER_ROUND + " at once (a job each on its store): use --survey pairs");
         }
-        List<StoreServer> stores = new ArrayList<>();
+        List<StoreJob> jobs = new ArrayList<>();
         Map<Integer, List<Messages.Assignment>> byRank = new HashMap<>();
         Map<Integer, String> lostNow = new LinkedHashMap<>();
         Map<Integer, Map<Integer, Messages.GroupResult>> results = new HashMap<>();
         Set<Integer> unfinished = Set.of();
         try {
+            if (store == null) {
+                store = new StoreServer(new InetSocketAddress(bind, 0));
+            }
             for (int i = 0; i < groups.size(); i++) {
                 Group g = groups.get(i);
                 byte[] t = new byte[16];
-                new SecureRandom().nextBytes(t);
-                StoreServer store = new StoreServer(new InetSocketAddress(bind, 0), t, g.size(), settings.roundMillis());
-                stores.add(store);
+                random.nextBytes(t);
+                jobs.add(store.open(t, g.size(), settings.roundMillis()));
                 String tok = Base64.getEncoder().encodeToString(t);
                 for (int k = 0; k < g.size(); k++) {
                     byRank.computeIfAbsent(g.members().get(k), r -> new ArrayList<>())
@@ -297,12 +306,14 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new IllegalStateException("rank 0 could not serve a group's store: " + e.getMessage(), e);
+            throw new IllegalStateException("rank 0 could not serve the groups' store: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } finally {
-            stores.forEach(StoreServer::close);
+            if (store != null) {
+                store.close(jobs); // the round's groups end; the store serves the next round's
+            }
         }
         List<Double> busbw = new ArrayList<>();
         List<String> errors = new ArrayList<>();
@@ -346,6 +357,9 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        if (store != null) {
+            store.close();
+        }
         try {
             server.close();
         } catch (IOException e) {

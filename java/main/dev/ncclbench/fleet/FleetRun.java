@@ -70,7 +70,7 @@ public final class FleetRun {
         if (surveyGroups > Coordinator.MAX_GROUPS_PER_ROUND) {
             throw NcclbenchException.usage("--survey " + survey.label + " on " + launch.size() + " nodes runs " + surveyGroups
                     + " groups in a round; rank 0 serves at most " + Coordinator.MAX_GROUPS_PER_ROUND
-                    + " (a store each): use --survey pairs or round-robin");
+                    + " at once (a job each on its store): use --survey pairs or round-robin");
         }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
         String name = HostName.node(o.nodeName(), env);
@@ -99,6 +99,7 @@ public final class FleetRun {
             baseline = FleetBaseline.read(o.baselineDir(), o.baseline());
             baseline.admit(FleetBaseline.fingerprintOf(backend.name(), o.settings()));
         }
+        requireDescriptors(surveyGroups, launch.size(), survey);
         InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
@@ -153,9 +154,26 @@ public final class FleetRun {
     }
 
     /**
+     * Rank 0 holds two connections a group on its store, and one a node: a survey round beyond its open-file limit would
+     * leave groups unconnected until -T, so it is refused at the start, on rank 0 (the others then cannot reach it).
+     */
+    private static void requireDescriptors(long surveyGroups, int nodes, Survey survey) {
+        // and 1024 for the JVM's own files and rank 0's own node's groups (a store connection and data sockets each)
+        long needed = 2 * surveyGroups + nodes + 1024;
+        long limit = java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : Long.MAX_VALUE;
+        if (needed > limit) {
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "--survey " + survey.label + " on " + nodes + " nodes holds "
+                    + 2 * surveyGroups + " connections to rank 0's store in a round, and rank 0 may open " + limit
+                    + " files: raise ulimit -n on rank 0 to " + needed + " or more, or use --survey pairs");
+        }
+    }
+
+    /**
      * Every pair at once for small jobs on sockets; above 16 nodes the batched survey while its rounds fit what
-     * rank 0 serves (a store per group: {@link Coordinator#MAX_GROUPS_PER_ROUND}), else random pairs; random
-     * pairs on the nccl backend (one communicator per GPU at a time).
+     * rank 0 serves in one round ({@link Coordinator#MAX_GROUPS_PER_ROUND} groups, each a job of its one store: up to
+     * 1448 nodes), else random pairs; random pairs on the nccl backend (one communicator per GPU at a time).
+     * The same on every node, whatever its memory or limits: each node's flags carry the survey, and must agree.
      */
     static Survey defaultSurvey(String backend, int nodes) {
         if (!backend.equals("socket")) {

@@ -13,6 +13,8 @@ final class StoreConnection {
     final SocketChannel ch;
     final SelectionKey key;
     final long opened = System.nanoTime();
+    /** The job its hello named; null before. */
+    StoreJob job;
     ByteBuffer in = ByteBuffer.allocate(512);
     final java.util.ArrayDeque<ByteBuffer> out = new java.util.ArrayDeque<>();
     /** The first rank it speaks for; -1 before its hello. */

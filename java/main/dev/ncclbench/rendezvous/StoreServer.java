@@ -11,9 +11,13 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
@@ -25,6 +29,10 @@ import java.util.Iterator;
  * ({@link StoreAcceptor}). A connection speaks for one process's local ranks: a job of 1024 nodes x 8 ranks holds
  * 1024 connections, and each gather's answers to a connection leave in one write. The answers of one gather are
  * encoded once and shared by every connection that gets the same bytes.
+ *
+ * <p>A store serves one job ({@link #StoreServer(InetSocketAddress, byte[], int, long)}: a sweep's rendezvous) or many
+ * at once ({@link #open}: fleet's groups of a round), each a {@link StoreJob} with its own token, ranks, timeout, state
+ * and verdict; the token of a hello picks the job. Many jobs cost no more threads or ports than one.
  */
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
@@ -38,18 +46,21 @@ public final class StoreServer implements AutoCloseable {
 
     private final ServerSocketChannel server;
     private final Selector selector;
-    private final byte[] token;
-    private final int nranks;
-    private final StoreState state;
-    private final long timeoutMillis;
-    private final StoreConnection[] byRank;
+    /** The jobs served, by {@link StoreJob#key}: added and closed by other threads, read by the store's. */
+    private final Map<ByteBuffer, StoreJob> jobs = new ConcurrentHashMap<>();
+    /** The one job of a one-job store, else null. */
+    private final StoreJob only;
+    /** What connections count before their hello names a job (a one-job store: the job's own count). */
+    private final StoreTraffic strangers;
+    /** Work for the store's thread from others: closing jobs. */
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** A set: 8192 ranks saying goodbye must not each walk a list. */
     private final java.util.Set<StoreConnection> conns = new java.util.LinkedHashSet<>();
-    /** Connections with answers held back while a gather's answers are handed out ({@link Answers#complete}). */
-    private final java.util.List<StoreConnection> held = new ArrayList<>();
-    private boolean holding;
+    /** Connections still to say hello: what the clock looks at, not every rank of every job. */
+    private final java.util.Set<StoreConnection> waitingHello = new java.util.HashSet<>();
+    /** What waits to be written, and writing it. */
+    private final StoreWriter writer;
     private final Thread loop;
-    private final StoreTraffic traffic;
     private final StoreAcceptor acceptor;
     private volatile boolean closed;
 
@@ -58,12 +69,21 @@ public final class StoreServer implements AutoCloseable {
      * @param timeoutMillis how long a gather waits for the last rank once the first has arrived
      */
     public StoreServer(InetSocketAddress bind, byte[] token, int nranks, long timeoutMillis) throws IOException {
-        this.token = token.clone();
-        this.nranks = nranks;
-        this.timeoutMillis = timeoutMillis;
-        this.byRank = new StoreConnection[nranks];
-        this.traffic = new StoreTraffic(nranks);
-        this.state = new StoreState(nranks, timeoutMillis, new Answers());
+        this(bind, new StoreTraffic(nranks), token, nranks, timeoutMillis);
+    }
+
+    /** A store with no job yet: {@link #open} adds them. */
+    public StoreServer(InetSocketAddress bind) throws IOException {
+        this(bind, new StoreTraffic(0), null, 0, 0);
+    }
+
+    /** @param token the one job's, or null for none yet */
+    private StoreServer(InetSocketAddress bind, StoreTraffic strangers, byte[] token, int nranks, long timeoutMillis)
+            throws IOException {
+        this.strangers = strangers;
+        this.writer = new StoreWriter(strangers, this::drop);
+        // the one job before the port opens: a rank that connects at once must find it, not a wrong token
+        this.only = token == null ? null : open(token, nranks, timeoutMillis, strangers);
         this.server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -84,9 +104,50 @@ public final class StoreServer implements AutoCloseable {
         return server.socket().getLocalPort();
     }
 
-    /** The store's own count of what went through it. */
+    /** A one-job store's own count of what went through it. */
     public StoreTraffic traffic() {
-        return traffic;
+        return only.traffic;
+    }
+
+    /**
+     * A job served from now on, until {@link #close(Collection)}; its ranks connect to {@link #port()} with
+     * {@code token} (a new one: the token picks the job).
+     *
+     * @param timeoutMillis how long a gather of the job waits for its last rank once the first has arrived
+     */
+    public StoreJob open(byte[] token, int nranks, long timeoutMillis) {
+        return open(token, nranks, timeoutMillis, new StoreTraffic(nranks));
+    }
+
+    private StoreJob open(byte[] token, int nranks, long timeoutMillis, StoreTraffic traffic) {
+        StoreJob job = new StoreJob(this, writer, token, nranks, timeoutMillis, traffic);
+        if (jobs.putIfAbsent(StoreJob.key(token), job) != null) {
+            throw new IllegalArgumentException("the store already serves a job with this token");
+        }
+        return job;
+    }
+
+    /**
+     * Ends {@code ended} (a round's groups) while the store goes on serving the others: a decided job's ranks first hear
+     * its verdict (as {@link #close()} waits), then its connections are dropped on the store's thread, none of them lost.
+     * A hello with an ended job's token is refused as a wrong token.
+     */
+    public void close(Collection<StoreJob> ended) {
+        StoreJob.awaitTold(ended);
+        List<StoreJob> mine = List.copyOf(ended);
+        for (StoreJob j : mine) {
+            j.closed = true;
+            jobs.remove(StoreJob.key(j.token), j);
+        }
+        tasks.add(() -> {
+            for (StoreJob j : mine) {
+                for (StoreConnection c : new ArrayList<>(j.conns)) {
+                    drop(c);
+                }
+                j.state.close();
+            }
+        });
+        selector.wakeup();
     }
 
     private void serve() {
@@ -95,6 +156,9 @@ public final class StoreServer implements AutoCloseable {
             while (!closed) {
                 selector.select(TICK_MILLIS);
                 register();
+                for (Runnable t; (t = tasks.poll()) != null; ) {
+                    t.run();
+                }
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                     SelectionKey k = it.next();
                     it.remove();
@@ -103,7 +167,7 @@ public final class StoreServer implements AutoCloseable {
                     }
                     StoreConnection c = (StoreConnection) k.attachment();
                     if (k.isWritable()) {
-                        flush(c);
+                        writer.flush(c);
                     }
                     if (k.isValid() && k.isReadable()) {
                         read(c);
@@ -111,19 +175,24 @@ public final class StoreServer implements AutoCloseable {
                 }
                 if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
                     lastTick = System.nanoTime();
-                    state.tick();
+                    for (StoreJob j : jobs.values()) {
+                        j.tick();
+                    }
                     dropStrangers();
                 }
             }
         } catch (IOException | RuntimeException e) {
             // the selector itself failed: nothing can be served any more; the clients see their connections close
         } finally {
+            for (Runnable t; (t = tasks.poll()) != null; ) {
+                t.run();
+            }
             for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
             acceptor.close();
             StoreAcceptor.closeQuietly(selector);
-            state.close();
+            jobs.values().forEach(j -> j.state.close());
         }
     }
 
@@ -134,12 +203,13 @@ public final class StoreServer implements AutoCloseable {
             StoreConnection c = new StoreConnection(ch, ch.register(selector, SelectionKey.OP_READ));
             c.key.attach(c);
             conns.add(c);
+            waitingHello.add(c);
         }
     }
 
     private void dropStrangers() {
         long now = System.nanoTime();
-        for (StoreConnection c : new ArrayList<>(conns)) {
+        for (StoreConnection c : new ArrayList<>(waitingHello)) {
             if (c.first < 0 && !c.closeWhenFlushed && (now - c.opened) / 1_000_000 > HELLO_MILLIS) {
                 drop(c);
             }
@@ -159,7 +229,7 @@ public final class StoreServer implements AutoCloseable {
                 drop(c);
                 return;
             }
-            traffic.read(n, 0);
+            writer.traffic(c).read(n, 0);
             c.in.flip();
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
                 int start = c.in.position();
@@ -182,6 +252,11 @@ public final class StoreServer implements AutoCloseable {
             hello(c, b);
             return;
         }
+        // the job its hello named: a store serves one job or many
+        StoreJob job = c.job;
+        StoreState state = job.state;
+        StoreTraffic traffic = job.traffic;
+        int nranks = job.nranks;
         int rank = b.getInt();
         if (!c.speaksFor(rank)) {
             throw new IOException("a request for rank " + rank + " on the connection of ranks " + c.first + "-"
@@ -216,56 +291,13 @@ public final class StoreServer implements AutoCloseable {
                 if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
                     throw new IOException("a gather of mode " + mode + " root " + root);
                 }
-                int[] peers = mode == Wire.PEERS ? peers(b) : null;
+                int[] peers = mode == Wire.PEERS ? job.peers(b) : null;
                 traffic.read(0, 1);
                 state.gather(rank, tag, mode, root, payload, peers);
             }
-            case Wire.OP_GATHERS -> gathers(c, b);
+            case Wire.OP_GATHERS -> job.gathers(c, b);
             default -> throw new IOException("unknown request " + op);
         }
-    }
-
-    /** Several of the connection's ranks at one gather: read whole first, then each arrives as if alone. */
-    private void gathers(StoreConnection c, ByteBuffer b) throws IOException {
-        int mode = b.getInt();
-        int root = b.getInt();
-        String tag = Wire.getString(b, Wire.MAX_TAG);
-        int k = b.getInt();
-        if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks || k < 1 || k > c.count) {
-            throw new IOException("a gather of mode " + mode + " root " + root + " for " + k + " ranks");
-        }
-        int[] ranks = new int[k];
-        byte[][] payloads = new byte[k][];
-        int[][] peers = new int[k][];
-        for (int i = 0; i < k; i++) {
-            ranks[i] = b.getInt();
-            if (!c.speaksFor(ranks[i])) {
-                throw new IOException("a gather for rank " + ranks[i] + " on the connection of ranks " + c.first + "-"
-                        + (c.first + c.count - 1));
-            }
-            payloads[i] = Wire.getBytes(b, Wire.MAX_PAYLOAD);
-            peers[i] = mode == Wire.PEERS ? peers(b) : null;
-        }
-        traffic.read(0, 1);
-        for (int i = 0; i < k; i++) {
-            state.gather(ranks[i], tag, mode, root, payloads[i], peers[i]);
-        }
-    }
-
-    /** The ranks a {@link Wire#PEERS} request names: each a rank of the job, at most every rank. */
-    private int[] peers(ByteBuffer b) throws IOException {
-        int count = b.getInt();
-        if (count < 0 || count > nranks) {
-            throw new IOException("a request for " + count + " peers in a job of " + nranks);
-        }
-        int[] peers = new int[count];
-        for (int i = 0; i < count; i++) {
-            peers[i] = b.getInt();
-            if (peers[i] < 0 || peers[i] >= nranks) {
-                throw new IOException("a request for rank " + peers[i] + " in a job of " + nranks);
-            }
-        }
-        return peers;
     }
 
     private void hello(StoreConnection c, ByteBuffer b) throws IOException {
@@ -280,8 +312,8 @@ public final class StoreServer implements AutoCloseable {
         if (version != Wire.VERSION) {
             // another version's hello has another length: refuse on the version alone
             b.position(b.limit());
-            traffic.read(0, 1);
-            refuse(c, "protocol version " + version + " (this store speaks " + Wire.VERSION + ")");
+            strangers.read(0, 1);
+            writer.refuse(c, "protocol version " + version + " (this store speaks " + Wire.VERSION + ")");
             return;
         }
         if (b.remaining() < HELLO_BYTES) {
@@ -296,110 +328,25 @@ public final class StoreServer implements AutoCloseable {
         int n = b.getInt();
         String flags = Wire.getString(b, Wire.MAX_FLAGS);
         String host = Wire.getString(b, Wire.MAX_TAG);
-        traffic.read(0, 1);
-        String refusal = null;
-        if (!MessageDigest.isEqual(presented, token)) {
-            refusal = "wrong job token: this store belongs to another job";
-        } else if (n != nranks || r < 0 || count < 1 || r > nranks - count) {
-            refusal = count == 1 ? "rank " + r + " of " + n + " does not fit a job of " + nranks + " ranks"
-                    : "ranks " + r + "-" + ((long) r + count - 1) + " of " + n + " do not fit a job of " + nranks + " ranks";
-        } else {
-            for (int i = r; i < r + count && refusal == null; i++) {
-                if (byRank[i] != null) {
-                    refusal = "rank " + i + " is already connected";
-                }
-            }
+        StoreJob job = jobs.get(StoreJob.key(presented));
+        if (job == null || !job.owns(presented)) {
+            // no job of this store has that token (an ended one neither): refused as a one-job store refuses it
+            strangers.read(0, 1);
+            writer.refuse(c, "wrong job token: this store belongs to another job");
+            return;
         }
+        job.traffic.read(0, 1);
+        String refusal = job.admit(c, r, count, n);
         if (refusal != null) {
-            refuse(c, refusal);
+            writer.refuse(c, refusal);
             return;
         }
-        c.first = r;
-        c.count = count;
-        c.bye = new boolean[count];
-        for (int i = r; i < r + count; i++) {
-            byRank[i] = c;
-        }
-        state.hosts(r, count, host);
-        send(c, Wire.ok());
+        waitingHello.remove(c);
+        job.hosts(r, count, host);
+        writer.send(c, Wire.ok());
         // the process's flags, once for all its ranks: OK, or the verdict of a job whose processes differ
-        StoreState.Verdict v = flags.isEmpty() ? null : state.flags(r, flags);
-        send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
-    }
-
-    private void refuse(StoreConnection c, String why) {
-        send(c, Wire.failure(ExitCode.USAGE, why));
-        c.closeWhenFlushed = true;
-        if (c.out.isEmpty()) {
-            drop(c);
-        }
-    }
-
-    /** Queues {@code body} (shared: only a duplicate is consumed) and writes what the socket takes now: the hello's answers. */
-    private void send(StoreConnection c, ByteBuffer body) {
-        if (c.gone) {
-            return;
-        }
-        boolean wasEmpty = c.out.isEmpty();
-        c.out.add(body.duplicate());
-        traffic.queued(wasEmpty);
-        traffic.wroteTo(c.first, body.remaining());
-        if (wasEmpty) {
-            flush(c);
-        }
-    }
-
-    /**
-     * An answer to {@code rank} ({@link Wire#EVERY_RANK}: to each rank of the connection), after its frame; written now, or with the connection's other answers of the same gather
-     * once they are all handed out (one write for a process's ranks, not one each).
-     */
-    private void answer(StoreConnection c, int rank, ByteBuffer body) {
-        if (c.gone) {
-            return;
-        }
-        boolean wasEmpty = c.out.isEmpty();
-        c.out.add(Wire.frame(rank, body.remaining()));
-        c.out.add(body.duplicate());
-        traffic.queued(wasEmpty);
-        if (rank == Wire.EVERY_RANK) {
-            for (int r = c.first; r < c.first + c.count; r++) {
-                traffic.wroteTo(r, 8 + body.remaining()); // what each rank receives
-            }
-        } else {
-            traffic.wroteTo(rank, 8 + body.remaining());
-        }
-        if (holding) {
-            if (!c.held) {
-                c.held = true;
-                held.add(c);
-            }
-        } else if (wasEmpty) {
-            flush(c);
-        }
-    }
-
-    /** Writes what the socket takes, in one call however many answers wait (a gathering write). */
-    private void flush(StoreConnection c) {
-        try {
-            while (!c.out.isEmpty()) {
-                ByteBuffer[] queued = c.out.toArray(new ByteBuffer[0]);
-                traffic.wrote(c.ch.write(queued));
-                while (!c.out.isEmpty() && !c.out.peek().hasRemaining()) {
-                    c.out.poll();
-                }
-                if (!c.out.isEmpty()) {
-                    c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    return;
-                }
-            }
-            c.key.interestOps(SelectionKey.OP_READ);
-            traffic.flushed();
-            if (c.closeWhenFlushed) {
-                drop(c);
-            }
-        } catch (IOException | java.nio.channels.CancelledKeyException e) {
-            drop(c);
-        }
+        StoreState.Verdict v = flags.isEmpty() ? null : job.state.flags(r, flags);
+        writer.send(c, v == null ? Wire.ok() : Wire.failure(v.code(), v.message()));
     }
 
     /** Closes {@code c}; a rank that leaves without a goodbye is lost. */
@@ -410,93 +357,25 @@ public final class StoreServer implements AutoCloseable {
         c.gone = true;
         if (!c.out.isEmpty()) {
             c.out.clear();
-            traffic.flushed();
+            writer.traffic(c).flushed();
         }
         conns.remove(c);
+        waitingHello.remove(c);
         c.key.cancel();
         try {
             c.ch.close();
         } catch (IOException e) {
             // closing
         }
-        for (int i = 0; c.first >= 0 && i < c.count; i++) {
-            byRank[c.first + i] = null;
-            if (!c.bye[i] && !closed) {
-                state.lost(c.first + i, "its connection to the rendezvous closed (process killed or crashed?)");
-            }
-        }
-    }
-
-    /** The state's answers, encoded once per distinct content. */
-    private final class Answers implements StoreState.Outbox {
-        @Override
-        public void complete(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
-            holding = true;
-            try {
-                handOut(ranks, mode, root, payloads, wanted);
-            } finally {
-                holding = false;
-                for (StoreConnection c : held) {
-                    c.held = false;
-                    flush(c);
-                }
-                held.clear();
-            }
-        }
-
-        private void handOut(int[] ranks, int mode, int root, byte[][] payloads, int[][] wanted) {
-            ByteBuffer all = null;
-            ByteBuffer rootOnly = null;
-            // every rank of the job answered: a connection whose ranks all get the same bytes gets them once
-            boolean whole = ranks.length == nranks && mode != Wire.PEERS;
-            for (int i = 0; i < ranks.length; i++) {
-                int r = ranks[i];
-                StoreConnection c = byRank[r];
-                if (c == null) {
-                    continue;
-                }
-                boolean getsAll = mode == Wire.ALL || (mode == Wire.TO_ROOT && r == root);
-                boolean once = whole && c.count > 1 && r == c.first && (mode != Wire.TO_ROOT || !c.speaksFor(root));
-                if (once) {
-                    ByteBuffer same = getsAll ? (all = all != null ? all : Wire.answer(payloads, nranks))
-                            : mode == Wire.FROM_ROOT ? (rootOnly = rootOnly != null ? rootOnly : Wire.answer(new byte[][] {
-                                    payloads == null ? new byte[0] : payloads[root]}, 1))
-                            : Wire.release();
-                    answer(c, Wire.EVERY_RANK, same);
-                    i += c.count - 1; // ranks are in order: the connection's others are answered
-                    continue;
-                }
-                if (mode == Wire.PEERS) {
-                    answer(c, r, Wire.picked(payloads, wanted[r])); // each its own: O(its peers) bytes
-                } else if (getsAll) {
-                    all = all != null ? all : Wire.answer(payloads, nranks);
-                    answer(c, r, all);
-                } else if (mode == Wire.FROM_ROOT) {
-                    rootOnly = rootOnly != null ? rootOnly
-                            : Wire.answer(new byte[][] {payloads == null ? new byte[0] : payloads[root]}, 1);
-                    answer(c, r, rootOnly);
-                } else {
-                    answer(c, r, Wire.release());
-                }
-            }
-        }
-
-        @Override
-        public void verdict(int rank, StoreState.Verdict v) {
-            StoreConnection c = byRank[rank];
-            if (c != null) {
-                answer(c, rank, Wire.failure(v.code(), v.message()));
-            }
+        if (c.job != null) {
+            c.job.detach(c, closed);
         }
     }
 
     @Override
     public void close() {
         // every rank hears the verdict (one still starting too), rather than "the store went away"
-        if (state.decided()) {
-            state.awaitEveryoneTold(Math.min(timeoutMillis, 60_000));
-            traffic.awaitFlushed(1_000);
-        }
+        StoreJob.awaitTold(List.copyOf(jobs.values()));
         closed = true;
         acceptor.close();
         selector.wakeup();

@@ -87,7 +87,7 @@ final class StoreState {
     private final Map<Integer, Long> exitWaiting = new HashMap<>();
     private final String[] waitingAt;
     /** Each rank's host, as its process said in its hello (null: never connected): a hang names its hosts too. */
-    private final String[] hostOf;
+    private final java.util.function.IntFunction<String> hostOf;
     /** Every rank, in order: who a completed round answers (shared, never changed). */
     private final int[] everyone;
     private final boolean[] departed;
@@ -98,27 +98,20 @@ final class StoreState {
     private boolean closed;
     private boolean exitPosted;
 
-    StoreState(int nranks, long timeoutMillis, Outbox outbox) {
+    StoreState(int nranks, long timeoutMillis, Outbox outbox, java.util.function.IntFunction<String> hostOf) {
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
         this.outbox = outbox;
         this.waitingAt = new String[nranks];
-        this.hostOf = new String[nranks];
+        this.hostOf = hostOf;
         this.everyone = java.util.stream.IntStream.range(0, nranks).toArray();
         this.departed = new boolean[nranks];
         this.told = new boolean[nranks];
     }
 
-    /** Ranks {@code first} to {@code first + count - 1} run on {@code host} (their process's hello). */
-    synchronized void hosts(int first, int count, String host) {
-        if (!host.isEmpty()) {
-            java.util.Arrays.fill(hostOf, first, first + count, host);
-        }
-    }
-
     /** "rank 6 did not reach 'x' within 3 s on node2 (hung or too slow; -T sets this limit)". */
     private String hang(List<Integer> hung, String step) {
-        return HangReport.didNotReach(hung, step, timeoutMillis) + HangReport.onHosts(hung, r -> hostOf[r])
+        return HangReport.didNotReach(hung, step, timeoutMillis) + HangReport.onHosts(hung, hostOf)
                 + " (hung or too slow; -T sets this limit)";
     }
 
@@ -138,6 +131,11 @@ final class StoreState {
     /** Whether the job's verdict is decided: the ranks still waiting are being told it. */
     synchronized boolean decided() {
         return verdict != null;
+    }
+
+    /** Whether anything waits on the clock (a gather, a fault report, the exit round): else {@link #tick} has nothing to do. */
+    synchronized boolean waiting() {
+        return !rounds.isEmpty() || !faultWaiting.isEmpty() || !exitWaiting.isEmpty();
     }
 
     /** Sends {@code v} to {@code rank} and remembers that it has been told. */
@@ -392,12 +390,7 @@ final class StoreState {
     }
 
     private static List<Integer> missing(Round round) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < round.payloads.length; i++) {
-            if (round.payloads[i] == null) {
-                out.add(i);
-            }
-        }
-        return out;
+        return java.util.stream.IntStream.range(0, round.payloads.length).filter(i -> round.payloads[i] == null)
+                .boxed().toList();
     }
 }

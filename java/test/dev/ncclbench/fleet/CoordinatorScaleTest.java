@@ -1,5 +1,6 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.rendezvous.StoreClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,10 +13,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Rank 0's coordinator with 1024 nodes: 1024 threads, each a simulated node on its own real loopback connection
  * speaking the real protocol (hello, orders, a heartbeat, reports), one of them never joining. It must take
- * 1023 and name the missing one, run a round of 511 pairs (a store per group, as in a real round) and collect
- * every report. Times are printed, not asserted.
+ * 1023 and name the missing one, run a round of 511 pairs and collect every report; and run a batched survey's
+ * round (each node in many pairs at once), every group gathering through its own job on rank 0's one store, as
+ * GroupRun does. Times are printed, not asserted.
  */
 class CoordinatorScaleTest {
     static final int NODES = 1024;
@@ -42,7 +47,7 @@ class CoordinatorScaleTest {
                     continue;
                 }
                 int rank = r;
-                Thread t = new Thread(() -> node(c.port(), rank), "sim-node-" + r);
+                Thread t = new Thread(() -> node(c.port(), rank, false), "sim-node-" + r);
                 t.setDaemon(true);
                 t.start();
                 nodes.add(t);
@@ -73,8 +78,8 @@ class CoordinatorScaleTest {
             assertTrue(out.busbw().stream().allMatch(b -> b > 0));
             c.finish();
             System.out.printf(Locale.ROOT, "fleet coordinator: %d nodes joined over real connections (1 never did: named"
-                    + " after -T = %d s, %.1f s in all); a round of %d pairs (%d group stores) in %.2f s%n",
-                    NODES - 1, settings.roundSeconds(), joinS, pairs.size(), pairs.size(), roundS);
+                    + " after -T = %d s, %.1f s in all); a round of %d pairs in %.2f s%n",
+                    NODES - 1, settings.roundSeconds(), joinS, pairs.size(), roundS);
         }
     }
 
@@ -105,8 +110,63 @@ class CoordinatorScaleTest {
         }
     }
 
-    /** A simulated node: hello, then per order a heartbeat and a report with one sample per group. */
-    private static void node(int port, int rank) {
+    /**
+     * A batched survey's round on rank 0's one store: every node in {@code fleet.coordinator.width} pairs at once
+     * (default 16: 8192 groups, twice what one store per group allowed; 147 is the real round at 1024 nodes), each
+     * group a job of the store that both members connect to and gather through. The store's threads are counted
+     * while the round's jobs are open: two, however many groups.
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void runsABatchedRoundOnOneStore() throws Exception {
+        int width = Integer.getInteger("fleet.coordinator.width", 16);
+        // -T: the round may take twice that and 10 s (a width of 147 on 2 busy cores wants more than the default)
+        int seconds = Integer.getInteger("fleet.coordinator.seconds", 30);
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, "socket", 1, null);
+        STORE_THREADS.set(-1);
+        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", "t0k", NODES, settings)) {
+            for (int r = 0; r < NODES; r++) {
+                int rank = r;
+                Thread t = new Thread(() -> node(c.port(), rank, true), "sim-node-" + r);
+                t.setDaemon(true);
+                t.start();
+            }
+            assertTrue(c.awaitNodes().isEmpty());
+            c.withHosts(FleetRun.names(c.joinedNames(), java.util.Optional.empty()));
+            List<Integer> alive = java.util.stream.IntStream.range(0, NODES).boxed().toList();
+            List<Group> groups = new ArrayList<>();
+            for (int k = 1; k <= width; k++) {
+                groups.addAll(Planner.circle(k, alive)); // the batched survey's round: matchings 1..width at once
+            }
+            long t1 = System.nanoTime();
+            RoundRunner.Outcome out = c.run(new RoundPlan(1, groups));
+            double roundS = (System.nanoTime() - t1) / 1e9;
+            assertTrue(out.lost().isEmpty(), out.lost().toString());
+            assertTrue(out.errors().stream().allMatch(e -> e == null), out.errors().stream().filter(e -> e != null).findFirst().orElse(""));
+            assertEquals(2, STORE_THREADS.get(), "the store's selector and acceptor, whatever the number of groups");
+            // the next round is served by the same store: its jobs were closed, the store was not
+            long t2 = System.nanoTime();
+            RoundRunner.Outcome next = c.run(new RoundPlan(2, Planner.circle(width + 1, alive)));
+            double nextS = (System.nanoTime() - t2) / 1e9;
+            assertTrue(next.errors().stream().allMatch(e -> e == null), next.errors().toString());
+            c.finish();
+            System.out.printf(Locale.ROOT, "fleet coordinator: a batched round of %d pairs per node, %d groups (%d store"
+                    + " connections), on one store with %d threads in %.2f s; the next round of %d pairs on the same store"
+                    + " in %.2f s%n", width, groups.size(), 2 * groups.size(), STORE_THREADS.get(), roundS,
+                    NODES / 2, nextS);
+        }
+    }
+
+    /** The store's threads, counted by rank 0's simulated node once it has gathered in its first group. */
+    private static final AtomicLong STORE_THREADS = new AtomicLong(-1);
+
+    /**
+     * A simulated node: hello, then per order a heartbeat and a report with one sample per group; with {@code gather},
+     * first each group's exchange through its store, as GroupRun's set-up does. One group after another, in the order
+     * of the round: a member's earlier groups are all done when it waits in a group, so the lowest one waiting always
+     * has both members there (no cycle), and a node holds one store connection at a time (the test's descriptors).
+     */
+    private static void node(int port, int rank, boolean gather) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 30_000);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
@@ -118,6 +178,9 @@ class CoordinatorScaleTest {
                     return;
                 }
                 Messages.write(out, Messages.Report.beat(o.round(), rank));
+                if (gather) {
+                    gatherInEachGroup(o, rank, out);
+                }
                 List<Messages.GroupResult> results = new ArrayList<>();
                 for (Messages.Assignment a : o.assignments()) {
                     results.add(new Messages.GroupResult(a.group(),
@@ -127,6 +190,24 @@ class CoordinatorScaleTest {
             }
         } catch (IOException e) {
             // the coordinator closed: the test is over
+        }
+    }
+
+    private static void gatherInEachGroup(Messages.Order o, int rank, DataOutputStream out) throws IOException {
+        List<Messages.Assignment> mine = new ArrayList<>(o.assignments());
+        mine.sort(Comparator.comparingInt(Messages.Assignment::group));
+        for (Messages.Assignment a : mine) {
+            try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()),
+                    Base64.getDecoder().decode(a.token()), a.groupRank(), a.groupSize(), 30_000)) {
+                byte[][] all = plane.allGather("address", ("node " + rank).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                assertEquals(a.groupSize(), all.length);
+                if (rank == 0 && STORE_THREADS.get() < 0) {
+                    STORE_THREADS.set(Thread.getAllStackTraces().keySet().stream()
+                            .filter(t -> t.getName().startsWith("ncclbench-store")).count());
+                }
+            }
+            Messages.write(out, Messages.Report.beat(o.round(), rank)); // alive: 147 groups one after another take a while
+
         }
     }
 }

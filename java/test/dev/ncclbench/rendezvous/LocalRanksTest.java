@@ -6,10 +6,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,23 +146,7 @@ class LocalRanksTest {
                 failures.add(pool.submit(() -> assertThrows(NcclbenchException.class, () -> c.barrier("ready"))));
             }
             // ranks 4-7 in one process: it says hello, then is killed (a reset, no goodbye)
-            try (Socket s = new Socket()) {
-                s.connect(at, 5_000);
-                DataOutputStream out = new DataOutputStream(s.getOutputStream());
-                DataInputStream in = new DataInputStream(s.getInputStream());
-                out.writeInt(Wire.MAGIC);
-                out.writeInt(Wire.VERSION);
-                out.write(TOKEN);
-                out.writeInt(4);
-                out.writeInt(4);
-                out.writeInt(n);
-                out.writeInt(0);
-                out.writeInt(0); // no host name
-                out.flush();
-                assertEquals(Wire.OK, in.readInt());
-                assertEquals(Wire.OK, in.readInt());
-                s.setSoLinger(true, 0);
-            }
+            RawHello.connectAndVanish(at, TOKEN, 4, 4, n);
             for (Future<NcclbenchException> f : failures) {
                 NcclbenchException e = f.get(30, TimeUnit.SECONDS);
                 assertEquals(ExitCode.RUN_FAILED, e.exitCode(), e.getMessage());

@@ -5,8 +5,6 @@ import dev.ncclbench.NcclbenchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -138,27 +136,6 @@ class StoreTest {
         }
     }
 
-    /** Connects with the store's own wire format, then drops the connection without saying goodbye. */
-    private static void connectAndVanish(StoreServer server, int rank, int nranks) throws Exception {
-        try (Socket s = new Socket()) {
-            s.connect(at(server), 5_000);
-            DataOutputStream out = new DataOutputStream(s.getOutputStream());
-            DataInputStream in = new DataInputStream(s.getInputStream());
-            out.writeInt(Wire.MAGIC);
-            out.writeInt(Wire.VERSION);
-            out.write(TOKEN);
-            out.writeInt(rank);
-            out.writeInt(1); // speaks for one rank
-            out.writeInt(nranks);
-            out.writeInt(0); // no flags
-            out.writeInt(0); // no host name
-            out.flush();
-            assertEquals(Wire.OK, in.readInt());
-            assertEquals(Wire.OK, in.readInt());
-            s.setSoLinger(true, 0); // a reset, as when the kernel cleans up a killed process
-        }
-    }
-
     @Test
     void aRankThatDisconnectsWithoutByeFailsTheOthersGatherNamingIt() throws Exception {
         int n = 3;
@@ -179,7 +156,7 @@ class StoreTest {
             }
             long t0 = System.nanoTime();
             // whether the others are already waiting or arrive after the loss, their gather fails naming rank 2
-            connectAndVanish(server, 2, n);
+            RawHello.connectAndVanish(at(server), TOKEN, 2, 1, n);
             for (Future<NcclbenchException> f : waiting) {
                 NcclbenchException e = f.get(20, TimeUnit.SECONDS);
                 assertTrue(e.getMessage().contains("rank 2 lost"), e.getMessage());
@@ -194,7 +171,7 @@ class StoreTest {
     @Test
     void aRankLostBeforeAGatherFailsThatGatherToo() throws Exception {
         try (StoreServer server = server(2, 30_000)) {
-            connectAndVanish(server, 1, 2);
+            RawHello.connectAndVanish(at(server), TOKEN, 1, 1, 2);
             try (StoreClient c = StoreClient.connect(at(server), TOKEN, 0, 2, 5_000)) {
                 NcclbenchException e = assertThrows(NcclbenchException.class, () -> c.allGather("later", bytes("x")));
                 assertTrue(e.getMessage().contains("rank 1 lost"), e.getMessage());
@@ -404,10 +381,10 @@ class StoreTest {
     void theRankLostFirstStaysTheOneNamed() throws Exception {
         try (StoreServer server = server(3, 600_000);
              StoreClient c = StoreClient.connect(at(server), TOKEN, 0, 3, 5_000)) {
-            connectAndVanish(server, 2, 3);
+            RawHello.connectAndVanish(at(server), TOKEN, 2, 1, 3);
             NcclbenchException first = assertThrows(NcclbenchException.class, () -> c.allGather("a", bytes("x")));
             assertTrue(first.getMessage().startsWith("rank 2 lost"), first.getMessage());
-            connectAndVanish(server, 1, 3);
+            RawHello.connectAndVanish(at(server), TOKEN, 1, 1, 3);
             NcclbenchException again = c.fault(false, ExitCode.RUN_FAILED, "b", "rank 0: lost rank 1 during b");
             assertEquals(first.getMessage(), again.getMessage(), "a cascade does not change who died first");
             assertEquals(ExitCode.RUN_FAILED, again.exitCode());
