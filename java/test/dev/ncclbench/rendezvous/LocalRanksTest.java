@@ -49,16 +49,12 @@ class LocalRanksTest {
         return out;
     }
 
-    @Test
-    void fourLocalRanksAtOneGatherLeaveInOneRequest() throws Exception {
-        List<byte[]> sent = new CopyOnWriteArrayList<>();
-        // a linger longer than the test: only the fourth arrival can send
-        LocalArrivals arrivals = new LocalArrivals(4, TimeUnit.SECONDS.toNanos(120), (rank, req) -> sent.add(req));
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+    /** {@code ranks} reach gather "start" at once, each on its own thread; returns once every arrival is on its way. */
+    private static void arriveTogether(LocalArrivals arrivals, List<Integer> ranks) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(ranks.size());
         try {
             List<Future<?>> done = new ArrayList<>();
-            for (int r = 4; r < 8; r++) {
-                int rank = r;
+            for (int rank : ranks) {
                 done.add(pool.submit(() -> {
                     arrivals.arrive("start", Wire.NOTHING, 0, new LocalArrivals.Arrival(rank, Wire.EMPTY, null));
                     return null;
@@ -70,6 +66,14 @@ class LocalRanksTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void fourLocalRanksAtOneGatherLeaveInOneRequest() throws Exception {
+        List<byte[]> sent = new CopyOnWriteArrayList<>();
+        // a linger longer than the test: only the fourth arrival can send
+        LocalArrivals arrivals = new LocalArrivals(4, TimeUnit.SECONDS.toNanos(120), (rank, req) -> sent.add(req));
+        arriveTogether(arrivals, List.of(4, 5, 6, 7));
         List<List<Integer>> requests = recording(sent);
         assertEquals(1, requests.size(), "one request for the process's four ranks: " + requests);
         assertEquals(List.of(4, 5, 6, 7), requests.get(0).stream().sorted().toList());
@@ -79,23 +83,8 @@ class LocalRanksTest {
     void aLateLocalRankDoesNotHoldTheOthersBack() throws Exception {
         List<byte[]> sent = new CopyOnWriteArrayList<>();
         LocalArrivals arrivals = new LocalArrivals(4, TimeUnit.MILLISECONDS.toNanos(20), (rank, req) -> sent.add(req));
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int r = 0; r < 3; r++) {
-                int rank = r;
-                done.add(pool.submit(() -> {
-                    arrivals.arrive("start", Wire.NOTHING, 0, new LocalArrivals.Arrival(rank, Wire.EMPTY, null));
-                    return null;
-                }));
-            }
-            // rank 3 is late: the three others are on their way without it (each arrive returns once sent)
-            for (Future<?> f : done) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        // rank 3 is late: the three others are on their way without it (each arrive returns once sent)
+        arriveTogether(arrivals, List.of(0, 1, 2));
         List<Integer> early = recording(sent).stream().flatMap(List::stream).sorted().toList();
         assertEquals(List.of(0, 1, 2), early);
         arrivals.arrive("start", Wire.NOTHING, 0, new LocalArrivals.Arrival(3, Wire.EMPTY, null));
