@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class StoreLink {
     /** This node's name, as the scheduler and NCCL know it. */
-    private static final String HOST = dev.ncclbench.launch.HostName.node(null, System.getenv());
+    private static final String HOST = clip(dev.ncclbench.launch.HostName.node(null, System.getenv()));
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
@@ -127,6 +127,11 @@ final class StoreLink {
             closeQuietly(socket);
             throw e;
         }
+    }
+
+    /** A host name as the store takes it (at most {@link Wire#MAX_TAG} bytes; Linux's are at most 64). */
+    private static String clip(String host) {
+        return host.length() <= Wire.MAX_TAG / 4 ? host : host.substring(0, Wire.MAX_TAG / 4);
     }
 
     static String ranks(int first, int count) {

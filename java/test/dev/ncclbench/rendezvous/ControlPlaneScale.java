@@ -93,7 +93,7 @@ public final class ControlPlaneScale {
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
             Run run = new Run(server, n, perProcess, sizes, payload, timeoutMillis);
-            int drivers = Math.max(1, Math.min(n / perProcess, Runtime.getRuntime().availableProcessors()));
+            int drivers = Math.max(1, Math.min(n / perProcess, Integer.getInteger("drivers", Runtime.getRuntime().availableProcessors())));
             int units = processes ? drivers : n;
             Thread[] threads = new Thread[units];
             CountDownLatch go = new CountDownLatch(1);
