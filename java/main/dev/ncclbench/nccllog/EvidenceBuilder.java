@@ -25,6 +25,16 @@ final class EvidenceBuilder {
         acc.truncated++;
     }
 
+    /**
+     * A COLL trace line of the process of the line before (the reader checked the header bytes): what {@link #accept}
+     * does with it, counted and skipped.
+     */
+    void traceLine() {
+        acc.total++;
+        acc.ncclLines++;
+        pendingWarn = null;
+    }
+
     /** One line of input; file and lineNo say where it came from. */
     void accept(LineParser.Parsed p, String file, long lineNo) {
         acc.total++;

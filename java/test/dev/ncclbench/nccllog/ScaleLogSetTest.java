@@ -102,6 +102,40 @@ class ScaleLogSetTest {
     }
 
     @Test
+    void traceLinesCountedByTheirHeaderGiveTheEvidenceOfParsingEveryLine() throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(sockets)) {
+            files = s.sorted().limit(64).toList();
+        }
+        NcclLogReader parsed = new NcclLogReader();
+        parsed.traceByHeader = false;
+        NcclLogReader fast = new NcclLogReader();
+        for (Path f : files) {
+            try (InputStream in = Files.newInputStream(f)) {
+                parsed.read(in, f.toString());
+            }
+            try (InputStream in = Files.newInputStream(f)) {
+                fast.read(in, f.toString());
+            }
+        }
+        assertEquals(parsed.evidence(), fast.evidence());
+        // and lines made to look alike: another thread, a space, no opCount, a WARN, an escape, non-ASCII, a bare colon
+        String h = "node-0001:4242:4250 [3] NCCL INFO ";
+        String log = String.join("\n", h + "NCCL version 2.19.3+cuda12.2", h + "AllReduce: opCount 3f sendbuff 0x1",
+                h + "AllReduce: opCount 40 sendbuff 0x1", "node-0001:4242:4251 [3] NCCL INFO AllReduce: opCount 41 x",
+                h + "AllReduce:  opCount 42 x", h + "All Reduce: opCount 43 x", h + "Broadcast: opcount 44 x",
+                h + "AllReduce: opCount ", h + "   AllReduce: opCount 45 x", "node-0001:4242:4250 [3] NCCL WARN Call to ibv_x failed",
+                h + "AllReduce: opCount 46 x", h + "\u001b[31mAllReduce: opCount 47 x", h + "Äll: opCount 48 x",
+                h + "A: opCount 49 x", h + "Channel 00/0 : 0[0] -> 1[1] via NET/Socket/0", h + "AllGather: opCount 4a x", "");
+        NcclLogReader a = new NcclLogReader();
+        a.traceByHeader = false;
+        a.read(new java.io.ByteArrayInputStream(log.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "crafted.log");
+        NcclLogReader b = new NcclLogReader();
+        b.read(new java.io.ByteArrayInputStream(log.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "crafted.log");
+        assertEquals(a.evidence(), b.evidence());
+    }
+
+    @Test
     void withoutUsingNetworkLinesEveryHostWithSocketLinksIsNamed() throws IOException {
         // older or trimmed logs say nothing about the network chosen: then the lines alone decide, neighbours included
         Path trimmed = tmp.resolve("trimmed");
