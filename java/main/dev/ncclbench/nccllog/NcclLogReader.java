@@ -42,11 +42,15 @@ public final class NcclLogReader {
     final List<String> skipped = new ArrayList<>();
     private final LineParser.Parsed parsed = new LineParser.Parsed();
     /**
-     * The header ("host:pid:tid [dev] NCCL INFO ") of the last INFO line of this file, ASCII, and its length (0: none):
-     * a COLL trace line with the same header bytes is counted without being parsed ({@link #sameHeaderTrace}).
+     * The headers ("host:pid:tid [dev] NCCL INFO ") of this file's recent INFO lines, ASCII, and their lengths (0: none):
+     * a COLL trace line with one of these header bytes is counted without being parsed ({@link #sameHeaderTrace}).
+     * Several, because a node's file interleaves its 8 ranks line by line.
      */
-    private final byte[] header = new byte[512];
-    private int headerLen;
+    private final byte[][] headers = new byte[HEADERS][512];
+    private final int[] headerLens = new int[HEADERS];
+    private int nextHeader;
+    private int lastHit;
+    private static final int HEADERS = 16;
     /** Off: every line parsed (tests compare the evidence both ways). */
     boolean traceByHeader = true;
 
@@ -106,7 +110,7 @@ public final class NcclLogReader {
     /** Reads a stream to its end; name is what evidence lines cite ("-" for stdin). Does not close it. */
     public NcclLogReader read(InputStream in, String name) throws IOException {
         builder.source(name);
-        headerLen = 0;
+        java.util.Arrays.fill(headerLens, 0);
         Sniff sniff = new Sniff(builder.ncclLines(), builder.truncated());
         byte[] buf = new byte[256 * 1024];
         byte[] line = new byte[MAX_LINE];
@@ -193,12 +197,22 @@ public final class NcclLogReader {
 
     /**
      * Whether the line is NCCL's per-call trace ("AllReduce: opCount 3f sendbuff ...", NCCL_DEBUG_SUBSYS=COLL: most of a
-     * big job's log) behind the very header of the line before: the same process, already counted, and a message
-     * {@link EvidenceBuilder#collectiveTrace} skips. Only true where parsing would find exactly that; any doubt parses.
+     * big job's log) behind the very header of a recent INFO line of this file: a process already counted here, and a
+     * message {@link EvidenceBuilder#collectiveTrace} skips. Only true where parsing would find exactly that (parsing
+     * would only refresh the caches of the process last seen); any doubt parses.
      */
     private boolean sameHeaderTrace(byte[] b, int off, int len) {
-        int h = headerLen;
-        if (h == 0 || len <= h || !java.util.Arrays.equals(b, off, off + h, header, 0, h)) {
+        int h = 0;
+        // the header that matched last first: a file of one rank matches it every time
+        for (int k = 0; k < HEADERS && h == 0; k++) {
+            int j = (lastHit + k) % HEADERS;
+            int l = headerLens[j];
+            if (l > 0 && len > l && java.util.Arrays.equals(b, off, off + l, headers[j], 0, l)) {
+                h = l;
+                lastHit = j;
+            }
+        }
+        if (h == 0) {
             return false;
         }
         int m = off + h;
@@ -220,17 +234,25 @@ public final class NcclLogReader {
 
     private static final byte[] OP_COUNT = " opCount ".getBytes(StandardCharsets.US_ASCII);
 
-    /** Keeps an ASCII INFO line's header for {@link #sameHeaderTrace}, else forgets the last one. */
+    /** Keeps an ASCII INFO line's header for {@link #sameHeaderTrace}, unless it is kept already. */
     private void remember(String s, byte[] b, int off, int len) {
-        headerLen = 0;
         if (parsed.level != LineParser.Level.INFO || parsed.host.isEmpty() || s.length() != len || s.indexOf('\u001b') >= 0) {
             return;
         }
         int i = s.indexOf("NCCL ");
-        if (i >= 0 && s.startsWith("INFO ", i + 5) && i + 10 < len && i + 10 <= header.length) {
-            System.arraycopy(b, off, header, 0, i + 10);
-            headerLen = i + 10;
+        int h = i + 10;
+        if (i < 0 || !s.startsWith("INFO ", i + 5) || h >= len || h > headers[0].length) {
+            return;
         }
+        for (int j = 0; j < HEADERS; j++) {
+            if (headerLens[j] == h && java.util.Arrays.equals(b, off, off + h, headers[j], 0, h)) {
+                return;
+            }
+        }
+        int j = nextHeader;
+        nextHeader = (nextHeader + 1) % HEADERS;
+        System.arraycopy(b, off, headers[j], 0, h);
+        headerLens[j] = h;
     }
 
     /** What was read so far, as an immutable snapshot. */

@@ -119,10 +119,11 @@ class ScaleLogSetTest {
             }
         }
         assertEquals(parsed.evidence(), fast.evidence());
-        // and lines made to look alike: another thread, a space, no opCount, a WARN, an escape, non-ASCII, a bare colon
+        // and lines made to look alike: two threads in turn, a space, no opCount, a WARN, an escape, non-ASCII, a bare colon
         String h = "node-0001:4242:4250 [3] NCCL INFO ";
         String log = String.join("\n", h + "NCCL version 2.19.3+cuda12.2", h + "AllReduce: opCount 3f sendbuff 0x1",
                 h + "AllReduce: opCount 40 sendbuff 0x1", "node-0001:4242:4251 [3] NCCL INFO AllReduce: opCount 41 x",
+                h + "AllReduce: opCount 41 y", "node-0001:4242:4251 [3] NCCL INFO AllReduce: opCount 41 z",
                 h + "AllReduce:  opCount 42 x", h + "All Reduce: opCount 43 x", h + "Broadcast: opcount 44 x",
                 h + "AllReduce: opCount ", h + "   AllReduce: opCount 45 x", "node-0001:4242:4250 [3] NCCL WARN Call to ibv_x failed",
                 h + "AllReduce: opCount 46 x", h + "\u001b[31mAllReduce: opCount 47 x", h + "Äll: opCount 48 x",
