@@ -82,6 +82,11 @@ final class Accumulator {
         }
     }
 
+    /** Whether another line of {@code p}'s process in {@code file} would change nothing here ({@link #process}). */
+    boolean processSeen(LineParser.Parsed p, String file) {
+        return hosts.seen(p.host, p.pid, file);
+    }
+
     void process(LineParser.Parsed p, String file, long lineNo) {
         if (p.pid == lastPid && file == lastFile && p.host.equals(lastHost)) {
             return;

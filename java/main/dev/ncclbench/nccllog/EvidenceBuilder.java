@@ -35,6 +35,11 @@ final class EvidenceBuilder {
         pendingWarn = null;
     }
 
+    /** Whether {@code p}'s process is counted for {@code file}, so that another line of it changes nothing. */
+    boolean processSeen(LineParser.Parsed p, String file) {
+        return acc.processSeen(p, file);
+    }
+
     /** One line of input; file and lineNo say where it came from. */
     void accept(LineParser.Parsed p, String file, long lineNo) {
         acc.total++;

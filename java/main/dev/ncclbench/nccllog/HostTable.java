@@ -42,6 +42,15 @@ final class HostTable {
         return s;
     }
 
+    /**
+     * Whether process {@code pid} of {@code host} is already counted for {@code file}: another line of it there changes
+     * nothing in this table (the reader's short way for trace lines asks before taking it).
+     */
+    boolean seen(String host, long pid, String file) {
+        State s = hosts.get(host);
+        return s != null && s.seenFile == file && s.seenPids.contains(pid);
+    }
+
     /** Adds another table's hosts after this one's (reading files in parallel, merged in file order). */
     void merge(HostTable other) {
         for (State o : other.hosts.values()) {

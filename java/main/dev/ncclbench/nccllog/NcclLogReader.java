@@ -153,7 +153,6 @@ public final class NcclLogReader {
         return this;
     }
 
-    /** Index of the first '\n' in buf[from, to); -1 when none. */
     /**
      * The first '\n' in {@code buf[from, to)}, or -1: eight bytes at a time (a zero byte of word ^ 0x0A.. found with
      * the (x - 0x01..) & ~x & 0x80.. test, whose lowest set bit is exact), then byte by byte. A fifth of the reading
@@ -192,7 +191,7 @@ public final class NcclLogReader {
         String s = new String(b, off, len, StandardCharsets.UTF_8);
         LineParser.parse(s, parsed);
         builder.accept(parsed, name, lineNo);
-        remember(s, b, off, len);
+        remember(s, b, off, len, name);
     }
 
     /**
@@ -223,7 +222,8 @@ public final class NcclLogReader {
         for (int k = m; k < end && k - m < 24; k++) {
             byte c = b[k];
             if (c == ':') {
-                return k - m > 3 && k + 10 < end && b[k + 10] > ' ' && java.util.Arrays.equals(b, k + 1, k + 10, OP_COUNT, 0, 9);
+                return k - m > 3 && k + 10 < end && b[k + 10] > ' '
+                        && java.util.Arrays.equals(b, k + 1, k + 10, OP_COUNT, 0, 9);
             }
             if (c <= ' ' || c >= 0x7f) {
                 return false; // a space before the colon, a control or a non-ASCII byte: parse it
@@ -234,10 +234,14 @@ public final class NcclLogReader {
 
     private static final byte[] OP_COUNT = " opCount ".getBytes(StandardCharsets.US_ASCII);
 
-    /** Keeps an ASCII INFO line's header for {@link #sameHeaderTrace}, unless it is kept already. */
-    private void remember(String s, byte[] b, int off, int len) {
-        if (parsed.level != LineParser.Level.INFO || parsed.host.isEmpty() || s.length() != len || s.indexOf('\u001b') >= 0) {
-            return;
+    /**
+     * Keeps an ASCII INFO line's header for {@link #sameHeaderTrace}, unless it is kept already, when its process is
+     * counted for this file (more than 1024 processes of one host in one file are not: each line looks again).
+     */
+    private void remember(String s, byte[] b, int off, int len, String name) {
+        if (parsed.level != LineParser.Level.INFO || parsed.host.isEmpty() || s.length() != len || s.indexOf('\u001b') >= 0
+                || !builder.processSeen(parsed, name)) {
+            return; // a process past the caps would be looked at again by each of its lines: parse them
         }
         int i = s.indexOf("NCCL ");
         int h = i + 10;
