@@ -103,21 +103,28 @@ final class LocalArrivals {
     }
 
     /** OP_GATHERS: mode, root, tag, how many, then each rank, its payload and (under PEERS) the ranks it asks. */
-    static byte[] request(String tag, int mode, int root, List<Arrival> arrivals) throws IOException {
-        return StoreLink.request(out -> {
-            out.writeInt(Wire.OP_GATHERS);
-            out.writeInt(mode);
-            out.writeInt(root);
-            Wire.writeString(out, tag);
-            out.writeInt(arrivals.size());
-            for (Arrival a : arrivals) {
-                out.writeInt(a.rank());
-                Wire.writeBytes(out, a.payload());
-                if (mode == Wire.PEERS) {
-                    writePeers(out, a.peers());
+    static byte[] request(String tag, int mode, int root, List<Arrival> arrivals) {
+        // sized first and written in one buffer: a node's request at every size of a sweep, 8 payloads each
+        byte[] t = tag.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        long size = 20L + t.length;
+        for (Arrival a : arrivals) {
+            size += 8L + a.payload().length + (mode == Wire.PEERS ? 4L + 4L * a.peers().length : 0);
+        }
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a request of " + size + " bytes");
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) size);
+        b.putInt(Wire.OP_GATHERS).putInt(mode).putInt(root).putInt(t.length).put(t).putInt(arrivals.size());
+        for (Arrival a : arrivals) {
+            b.putInt(a.rank()).putInt(a.payload().length).put(a.payload());
+            if (mode == Wire.PEERS) {
+                b.putInt(a.peers().length);
+                for (int p : a.peers()) {
+                    b.putInt(p);
                 }
             }
-        });
+        }
+        return b.array();
     }
 
     static void writePeers(DataOutputStream out, int[] peers) throws IOException {

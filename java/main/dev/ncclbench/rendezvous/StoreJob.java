@@ -1,5 +1,7 @@
 package dev.ncclbench.rendezvous;
 
+import dev.ncclbench.ExitCode;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -123,8 +125,50 @@ public final class StoreJob {
         }
     }
 
+    /**
+     * One request of {@code rank} on {@code c} (its rank read): a goodbye, a fault report, a gather or several. Returns
+     * whether every rank of {@code c} has now said goodbye, so that the store closes it.
+     */
+    boolean request(StoreConnection c, int rank, ByteBuffer b) throws IOException {
+        int op = b.getInt();
+        switch (op) {
+            case Wire.OP_BYE -> {
+                traffic.read(0, 1);
+                if (!c.bye[rank - c.first]) {
+                    c.bye[rank - c.first] = true;
+                    c.byes++;
+                    state.departed(rank);
+                }
+                return c.byes == c.count;
+            }
+            case Wire.OP_FAULT -> {
+                boolean self = b.getInt() != 0;
+                ExitCode code = ExitCode.of(b.getInt());
+                String step = Wire.getString(b, Wire.MAX_TAG);
+                String message = Wire.getString(b, Wire.MAX_TAG * 16);
+                traffic.read(0, 1);
+                state.fault(rank, self, code, step, message);
+            }
+            case Wire.OP_GATHER -> {
+                int mode = b.getInt();
+                int root = b.getInt();
+                String tag = Wire.getString(b, Wire.MAX_TAG);
+                byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
+                if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
+                    throw new IOException("a gather of mode " + mode + " root " + root);
+                }
+                int[] wanted = mode == Wire.PEERS ? peers(b) : null;
+                traffic.read(0, 1);
+                state.gather(rank, tag, mode, root, payload, wanted);
+            }
+            case Wire.OP_GATHERS -> gathers(c, b);
+            default -> throw new IOException("unknown request " + op);
+        }
+        return false;
+    }
+
     /** Several of the connection's ranks at one gather: read whole first, then each arrives as if alone. */
-    void gathers(StoreConnection c, ByteBuffer b) throws IOException {
+    private void gathers(StoreConnection c, ByteBuffer b) throws IOException {
         int mode = b.getInt();
         int root = b.getInt();
         String tag = Wire.getString(b, Wire.MAX_TAG);

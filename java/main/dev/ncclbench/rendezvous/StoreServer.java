@@ -1,7 +1,5 @@
 package dev.ncclbench.rendezvous;
 
-import dev.ncclbench.ExitCode;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -60,6 +58,8 @@ public final class StoreServer implements AutoCloseable {
     private final java.util.Set<StoreConnection> waitingHello = new java.util.HashSet<>();
     /** What waits to be written, and writing it. */
     private final StoreWriter writer;
+    /** Reads and writes on many connections at once, side by side. */
+    private final StoreShares shares = new StoreShares();
     private final Thread loop;
     private final StoreAcceptor acceptor;
     private volatile boolean closed;
@@ -81,7 +81,7 @@ public final class StoreServer implements AutoCloseable {
     private StoreServer(InetSocketAddress bind, StoreTraffic strangers, byte[] token, int nranks, long timeoutMillis)
             throws IOException {
         this.strangers = strangers;
-        this.writer = new StoreWriter(strangers, this::drop);
+        this.writer = new StoreWriter(strangers, this::drop, shares);
         // the one job before the port opens: a rank that connects at once must find it, not a wrong token
         this.only = token == null ? null : open(token, nranks, timeoutMillis, strangers);
         this.server = ServerSocketChannel.open();
@@ -159,6 +159,9 @@ public final class StoreServer implements AutoCloseable {
                 for (Runnable t; (t = tasks.poll()) != null; ) {
                     t.run();
                 }
+                if (shares.worth(selector.selectedKeys().size())) {
+                    readShared();
+                }
                 for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                     SelectionKey k = it.next();
                     it.remove();
@@ -170,7 +173,7 @@ public final class StoreServer implements AutoCloseable {
                         writer.flush(c);
                     }
                     if (k.isValid() && k.isReadable()) {
-                        read(c);
+                        consume(c, c.fill(MAX_REQUEST));
                     }
                 }
                 if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
@@ -190,6 +193,7 @@ public final class StoreServer implements AutoCloseable {
             for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
+            shares.close();
             acceptor.close();
             StoreAcceptor.closeQuietly(selector);
             jobs.values().forEach(j -> j.state.close());
@@ -216,19 +220,44 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
-    private void read(StoreConnection c) {
+    /**
+     * The many connections ready at once (a round's requests, piled up while the store wrote the last round's
+     * answers): read side by side ({@link StoreShares}), then handled one by one here, in the order they came.
+     */
+    private void readShared() {
+        List<StoreConnection> readable = new ArrayList<>(selector.selectedKeys().size());
+        for (SelectionKey k : selector.selectedKeys()) {
+            if (!k.isValid()) {
+                continue;
+            }
+            StoreConnection c = (StoreConnection) k.attachment();
+            if (k.isWritable()) {
+                writer.flush(c);
+            }
+            if (k.isValid() && k.isReadable()) {
+                readable.add(c);
+            }
+        }
+        selector.selectedKeys().clear();
+        shares.run(readable, c -> {
+            c.got = c.fill(MAX_REQUEST);
+            return false;
+        });
+        for (StoreConnection c : readable) {
+            consume(c, c.got); // a connection dropped meanwhile (a failed write) is skipped there
+        }
+    }
+
+    /** What {@link StoreConnection#fill} read ({@code n}): each whole request handled, or {@code c} dropped. */
+    private void consume(StoreConnection c, int n) {
+        if (c.gone) {
+            return;
+        }
+        if (n < 0) {
+            drop(c);
+            return;
+        }
         try {
-            if (!c.in.hasRemaining()) {
-                if (c.in.capacity() >= MAX_REQUEST) {
-                    throw new IOException("request over " + MAX_REQUEST + " bytes");
-                }
-                c.in = ByteBuffer.allocate(Math.min(MAX_REQUEST, c.in.capacity() * 2)).put(c.in.flip());
-            }
-            int n = c.ch.read(c.in);
-            if (n < 0) {
-                drop(c);
-                return;
-            }
             writer.traffic(c).read(n, 0);
             c.in.flip();
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {
@@ -252,51 +281,14 @@ public final class StoreServer implements AutoCloseable {
             hello(c, b);
             return;
         }
-        // the job its hello named: a store serves one job or many
-        StoreJob job = c.job;
-        StoreState state = job.state;
-        StoreTraffic traffic = job.traffic;
-        int nranks = job.nranks;
         int rank = b.getInt();
         if (!c.speaksFor(rank)) {
             throw new IOException("a request for rank " + rank + " on the connection of ranks " + c.first + "-"
                     + (c.first + c.count - 1));
         }
-        int op = b.getInt();
-        switch (op) {
-            case Wire.OP_BYE -> {
-                traffic.read(0, 1);
-                if (!c.bye[rank - c.first]) {
-                    c.bye[rank - c.first] = true;
-                    c.byes++;
-                    state.departed(rank);
-                }
-                if (c.byes == c.count) {
-                    drop(c);
-                }
-            }
-            case Wire.OP_FAULT -> {
-                boolean self = b.getInt() != 0;
-                ExitCode code = ExitCode.of(b.getInt());
-                String step = Wire.getString(b, Wire.MAX_TAG);
-                String message = Wire.getString(b, Wire.MAX_TAG * 16);
-                traffic.read(0, 1);
-                state.fault(rank, self, code, step, message);
-            }
-            case Wire.OP_GATHER -> {
-                int mode = b.getInt();
-                int root = b.getInt();
-                String tag = Wire.getString(b, Wire.MAX_TAG);
-                byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
-                if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
-                    throw new IOException("a gather of mode " + mode + " root " + root);
-                }
-                int[] peers = mode == Wire.PEERS ? job.peers(b) : null;
-                traffic.read(0, 1);
-                state.gather(rank, tag, mode, root, payload, peers);
-            }
-            case Wire.OP_GATHERS -> job.gathers(c, b);
-            default -> throw new IOException("unknown request " + op);
+        // the job its hello named: a store serves one job or many
+        if (c.job.request(c, rank, b)) {
+            drop(c); // every rank of it said goodbye
         }
     }
 

@@ -49,6 +49,13 @@ public final class StoreTraffic {
         }
     }
 
+    /** {@link #wroteTo} for ranks {@code first} to {@code first + count - 1}, each receiving {@code bytes}. */
+    synchronized void wroteToEach(int first, int count, long bytes) {
+        for (int r = first; r < first + count; r++) {
+            bytesOutByRank[r] += bytes;
+        }
+    }
+
     /** An answer queued; {@code first}: on a connection that had nothing waiting. */
     synchronized void queued(boolean first) {
         messagesOut++;

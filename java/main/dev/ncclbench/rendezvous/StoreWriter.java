@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 /**
  * The store's way out, on its one thread: what waits to be written to each connection, and writing it. Answers to a
  * connection leave in as few writes as the socket allows: a gather's answers to a process's ranks in one.
+ * A gather that answers many connections at once is written in {@link StoreShares}.
  */
 final class StoreWriter {
     /** What a connection counts in before its hello names a job. */
@@ -21,10 +22,13 @@ final class StoreWriter {
     /** Connections with answers held back while a gather's answers are handed out ({@link #together}). */
     private final List<StoreConnection> held = new ArrayList<>();
     private boolean holding;
+    /** Writes a big gather's answers side by side. */
+    private final StoreShares shares;
 
-    StoreWriter(StoreTraffic strangers, Consumer<StoreConnection> drop) {
+    StoreWriter(StoreTraffic strangers, Consumer<StoreConnection> drop, StoreShares shares) {
         this.strangers = strangers;
         this.drop = drop;
+        this.shares = shares;
     }
 
     /** What a connection counts in: its job's, or the strangers' before its hello. */
@@ -63,13 +67,15 @@ final class StoreWriter {
             return;
         }
         boolean wasEmpty = c.out.isEmpty();
-        c.out.add(Wire.frame(rank, body.remaining()));
-        c.out.add(body.duplicate());
+        if (rank == Wire.EVERY_RANK && body == Wire.release()) {
+            c.out.add(Wire.everyRankRelease()); // a node's release, frame and all, written without a copy
+        } else {
+            c.out.add(Wire.frame(rank, body.remaining()));
+            c.out.add(body.duplicate());
+        }
         c.job.traffic.queued(wasEmpty);
         if (rank == Wire.EVERY_RANK) {
-            for (int r = c.first; r < c.first + c.count; r++) {
-                c.job.traffic.wroteTo(r, 8 + body.remaining()); // what each rank receives
-            }
+            c.job.traffic.wroteToEach(c.first, c.count, 8 + body.remaining()); // what each rank receives
         } else {
             c.job.traffic.wroteTo(rank, 8 + body.remaining());
         }
@@ -85,25 +91,42 @@ final class StoreWriter {
 
     /** Writes what the socket takes, in one call however many answers wait (a gathering write). */
     void flush(StoreConnection c) {
+        if (write(c)) {
+            drop.accept(c);
+        }
+    }
+
+    /**
+     * What {@link #flush} writes, on the thread that owns {@code c} for now; true when {@code c} is to be dropped (its
+     * socket failed, or its refusal is written), which the caller does on the store's thread.
+     */
+    private boolean write(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
-                ByteBuffer[] queued = c.out.toArray(new ByteBuffer[0]);
-                traffic(c).wrote(c.ch.write(queued));
+                // one buffer (a node's release, the usual answer) without the gathering write's array
+                long n = c.out.size() == 1 ? c.ch.write(c.out.peek()) : c.ch.write(c.out.toArray(new ByteBuffer[0]));
+                traffic(c).wrote(n);
                 while (!c.out.isEmpty() && !c.out.peek().hasRemaining()) {
                     c.out.poll();
                 }
                 if (!c.out.isEmpty()) {
-                    c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    return;
+                    interest(c, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    return false;
                 }
             }
-            c.key.interestOps(SelectionKey.OP_READ);
+            interest(c, SelectionKey.OP_READ);
             traffic(c).flushed();
-            if (c.closeWhenFlushed) {
-                drop.accept(c);
-            }
+            return c.closeWhenFlushed;
         } catch (IOException | java.nio.channels.CancelledKeyException e) {
-            drop.accept(c);
+            return true;
+        }
+    }
+
+    /** Changes what the selector waits for on {@code c} only when it changes: most writes leave it as it was. */
+    private static void interest(StoreConnection c, int ops) {
+        if (c.interest != ops) {
+            c.key.interestOps(ops);
+            c.interest = ops;
         }
     }
 
@@ -119,9 +142,16 @@ final class StoreWriter {
             holding = false;
             for (StoreConnection c : held) {
                 c.held = false;
-                flush(c);
+            }
+            if (shares.worth(held.size())) {
+                shares.run(held, this::write).forEach(drop); // dropped here, on the store's thread
+            } else {
+                for (StoreConnection c : held) {
+                    flush(c);
+                }
             }
             held.clear();
         }
     }
+
 }
