@@ -40,25 +40,35 @@ public final class ControlPlaneScale {
     /**
      * @param startMs        creating and starting the simulated ranks' threads, before the rendezvous
      * @param rendezvousMs   from the ranks' release to rank 0 past the rendezvous barrier
-     * @param sizeMs         per size (both placements), as rank 0 sees it, in order
+     * @param warmupMs       per warm-up size, as rank 0 sees it, in order: the same steps before the measured sizes, while
+     *                       the JIT compiles the store's code (a sweep's rendezvous, code warm-up and -w calls do that)
+     * @param sizeMs         per measured size (both placements), as rank 0 sees it, in order
      * @param bytesToRank0   per size: what the store sent rank 0
      * @param bytesOut       per size: what the store sent every rank together
      * @param bytesIn        per size: what every rank sent the store together
      * @param messages       per size: requests in plus answers out
      * @param payload        the results payload of one rank (bytes)
-     * @param storeCpuMs     per size: the store thread's own CPU time, what a job whose ranks are elsewhere waits on
+     * @param storeCpuMs     per size: the CPU time of the store's threads (its own, its acceptor, the helpers that read
+     *                       and write a round's connections side by side): what the store itself costs
+     * @param simulatedCpuMs per size: the CPU time of the threads that play the ranks, which a job runs on other nodes
      * @param rendezvousMaxOther the most bytes the store sent one rank other than 0 in the rendezvous (up to the last
      *                       barrier's release, 8 bytes, which may still be on its way)
      * @param peersMax       the most peers one rank looked up
      * @param rendezvousStoreCpuMs the store thread's CPU time in the rendezvous
      */
-    record Result(int n, double startMs, double rendezvousMs, double[] sizeMs, double bytesToRank0, double bytesOut,
-                  double bytesIn, double messages, int payload, double storeCpuMs, long rendezvousMaxOther, int peersMax,
-                  double rendezvousStoreCpuMs) {
+    record Result(int n, double startMs, double rendezvousMs, double[] warmupMs, double[] sizeMs, double bytesToRank0, double bytesOut,
+                  double bytesIn, double messages, int payload, double storeCpuMs, double simulatedCpuMs,
+                  long rendezvousMaxOther, int peersMax, double rendezvousStoreCpuMs) {
         double medianSizeMs() {
             double[] s = sizeMs.clone();
             Arrays.sort(s);
             return s[s.length / 2];
+        }
+
+        double medianWarmupMs() {
+            double[] s = warmupMs.clone();
+            Arrays.sort(s);
+            return s.length == 0 ? 0 : s[s.length / 2];
         }
 
         double maxSizeMs() {
@@ -75,7 +85,7 @@ public final class ControlPlaneScale {
     }
 
     static Result run(int n, int sizes, int iters, long timeoutMillis) throws Exception {
-        return run(n, 8, false, sizes, iters, timeoutMillis);
+        return run(n, 8, false, 0, sizes, iters, timeoutMillis);
     }
 
     /**
@@ -84,15 +94,16 @@ public final class ControlPlaneScale {
      *                   ranks ({@link SimulatedProcesses}): what a job of nodes costs the store, without the cost of
      *                   waking a thread a process or a rank on this machine's cores; else a thread a rank, with the
      *                   real client ({@link StoreClient#connectAll})
+     * @param warmup     sizes run first and left out of the per-size figures (reported apart)
      */
-    static Result run(int n, int perProcess, boolean processes, int sizes, int iters, long timeoutMillis)
+    static Result run(int n, int perProcess, boolean processes, int warmup, int sizes, int iters, long timeoutMillis)
             throws Exception {
         if (perProcess < 1 || n % perProcess != 0) {
             throw new IllegalArgumentException(perProcess + " ranks a process do not divide " + n + " ranks");
         }
         int payload = 8 * (2 + iters);
         try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, timeoutMillis)) {
-            Run run = new Run(server, n, perProcess, sizes, payload, timeoutMillis);
+            Run run = new Run(server, n, perProcess, warmup, sizes, payload, timeoutMillis);
             int drivers = Math.max(1, Math.min(n / perProcess, Integer.getInteger("drivers", Runtime.getRuntime().availableProcessors())));
             int units = processes ? drivers : n;
             Thread[] threads = new Thread[units];
@@ -134,23 +145,26 @@ public final class ControlPlaneScale {
                 throw new IllegalStateException("a simulated rank failed: " + run.failure.get(), run.failure.get());
             }
             long[] end = server.traffic().snapshot();
-            long storeCpuEnd = storeCpuNanos();
-            double[] sizeMs = new double[sizes];
+            double[] all = new double[warmup + sizes];
             long last = run.rendezvousEnd;
-            for (int s = 0; s < sizes; s++) {
-                sizeMs[s] = (run.sizeEnd[s] - last) / 1e6;
+            for (int s = 0; s < all.length; s++) {
+                all[s] = (run.sizeEnd[s] - last) / 1e6;
                 last = run.sizeEnd[s];
             }
-            // the traffic of the sizes: from the rendezvous to the end, with the last results and the end's barrier
+            double[] sizeMs = Arrays.copyOfRange(all, warmup, all.length);
+            // the traffic of the measured sizes: from the rendezvous or the warm-up to the end, with the last results and
+            // the end's barrier
             long[] a = run.traffic;
             long maxOther = 0;
             for (int r = 1; r < n; r++) {
                 maxOther = Math.max(maxOther, run.byRank[r]);
             }
-            return new Result(n, (released - t0) / 1e6, (run.rendezvousEnd - released) / 1e6, sizeMs,
+            return new Result(n, (released - t0) / 1e6, (run.rendezvousEnd - released) / 1e6,
+                    Arrays.copyOfRange(all, 0, warmup), sizeMs,
                     (end[2] - a[2]) / (double) sizes, (end[1] - a[1]) / (double) sizes, (end[0] - a[0]) / (double) sizes,
-                    (end[3] - a[3] + end[4] - a[4]) / (double) sizes, payload, (storeCpuEnd - run.storeCpu) / 1e6 / sizes,
-                    maxOther, run.peersMax.get(), (run.storeCpu - cpuAtRelease) / 1e6);
+                    (end[3] - a[3] + end[4] - a[4]) / (double) sizes, payload, (run.storeCpuEnd - run.storeCpu) / 1e6 / sizes,
+                    (run.simulatedCpuEnd - run.simulatedCpu) / 1e6 / sizes, maxOther, run.peersMax.get(),
+                    (run.rendezvousStoreCpu - cpuAtRelease) / 1e6);
         }
     }
 
@@ -162,6 +176,7 @@ public final class ControlPlaneScale {
         final int perProcess;
         /** Each simulated process's ranks' clients, once its first rank has connected them. */
         final java.util.concurrent.CompletableFuture<List<StoreClient>>[] processes;
+        final int warmup;
         final int sizes;
         final int payload;
         final long timeoutMillis;
@@ -172,9 +187,14 @@ public final class ControlPlaneScale {
         long[] traffic;
         long[] byRank;
         long storeCpu;
+        long simulatedCpu;
+        /** At the last measured size's end, while the threads that play the ranks still run (a dead thread's is gone). */
+        long storeCpuEnd;
+        long simulatedCpuEnd;
+        long rendezvousStoreCpu;
 
         @SuppressWarnings("unchecked")
-        Run(StoreServer server, int n, int perProcess, int sizes, int payload, long timeoutMillis) {
+        Run(StoreServer server, int n, int perProcess, int warmup, int sizes, int payload, long timeoutMillis) {
             this.server = server;
             this.at = new InetSocketAddress("127.0.0.1", server.port());
             this.n = n;
@@ -183,10 +203,11 @@ public final class ControlPlaneScale {
             for (int p = 0; p < processes.length; p++) {
                 processes[p] = new java.util.concurrent.CompletableFuture<>();
             }
+            this.warmup = warmup;
             this.sizes = sizes;
             this.payload = payload;
             this.timeoutMillis = timeoutMillis;
-            this.sizeEnd = new long[sizes];
+            this.sizeEnd = new long[warmup + sizes];
         }
 
         /** A rank's client: the first rank of a simulated process connects the process, the others take theirs. */
@@ -206,9 +227,30 @@ public final class ControlPlaneScale {
         /** Rank 0 past the rendezvous: the time and the store's counts so far. */
         void rendezvousDone() {
             rendezvousEnd = System.nanoTime();
-            traffic = server.traffic().snapshot();
             byRank = server.traffic().bytesOutByRank();
+            rendezvousStoreCpu = storeCpuNanos();
+            if (warmup == 0) {
+                measureFrom();
+            }
+        }
+
+        /** Rank 0 past size {@code s}: its time, and the store's counts once the warm-up is over. */
+        void sizeDone(int s) {
+            sizeEnd[s] = System.nanoTime();
+            if (s == warmup - 1) {
+                measureFrom();
+            }
+            if (s == warmup + sizes - 1) {
+                storeCpuEnd = storeCpuNanos();
+                simulatedCpuEnd = simulatedCpuNanos();
+            }
+        }
+
+        /** Where the measured sizes' counts start. */
+        private void measureFrom() {
+            traffic = server.traffic().snapshot();
             storeCpu = storeCpuNanos();
+            simulatedCpu = simulatedCpuNanos();
         }
 
         /** A rank's information for the rank list, as the sweep gathers it. */
@@ -237,7 +279,7 @@ public final class ControlPlaneScale {
                 }
                 byte[] mine = new byte[payload];
                 String tag = null;
-                for (int s = 0; s < sizes; s++) {
+                for (int s = 0; s < warmup + sizes; s++) {
                     for (String placement : new String[] {"out-of-place", "in-place"}) {
                         String start = "#" + s + " all_reduce " + (8L << s) + " B " + placement + ": start";
                         // the previous placement's results travel with this start barrier (sweep's ResultRelay)
@@ -249,7 +291,7 @@ public final class ControlPlaneScale {
                         tag = start;
                     }
                     if (rank == 0) {
-                        sizeEnd[s] = System.nanoTime();
+                        sizeDone(s);
                     }
                 }
                 c.gather(tag + ": results", mine, 0);
@@ -278,15 +320,25 @@ public final class ControlPlaneScale {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** The CPU time of the store's thread so far (ns), -1 where the JVM does not measure it. */
+    /** The CPU time of the store's threads so far (ns): its own, its acceptor's, its helpers'. */
     static long storeCpuNanos() {
+        return cpuNanos(name -> name.startsWith("ncclbench-store"));
+    }
+
+    /** The CPU time of the threads that play the ranks so far (ns). */
+    static long simulatedCpuNanos() {
+        return cpuNanos(name -> name.startsWith("processes") || name.startsWith("rank"));
+    }
+
+    private static long cpuNanos(java.util.function.Predicate<String> named) {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
         for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false)) {
-            if (t.getThreadName().equals("ncclbench-store")) {
-                return mx.getThreadCpuTime(t.getThreadId());
+            if (named.test(t.getThreadName())) {
+                sum += Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
             }
         }
-        return -1;
+        return sum;
     }
 
     /** The exponent k of y ~ N^k, least squares on logarithms. */
@@ -334,21 +386,29 @@ public final class ControlPlaneScale {
 
     private static void table(List<Integer> ranks, boolean processes) throws Exception {
         int sizes = Integer.getInteger("sizes", 20);
+        int warmup = Integer.getInteger("warmup", 10);
         int iters = Integer.getInteger("iters", 20);
         int perProcess = Integer.getInteger("perProcess", 8);
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated %s, %d ranks a process on one connection,"
-                + " real store over loopback, %d sizes x 2 placements, %d-iteration results (%d B a rank); %d cores%n",
+                + " real store over loopback, %d sizes x 2 placements after %d warm-up sizes (warmup_ms: their median),"
+                + " %d-iteration results (%d B a rank); %d cores%n",
                 processes ? "processes (non-blocking sockets, a driving thread a core)" : "ranks as threads",
-                perProcess, sizes, iters, 8 * (2 + iters), Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %14s %12s %15s %16s %16s %13s %10s %12s%n", "ranks", "start_s",
-                "rendezvous_s", "rdv_store_cpu", "size_ms_median", "size_ms_max", "store_cpu_ms/sz", "B_to_rank0/size", "B_out_all/size",
-                "B_other/size", "msgs/size", "rdv_B_other");
+                perProcess, sizes, warmup, iters, 8 * (2 + iters), Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "%7s %9s %13s %13s %10s %14s %12s %15s %13s %16s %16s %13s %10s %12s%n", "ranks",
+                "start_s", "rendezvous_s", "rdv_store_cpu", "warmup_ms", "size_ms_median", "size_ms_max", "store_cpu_ms/sz",
+                "sim_cpu_ms/sz", "B_to_rank0/size",
+                "B_out_all/size", "B_other/size", "msgs/size", "rdv_B_other");
         List<Result> results = new ArrayList<>();
         for (int n : ranks) {
-            Result r = run(n, perProcess, processes, sizes, iters, 120_000);
+            Result r = run(n, perProcess, processes, warmup, sizes, iters, 120_000);
             results.add(r);
-            System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %14.1f %12.1f %15.1f %16.0f %16.0f %13.1f %10.0f %12d%n",
-                    n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3, r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(),
+            if (Boolean.getBoolean("printSizes")) {
+                System.out.println("# per size (ms): warm-up " + Arrays.toString(Arrays.stream(r.warmupMs()).mapToLong(Math::round).toArray())
+                        + ", measured " + Arrays.toString(Arrays.stream(r.sizeMs()).mapToLong(Math::round).toArray()));
+            }
+            System.out.printf(Locale.ROOT, "%7d %9.2f %13.2f %13.2f %10.1f %14.1f %12.1f %15.1f %13.1f %16.0f %16.0f %13.1f %10.0f"
+                            + " %12d%n", n, r.startMs() / 1e3, r.rendezvousMs() / 1e3, r.rendezvousStoreCpuMs() / 1e3,
+                    r.medianWarmupMs(), r.medianSizeMs(), r.maxSizeMs(), r.storeCpuMs(), r.simulatedCpuMs(),
                     r.bytesToRank0(), r.bytesOut(), r.bytesPerOtherRank(), r.messages(), r.rendezvousMaxOther());
             System.gc();
         }

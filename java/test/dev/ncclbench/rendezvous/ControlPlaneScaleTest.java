@@ -54,7 +54,7 @@ class ControlPlaneScaleTest {
     @Test
     void aNodesRanksCostTheStoreOneRequestAGatherNotOneEach() throws Exception {
         // 128 simulated processes of 8 ranks, each a thread speaking for its ranks over its one connection
-        ControlPlaneScale.Result r = ControlPlaneScale.run(1024, 8, true, 3, 20, 120_000);
+        ControlPlaneScale.Result r = ControlPlaneScale.run(1024, 8, true, 0, 3, 20, 120_000);
         int n = r.n();
         assertTrue(r.bytesToRank0() >= 2 * n * r.payload(), "rank 0 got every rank's figures: " + r.bytesToRank0());
         // a size: two requests a process (its ranks' arrivals together) and about two answers (one frame for the

@@ -1,7 +1,6 @@
 package dev.ncclbench.rendezvous;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
@@ -42,7 +41,7 @@ final class SimulatedProcesses {
         steps.add(new Step("socket/addresses", Wire.PEERS, false, -1));
         steps.add(new Step("ready", Wire.NOTHING, true, -1));
         String tag = null;
-        for (int s = 0; s < run.sizes; s++) {
+        for (int s = 0; s < run.warmup + run.sizes; s++) {
             for (String placement : new String[] {"out-of-place", "in-place"}) {
                 String start = "#" + s + " all_reduce " + (8L << s) + " B " + placement + ": start";
                 // the previous placement's results travel with this start barrier (sweep's ResultRelay)
@@ -191,7 +190,7 @@ final class SimulatedProcesses {
                     run.rendezvousDone();
                 }
                 if (proc.first == 0 && s.sizeEnd() >= 0) {
-                    run.sizeEnd[s.sizeEnd()] = System.nanoTime();
+                    run.sizeDone(s.sizeEnd());
                 }
                 proc.answered = 0;
                 proc.step++;
@@ -211,12 +210,12 @@ final class SimulatedProcesses {
     /** An answer is OK and holds what its step gives its rank. */
     private void check(Process proc, int whose, byte[] body) throws IOException {
         Step s = steps.get(proc.step);
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(body));
-        if (in.readInt() != Wire.OK) {
-            throw new IllegalStateException("the store failed '" + s.tag() + "' for rank " + whose + ": code " + in.readInt()
-                    + ": " + Wire.readString(in, 1 << 16));
+        ByteBuffer in = ByteBuffer.wrap(body);
+        if (in.getInt() != Wire.OK) {
+            throw new IllegalStateException("the store failed '" + s.tag() + "' for rank " + whose + ": code " + in.getInt()
+                    + ": " + Wire.getString(in, 1 << 16));
         }
-        int n = in.readInt();
+        int n = in.getInt();
         int due = s.mode() == Wire.TO_ROOT ? (whose == 0 ? run.n : 0) : s.mode() == Wire.FROM_ROOT ? 1
                 : s.mode() == Wire.PEERS ? ControlPlaneScale.peers(whose, run.n).length : 0;
         if (n != due) {
@@ -225,7 +224,7 @@ final class SimulatedProcesses {
         if (s.mode() == Wire.PEERS) {
             int[] peers = ControlPlaneScale.peers(whose, run.n);
             for (int peer : peers) {
-                if (!Arrays.equals(Wire.readBytes(in, Wire.MAX_PAYLOAD), ControlPlaneScale.address(peer))) {
+                if (!Arrays.equals(Wire.getBytes(in, Wire.MAX_PAYLOAD), ControlPlaneScale.address(peer))) {
                     throw new IllegalStateException("rank " + whose + " got another address for rank " + peer);
                 }
             }
