@@ -43,8 +43,9 @@ public final class ControlPlaneScale {
      * @param warmupMs       per warm-up size, as rank 0 sees it, in order: the same steps before the measured sizes, while
      *                       the JIT compiles the store's code (a sweep's rendezvous, code warm-up and -w calls do that)
      * @param sizeMs         per measured size (both placements), as rank 0 sees it, in order
-     * @param bytesToRank0   per size: what the store sent rank 0
-     * @param bytesOut       per size: what the store sent every rank together
+     * @param bytesToRank0   per size: what the store sent rank 0 (queued for it: counted whole, wherever a round's
+     *                       writes are when the measured sizes start)
+     * @param bytesOut       per size: what the store sent every rank together (queued, likewise)
      * @param bytesIn        per size: what every rank sent the store together
      * @param messages       per size: requests in plus answers out
      * @param payload        the results payload of one rank (bytes)
@@ -155,13 +156,18 @@ public final class ControlPlaneScale {
             // the traffic of the measured sizes: from the rendezvous or the warm-up to the end, with the last results and
             // the end's barrier
             long[] a = run.traffic;
+            long[] queued = server.traffic().bytesOutByRank();
+            long toAll = 0;
+            for (int r = 0; r < n; r++) {
+                toAll += queued[r] - run.queuedFrom[r];
+            }
             long maxOther = 0;
             for (int r = 1; r < n; r++) {
                 maxOther = Math.max(maxOther, run.byRank[r]);
             }
             return new Result(n, (released - t0) / 1e6, (run.rendezvousEnd - released) / 1e6,
                     Arrays.copyOfRange(all, 0, warmup), sizeMs,
-                    (end[2] - a[2]) / (double) sizes, (end[1] - a[1]) / (double) sizes, (end[0] - a[0]) / (double) sizes,
+                    (queued[0] - run.queuedFrom[0]) / (double) sizes, toAll / (double) sizes, (end[0] - a[0]) / (double) sizes,
                     (end[3] - a[3] + end[4] - a[4]) / (double) sizes, payload, (run.storeCpuEnd - run.storeCpu) / 1e6 / sizes,
                     (run.simulatedCpuEnd - run.simulatedCpu) / 1e6 / sizes, maxOther, run.peersMax.get(),
                     (run.rendezvousStoreCpu - cpuAtRelease) / 1e6);
@@ -185,6 +191,8 @@ public final class ControlPlaneScale {
         final java.util.concurrent.atomic.AtomicInteger peersMax = new java.util.concurrent.atomic.AtomicInteger();
         long rendezvousEnd;
         long[] traffic;
+        /** The bytes queued for each rank when the measured sizes start. */
+        long[] queuedFrom;
         long[] byRank;
         long storeCpu;
         long simulatedCpu;
@@ -249,6 +257,7 @@ public final class ControlPlaneScale {
         /** Where the measured sizes' counts start. */
         private void measureFrom() {
             traffic = server.traffic().snapshot();
+            queuedFrom = server.traffic().bytesOutByRank();
             storeCpu = storeCpuNanos();
             simulatedCpu = simulatedCpuNanos();
         }
