@@ -25,16 +25,21 @@ final class StoreShares {
     /** Started the first time they are needed: a small job's store starts none. */
     private ExecutorService helpers;
 
+    /** How many threads share a round's connections: the store's and its helpers. */
+    static int threads() {
+        return HELPERS + 1;
+    }
+
     /** Whether {@code conns} connections at once are shared out. */
     boolean worth(int conns) {
         return HELPERS > 0 && conns >= FROM;
     }
 
     /**
-     * {@code each} on every one of {@code conns}, share by share side by side, the store's thread taking one; returns
-     * the connections for which it returned true, in no particular order.
+     * {@code each} on every one of {@code conns} (the store's connections), share by share side by side, the calling
+     * thread taking one; returns those for which it returned true, in no particular order.
      */
-    List<StoreConnection> run(List<StoreConnection> conns, Predicate<StoreConnection> each) {
+    <T> List<T> run(List<T> conns, Predicate<T> each) {
         if (helpers == null) {
             helpers = Executors.newFixedThreadPool(HELPERS, r -> {
                 Thread t = new Thread(r, "ncclbench-store-share");
@@ -43,14 +48,14 @@ final class StoreShares {
             });
         }
         int shares = HELPERS + 1;
-        List<Future<List<StoreConnection>>> others = new ArrayList<>(HELPERS);
+        List<Future<List<T>>> others = new ArrayList<>(HELPERS);
         for (int s = 1; s < shares; s++) {
             int share = s;
             others.add(helpers.submit(() -> share(conns, share, shares, each)));
         }
-        List<StoreConnection> flagged = new ArrayList<>(share(conns, 0, shares, each));
+        List<T> flagged = new ArrayList<>(share(conns, 0, shares, each));
         boolean interrupted = false;
-        for (Future<List<StoreConnection>> f : others) {
+        for (Future<List<T>> f : others) {
             while (true) {
                 try {
                     flagged.addAll(f.get());
@@ -69,9 +74,8 @@ final class StoreShares {
     }
 
     /** Connections {@code share}, {@code share + shares}, ... of {@code conns}: those {@code each} flagged. */
-    private static List<StoreConnection> share(List<StoreConnection> conns, int share, int shares,
-                                               Predicate<StoreConnection> each) {
-        List<StoreConnection> flagged = new ArrayList<>(0);
+    private static <T> List<T> share(List<T> conns, int share, int shares, Predicate<T> each) {
+        List<T> flagged = new ArrayList<>(0);
         for (int i = share; i < conns.size(); i += shares) {
             if (each.test(conns.get(i))) {
                 flagged.add(conns.get(i));
