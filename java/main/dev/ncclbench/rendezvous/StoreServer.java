@@ -11,7 +11,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,23 +158,7 @@ public final class StoreServer implements AutoCloseable {
                 for (Runnable t; (t = tasks.poll()) != null; ) {
                     t.run();
                 }
-                if (shares.worth(selector.selectedKeys().size())) {
-                    readShared();
-                }
-                for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
-                    SelectionKey k = it.next();
-                    it.remove();
-                    if (!k.isValid()) {
-                        continue;
-                    }
-                    StoreConnection c = (StoreConnection) k.attachment();
-                    if (k.isWritable()) {
-                        writer.flush(c);
-                    }
-                    if (k.isValid() && k.isReadable()) {
-                        consume(c, c.fill(MAX_REQUEST));
-                    }
-                }
+                readReady();
                 if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
                     lastTick = System.nanoTime();
                     for (StoreJob j : jobs.values()) {
@@ -221,10 +204,11 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * The many connections ready at once (a round's requests, piled up while the store wrote the last round's
-     * answers): read side by side ({@link StoreShares}), then handled one by one here, in the order they came.
+     * What the selector found: answers written where a socket has room again, then what has come read and handled.
+     * Many connections ready at once (a round's requests, piled up while the store wrote the last round's answers)
+     * are read side by side ({@link StoreShares}); the requests are handled one by one here, in the order they came.
      */
-    private void readShared() {
+    private void readReady() {
         List<StoreConnection> readable = new ArrayList<>(selector.selectedKeys().size());
         for (SelectionKey k : selector.selectedKeys()) {
             if (!k.isValid()) {
@@ -239,10 +223,14 @@ public final class StoreServer implements AutoCloseable {
             }
         }
         selector.selectedKeys().clear();
-        shares.run(readable, c -> {
-            c.got = c.fill(MAX_REQUEST);
-            return false;
-        });
+        if (shares.worth(readable.size())) {
+            shares.run(readable, c -> {
+                c.got = c.fill(MAX_REQUEST);
+                return false;
+            });
+        } else {
+            readable.forEach(c -> c.got = c.fill(MAX_REQUEST));
+        }
         for (StoreConnection c : readable) {
             consume(c, c.got); // a connection dropped meanwhile (a failed write) is skipped there
         }
