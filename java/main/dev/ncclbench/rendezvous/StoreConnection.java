@@ -27,32 +27,12 @@ final class StoreConnection {
     boolean gone;
     /** Answers queued while a gather's answers are being handed out: written once, together, at the end. */
     boolean held;
-    /** What the last read side by side got ({@link StoreShares}), for the store's thread to handle. */
-    int got;
     /** What the selector waits for on it now (registered for reading): set only where it changes. */
     int interest = java.nio.channels.SelectionKey.OP_READ;
 
     StoreConnection(SocketChannel ch, SelectionKey key) {
         this.ch = ch;
         this.key = key;
-    }
-
-    /**
-     * Reads what has come into {@link #in}, touching nothing else (a helper may do it, {@link StoreShares}): the bytes
-     * read, -1 at the end of the stream, -2 for a socket that failed or a request over {@code maxRequest} bytes.
-     */
-    int fill(int maxRequest) {
-        try {
-            if (!in.hasRemaining()) {
-                if (in.capacity() >= maxRequest) {
-                    return -2;
-                }
-                in = ByteBuffer.allocate(Math.min(maxRequest, in.capacity() * 2)).put(in.flip());
-            }
-            return ch.read(in);
-        } catch (java.io.IOException e) {
-            return -2;
-        }
     }
 
     boolean speaksFor(int rank) {

@@ -11,6 +11,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,8 +58,6 @@ public final class StoreServer implements AutoCloseable {
     private final java.util.Set<StoreConnection> waitingHello = new java.util.HashSet<>();
     /** What waits to be written, and writing it. */
     private final StoreWriter writer;
-    /** Reads and writes on many connections at once, side by side. */
-    private final StoreShares shares = new StoreShares();
     private final Thread loop;
     private final StoreAcceptor acceptor;
     private volatile boolean closed;
@@ -80,7 +79,7 @@ public final class StoreServer implements AutoCloseable {
     private StoreServer(InetSocketAddress bind, StoreTraffic strangers, byte[] token, int nranks, long timeoutMillis)
             throws IOException {
         this.strangers = strangers;
-        this.writer = new StoreWriter(strangers, this::drop, shares);
+        this.writer = new StoreWriter(strangers, this::drop);
         // the one job before the port opens: a rank that connects at once must find it, not a wrong token
         this.only = token == null ? null : open(token, nranks, timeoutMillis, strangers);
         this.server = ServerSocketChannel.open();
@@ -158,7 +157,20 @@ public final class StoreServer implements AutoCloseable {
                 for (Runnable t; (t = tasks.poll()) != null; ) {
                     t.run();
                 }
-                readReady();
+                for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                    SelectionKey k = it.next();
+                    it.remove();
+                    if (!k.isValid()) {
+                        continue;
+                    }
+                    StoreConnection c = (StoreConnection) k.attachment();
+                    if (k.isWritable()) {
+                        writer.flush(c);
+                    }
+                    if (k.isValid() && k.isReadable()) {
+                        read(c);
+                    }
+                }
                 if (System.nanoTime() - lastTick >= TICK_MILLIS * 1_000_000) {
                     lastTick = System.nanoTime();
                     for (StoreJob j : jobs.values()) {
@@ -176,7 +188,6 @@ public final class StoreServer implements AutoCloseable {
             for (StoreConnection c : new ArrayList<>(conns)) {
                 drop(c);
             }
-            shares.close();
             acceptor.close();
             StoreAcceptor.closeQuietly(selector);
             jobs.values().forEach(j -> j.state.close());
@@ -203,49 +214,19 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
-    /**
-     * What the selector found: answers written where a socket has room again, then what has come read and handled.
-     * Many connections ready at once (a round's requests, piled up while the store wrote the last round's answers)
-     * are read side by side ({@link StoreShares}); the requests are handled one by one here, in the order they came.
-     */
-    private void readReady() {
-        List<StoreConnection> readable = new ArrayList<>(selector.selectedKeys().size());
-        for (SelectionKey k : selector.selectedKeys()) {
-            if (!k.isValid()) {
-                continue;
-            }
-            StoreConnection c = (StoreConnection) k.attachment();
-            if (k.isWritable()) {
-                writer.flush(c);
-            }
-            if (k.isValid() && k.isReadable()) {
-                readable.add(c);
-            }
-        }
-        selector.selectedKeys().clear();
-        if (shares.worth(readable.size())) {
-            shares.run(readable, c -> {
-                c.got = c.fill(MAX_REQUEST);
-                return false;
-            });
-        } else {
-            readable.forEach(c -> c.got = c.fill(MAX_REQUEST));
-        }
-        for (StoreConnection c : readable) {
-            consume(c, c.got); // a connection dropped meanwhile (a failed write) is skipped there
-        }
-    }
-
-    /** What {@link StoreConnection#fill} read ({@code n}): each whole request handled, or {@code c} dropped. */
-    private void consume(StoreConnection c, int n) {
-        if (c.gone) {
-            return;
-        }
-        if (n < 0) {
-            drop(c);
-            return;
-        }
+    private void read(StoreConnection c) {
         try {
+            if (!c.in.hasRemaining()) {
+                if (c.in.capacity() >= MAX_REQUEST) {
+                    throw new IOException("request over " + MAX_REQUEST + " bytes");
+                }
+                c.in = ByteBuffer.allocate(Math.min(MAX_REQUEST, c.in.capacity() * 2)).put(c.in.flip());
+            }
+            int n = c.ch.read(c.in);
+            if (n < 0) {
+                drop(c);
+                return;
+            }
             writer.traffic(c).read(n, 0);
             c.in.flip();
             while (!c.gone && !c.closeWhenFlushed && c.in.hasRemaining()) {

@@ -12,7 +12,6 @@ import java.util.function.Consumer;
 /**
  * The store's way out, on its one thread: what waits to be written to each connection, and writing it. Answers to a
  * connection leave in as few writes as the socket allows: a gather's answers to a process's ranks in one.
- * A gather that answers many connections at once is written in {@link StoreShares}.
  */
 final class StoreWriter {
     /** What a connection counts in before its hello names a job. */
@@ -22,13 +21,10 @@ final class StoreWriter {
     /** Connections with answers held back while a gather's answers are handed out ({@link #together}). */
     private final List<StoreConnection> held = new ArrayList<>();
     private boolean holding;
-    /** Writes a big gather's answers side by side. */
-    private final StoreShares shares;
 
-    StoreWriter(StoreTraffic strangers, Consumer<StoreConnection> drop, StoreShares shares) {
+    StoreWriter(StoreTraffic strangers, Consumer<StoreConnection> drop) {
         this.strangers = strangers;
         this.drop = drop;
-        this.shares = shares;
     }
 
     /** What a connection counts in: its job's, or the strangers' before its hello. */
@@ -96,10 +92,7 @@ final class StoreWriter {
         }
     }
 
-    /**
-     * What {@link #flush} writes, on the thread that owns {@code c} for now; true when {@code c} is to be dropped (its
-     * socket failed, or its refusal is written), which the caller does on the store's thread.
-     */
+    /** What {@link #flush} writes; true when {@code c} is to be dropped (its socket failed, or its refusal is written). */
     private boolean write(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
@@ -143,12 +136,8 @@ final class StoreWriter {
             for (StoreConnection c : held) {
                 c.held = false;
             }
-            if (shares.worth(held.size())) {
-                shares.run(held, this::write).forEach(drop); // dropped here, on the store's thread
-            } else {
-                for (StoreConnection c : held) {
-                    flush(c);
-                }
+            for (StoreConnection c : held) {
+                flush(c);
             }
             held.clear();
         }

@@ -18,13 +18,7 @@ final class RawHello {
      * both OKs, then resets the connection without a goodbye, as when the kernel cleans up a killed process.
      */
     static void connectAndVanish(InetSocketAddress store, byte[] token, int first, int count, int nranks) throws IOException {
-        vanish(hello(store, token, first, count, nranks));
-    }
-
-    /** Connects and says hello as {@link #connectAndVanish} does; the socket stays open. */
-    static Socket hello(InetSocketAddress store, byte[] token, int first, int count, int nranks) throws IOException {
-        Socket s = new Socket();
-        try {
+        try (Socket s = new Socket()) {
             s.connect(store, 5_000);
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             DataInputStream in = new DataInputStream(s.getInputStream());
@@ -39,16 +33,7 @@ final class RawHello {
             out.flush();
             assertEquals(Wire.OK, in.readInt());
             assertEquals(Wire.OK, in.readInt());
-            return s;
-        } catch (IOException | RuntimeException | Error e) {
-            s.close();
-            throw e;
+            s.setSoLinger(true, 0);
         }
-    }
-
-    /** Resets {@code s} without a goodbye: the process is killed. */
-    static void vanish(Socket s) throws IOException {
-        s.setSoLinger(true, 0);
-        s.close();
     }
 }
