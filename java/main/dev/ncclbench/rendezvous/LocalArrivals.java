@@ -1,6 +1,5 @@
 package dev.ncclbench.rendezvous;
 
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -125,12 +124,5 @@ final class LocalArrivals {
             }
         }
         return b.array();
-    }
-
-    static void writePeers(DataOutputStream out, int[] peers) throws IOException {
-        out.writeInt(peers.length);
-        for (int p : peers) {
-            out.writeInt(p);
-        }
     }
 }

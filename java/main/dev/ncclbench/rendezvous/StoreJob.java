@@ -154,7 +154,7 @@ public final class StoreJob {
                 int root = b.getInt();
                 String tag = Wire.getString(b, Wire.MAX_TAG);
                 byte[] payload = Wire.getBytes(b, Wire.MAX_PAYLOAD);
-                if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks) {
+                if (!valid(mode, root)) {
                     throw new IOException("a gather of mode " + mode + " root " + root);
                 }
                 int[] wanted = mode == Wire.PEERS ? peers(b) : null;
@@ -173,7 +173,7 @@ public final class StoreJob {
         int root = b.getInt();
         String tag = Wire.getString(b, Wire.MAX_TAG);
         int k = b.getInt();
-        if (mode < Wire.ALL || mode > Wire.PEERS || root < 0 || root >= nranks || k < 1 || k > c.count) {
+        if (!valid(mode, root) || k < 1 || k > c.count) {
             throw new IOException("a gather of mode " + mode + " root " + root + " for " + k + " ranks");
         }
         int[] ranks = new int[k];
@@ -192,6 +192,11 @@ public final class StoreJob {
         for (int i = 0; i < k; i++) {
             state.gather(ranks[i], tag, mode, root, payloads[i], peers[i]);
         }
+    }
+
+    /** Whether a gather's mode is one of the wire's and its root a rank of the job. */
+    private boolean valid(int mode, int root) {
+        return mode >= Wire.ALL && mode <= Wire.PEERS && root >= 0 && root < nranks;
     }
 
     /** The ranks a {@link Wire#PEERS} request names: each a rank of the job, at most every rank. */

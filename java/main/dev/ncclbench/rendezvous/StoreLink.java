@@ -163,7 +163,10 @@ final class StoreLink {
             Wire.writeString(out, tag);
             Wire.writeBytes(out, payload);
             if (peers != null) {
-                LocalArrivals.writePeers(out, peers);
+                out.writeInt(peers.length);
+                for (int p : peers) {
+                    out.writeInt(p);
+                }
             }
         }));
     }

@@ -55,20 +55,17 @@ final class StoreWriter {
     }
 
     /**
-     * An answer to {@code rank} ({@link Wire#EVERY_RANK}: to each rank of the connection), after its frame; written now, or with the connection's other answers of the same gather
-     * once they are all handed out (one write for a process's ranks, not one each).
+     * An answer to {@code rank} ({@link Wire#EVERY_RANK}: to each rank of the connection), after its frame; written now,
+     * or with the connection's other answers of the same gather once they are all handed out (one write for a process's
+     * ranks, not one each).
      */
     void answer(StoreConnection c, int rank, ByteBuffer body) {
         if (c.gone) {
             return;
         }
         boolean wasEmpty = c.out.isEmpty();
-        if (rank == Wire.EVERY_RANK && body == Wire.release()) {
-            c.out.add(Wire.everyRankRelease()); // a node's release, frame and all, written without a copy
-        } else {
-            c.out.add(Wire.frame(rank, body.remaining()));
-            c.out.add(body.duplicate());
-        }
+        c.out.add(Wire.frame(rank, body.remaining()));
+        c.out.add(body.duplicate());
         c.job.traffic.queued(wasEmpty);
         if (rank == Wire.EVERY_RANK) {
             c.job.traffic.wroteToEach(c.first, c.count, 8 + body.remaining()); // what each rank receives
@@ -87,13 +84,6 @@ final class StoreWriter {
 
     /** Writes what the socket takes, in one call however many answers wait (a gathering write). */
     void flush(StoreConnection c) {
-        if (write(c)) {
-            drop.accept(c);
-        }
-    }
-
-    /** What {@link #flush} writes; true when {@code c} is to be dropped (its socket failed, or its refusal is written). */
-    private boolean write(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
                 // one buffer (a node's release, the usual answer) without the gathering write's array
@@ -104,14 +94,16 @@ final class StoreWriter {
                 }
                 if (!c.out.isEmpty()) {
                     interest(c, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    return false;
+                    return;
                 }
             }
             interest(c, SelectionKey.OP_READ);
             traffic(c).flushed();
-            return c.closeWhenFlushed;
+            if (c.closeWhenFlushed) {
+                drop.accept(c);
+            }
         } catch (IOException | java.nio.channels.CancelledKeyException e) {
-            return true;
+            drop.accept(c);
         }
     }
 
@@ -135,12 +127,9 @@ final class StoreWriter {
             holding = false;
             for (StoreConnection c : held) {
                 c.held = false;
-            }
-            for (StoreConnection c : held) {
                 flush(c);
             }
             held.clear();
         }
     }
-
 }

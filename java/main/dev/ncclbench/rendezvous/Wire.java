@@ -136,18 +136,6 @@ final class Wire {
         return ByteBuffer.allocate(8).putInt(rank).putInt(length).flip();
     }
 
-    /**
-     * A release to every rank of a connection, frame and body ({@link #EVERY_RANK}, 8 bytes, OK, no payload), encoded
-     * once outside the heap: the 1024 a round of a 1024-node job leave without being copied. Each caller gets its own
-     * position.
-     */
-    static ByteBuffer everyRankRelease() {
-        return EVERY_RANK_RELEASE.duplicate();
-    }
-
-    private static final ByteBuffer EVERY_RANK_RELEASE = ByteBuffer.allocateDirect(16).putInt(EVERY_RANK).putInt(8)
-            .putInt(OK).putInt(0).flip().asReadOnlyBuffer();
-
     /** OK and no payload: shared, as {@link StoreServer} sends only duplicates. */
     static ByteBuffer release() {
         return RELEASE;
