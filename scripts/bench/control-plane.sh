@@ -8,7 +8,7 @@
 # growth with N.
 # Usage: scripts/bench/control-plane.sh [RANKS...]   (default: 64 512 2048 8192)
 #   -Dsizes=N -Dwarmup=N -Diters=N -DperProcess=N -Ddrivers=N -Dmode=process|rank|both -DprintSizes=true through
-#   CONTROL_PLANE_OPTS (default 20 sizes measured after 10 warm-up sizes, 20-iteration results: 176 B a rank; 8 ranks a
+#   CONTROL_PLANE_OPTS (default 20 sizes measured after 40 warm-up sizes, 20-iteration results: 176 B a rank; 8 ranks a
 #   process; a driving thread a core; both; every size's time not printed)
 # 8192 ranks hold 16384 loopback sockets (both ends in this JVM) and 8192 threads: the script raises the open-file
 # limit to 20000 where the hard limit allows, and says so where it does not.

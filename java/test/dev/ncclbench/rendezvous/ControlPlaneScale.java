@@ -395,7 +395,7 @@ public final class ControlPlaneScale {
 
     private static void table(List<Integer> ranks, boolean processes) throws Exception {
         int sizes = Integer.getInteger("sizes", 20);
-        int warmup = Integer.getInteger("warmup", 10);
+        int warmup = Integer.getInteger("warmup", 40);
         int iters = Integer.getInteger("iters", 20);
         int perProcess = Integer.getInteger("perProcess", 8);
         System.out.printf(Locale.ROOT, "# control plane at scale: simulated %s, %d ranks a process on one connection,"
