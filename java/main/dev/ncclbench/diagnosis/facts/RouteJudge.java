@@ -65,6 +65,11 @@ final class RouteJudge {
         return new PairVerdict(first.fromRank(), first.toRank(), k, "", det, channels, ev);
     }
 
+    /** Whether {@code c}'s own line shows {@code path}: for sockets, a NET/Socket line; any line for other paths. */
+    private static boolean shows(Connection c, RouteKind path) {
+        return path != RouteKind.SOCKET || Networks.isSocket(c.netName());
+    }
+
     static Overall overall(Facts f) {
         NcclLogEvidence e = f.evidence();
         HostRoutes hosts = f.hostRoutes();
@@ -94,7 +99,12 @@ final class RouteJudge {
                 Map<Long, RouteKind> byPair = new HashMap<>();
                 f.pairs().forEach(p -> byPair.put(pairKey(p.fromRank(), p.toRank()), p.path()));
                 RouteKind k = path;
-                ev = f.net().stream().filter(c -> byPair.get(pairKey(c.fromRank(), c.toRank())) == k)
+                List<Connection> ofPath = f.net().stream().filter(c -> byPair.get(pairKey(c.fromRank(), c.toRank())) == k)
+                        .toList();
+                // a pair's other side may print its own network (IB) for a link a socket host made: the lines that
+                // show the path itself come first, so that "sockets" is shown by NET/Socket lines
+                ev = java.util.stream.Stream.concat(ofPath.stream().filter(c -> shows(c, k)),
+                                ofPath.stream().filter(c -> !shows(c, k)))
                         .limit(Lines.MAX_EVIDENCE).map(Lines::describe).toList();
             }
             String basis = "from " + f.net().size() + " NET connection line group(s) in NCCL's log";
