@@ -85,7 +85,19 @@ public final class Diagnoser {
             }
             return "The log names no connection; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.";
         }
-        String net = f.path().interNode() && !f.overall().network().isEmpty() ? " (" + fabric(f) + ")" : "";
-        return f.path().description + net + ", " + f.overall().basis() + ".";
+        // sockets: the description already names NET/Socket
+        String net = f.path().interNode() && f.path() != RouteKind.SOCKET && !f.overall().network().isEmpty()
+                ? " (" + fabric(f) + ")" : "";
+        return f.path().description + net + onSomeHosts(f) + ", " + f.overall().basis() + ".";
+    }
+
+    /** " on 2 of 1024 host(s)" where the worst path is some named hosts' only: a job is as slow as its worst link. */
+    private static String onSomeHosts(Facts f) {
+        if (!f.path().interNode()) {
+            return "";
+        }
+        int on = f.hostRoutes().hostsOn(f.path(), f.evidence()).size();
+        long named = f.hostRoutes().byHost().keySet().stream().filter(h -> !h.isEmpty()).count();
+        return on > 0 && on < named ? " on " + on + " of " + named + " host(s)" : "";
     }
 }

@@ -54,6 +54,7 @@ class ScaleLogSetTest {
         String said = out.toString();
         assertTrue(said.contains("1024 host(s), 8192 ranks"), said);
         assertTrue(said.contains("Path:   inter-node TCP sockets"), said);
+        assertTrue(said.contains("Why:    inter-node TCP sockets (NET/Socket) on 2 of 1024 host(s), from "), said);
         assertTrue(said.contains("NET-SOCKET-FALLBACK"), said);
         assertTrue(said.contains("on 2 of 1024 host(s) (node-0700, node-1001)"), said);
     }

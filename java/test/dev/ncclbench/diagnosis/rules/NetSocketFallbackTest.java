@@ -45,6 +45,8 @@ class NetSocketFallbackTest {
         Diagnosis d = Diagnoser.diagnose(new NcclLogReader()
                 .read(new ByteArrayInputStream(LOG.getBytes(StandardCharsets.UTF_8)), "job.log").evidence());
         assertEquals(Health.DEGRADED, d.health());
+        // the job is as slow as its worst link, and the reader learns at once that it is one host's
+        assertTrue(d.reason().startsWith("inter-node TCP sockets (NET/Socket) on 1 of 2 host(s), from "), d.reason());
         Finding f = d.findings().stream().filter(x -> x.ruleId().equals("NET-SOCKET-FALLBACK")).findFirst().orElseThrow();
         assertTrue(f.detail().contains("on 1 of 2 host(s) (gpu-b)"), f.detail());
         assertTrue(f.evidence().get(0).contains("NET/Socket"), f.evidence().toString());
