@@ -23,9 +23,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The gate on real runs over a real link: two network namespaces joined by a veth pair shaped with tbf, one rank
- * in each. A baseline of one run at 800 Mbit/s; the same link rerun passes; the link shaped 20% slower (640
+ * in each. A baseline of one run at 800 Mbit/s; the same link rerun passes; the link shaped to half the rate (400
  * Mbit/s) fails with exit 6 naming the sizes, in the table, JUnit, Markdown and Prometheus. Sizes from 1 MiB, so
  * busbw is rate-bound and a one-run baseline judges them. Root only (namespaces); skipped otherwise.
+ *
+ * <p>Half, not 20% slower (640 Mbit/s) as this test had it: the gate calls a change real only beyond its noise
+ * band, at least the interquartile range of either side's iterations over their median, and on this shared 2-core VM
+ * that range on the shaped veth reached 17-36% at 1 MiB and 5-39% at 4 MiB (2026-12-03, eight runs). A 20% slower
+ * link (times x1.25) then reads "within noise", which is the gate being right about its evidence, and a fresh-clone
+ * CI run and a run of this test alone failed it that way (-8.1% and -24.5% read as ok). Half the rate (times x2)
+ * clears any band seen. Both gates run with a 30% tolerance: a whole rerun on the same rate shifted by 14% at 1 MiB
+ * here (one-run baselines know no run-to-run spread), and the halved link reads -50% (-43% where the baseline itself
+ * was CPU-bound). The gate's sensitivity to smaller changes is tested on samples whose spread is known
+ * (SampleComparisonTest).
  */
 class GateVethTest {
     static final String NS_A = "gate-a-" + ProcessHandle.current().pid();
@@ -127,10 +137,10 @@ class GateVethTest {
     }
 
     @Test
-    void aLinkTwentyPercentSlowerFailsTheGateAndARerunPasses() throws Exception {
+    void aLinkAtHalfTheRateFailsTheGateAndARerunPasses() throws Exception {
         Path base = sweep("base");
         Path rerun = sweep("rerun");
-        shape("change", "640mbit");
+        shape("change", "400mbit");
         Path slow = sweep("slow");
         shape("change", "800mbit");
 
@@ -138,21 +148,23 @@ class GateVethTest {
         CliRun rec = cli("baseline", "record", "--dir", bl.toString(), "--name", "veth", base.toString());
         assertEquals(0, rec.code(), rec.err());
 
-        CliRun pass = cli("gate", "--dir", bl.toString(), rerun.toString());
+        // An operator of a shaped, shared link sets the tolerance to its run-to-run spread: a rerun of 1 MiB read
+        // -14.4% (and 2 MiB -24.5%) on the same rate here, a whole run shifted, which a one-run baseline cannot know
+        CliRun pass = cli("gate", "--dir", bl.toString(), "--tolerance", "30", rerun.toString());
         assertEquals(0, pass.code(), pass.out() + pass.err());
         assertTrue(pass.out().contains("PASS: 2 sizes within noise and tolerance of baseline veth"), pass.out());
 
         Path junit = dir.resolve("gate.xml");
         Path md = dir.resolve("gate.md");
         Path prom = dir.resolve("gate.prom");
-        CliRun fail = cli("gate", "--dir", bl.toString(), "--junit", junit.toString(), "--markdown", md.toString(),
+        CliRun fail = cli("gate", "--dir", bl.toString(), "--tolerance", "30", "--junit", junit.toString(), "--markdown", md.toString(),
                 "--prometheus", prom.toString(), slow.toString());
         assertEquals(6, fail.code(), fail.out() + fail.err());
         String verdict = fail.out().lines().reduce((a, b) -> b).orElse("");
         assertTrue(verdict.matches("REGRESSION: all_reduce [14] MiB busbw -[0-9]+\\.[0-9]%.*"), verdict);
-        // The link is 20% slower, but on a shared 2-core host one size may read -35% (CI did) or -12%: what
-        // matters is that the drop the gate names is the link's order, not noise a few percent wide.
-        assertTrue(largestDrop(verdict) >= 10.0, verdict);
+        // The link has half the rate: busbw -50% in theory; on a shared 2-core host a size reads less or more, but
+        // the drop the gate names is the link's order, not noise a few percent wide.
+        assertTrue(largestDrop(verdict) >= 25.0, verdict);
         String x = Files.readString(junit, StandardCharsets.UTF_8);
         assertTrue(x.contains("<failure type=\"regression\" message=\"all_reduce "), x);
         String m = Files.readString(md, StandardCharsets.UTF_8);
