@@ -103,7 +103,8 @@ final class LocalArrivals {
 
     /** OP_GATHERS: mode, root, tag, how many, then each rank, its payload and (under PEERS) the ranks it asks. */
     static byte[] request(String tag, int mode, int root, List<Arrival> arrivals) {
-        // sized first and written in one buffer: a node's request at every size of a sweep, 8 payloads each
+        // sized first and written in one buffer: a node's request at every size of a sweep, 8 payloads each (through
+        // StoreLink.request's streams the simulated nodes of an 8192-rank run spent 10-18 ms more CPU a size, 4 pairs)
         byte[] t = tag.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         long size = 20L + t.length;
         for (Arrival a : arrivals) {

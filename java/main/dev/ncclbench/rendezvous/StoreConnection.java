@@ -27,8 +27,6 @@ final class StoreConnection {
     boolean gone;
     /** Answers queued while a gather's answers are being handed out: written once, together, at the end. */
     boolean held;
-    /** What the selector waits for on it now (registered for reading): set only where it changes. */
-    int interest = java.nio.channels.SelectionKey.OP_READ;
 
     StoreConnection(SocketChannel ch, SelectionKey key) {
         this.ch = ch;

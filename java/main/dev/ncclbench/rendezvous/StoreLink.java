@@ -163,10 +163,7 @@ final class StoreLink {
             Wire.writeString(out, tag);
             Wire.writeBytes(out, payload);
             if (peers != null) {
-                out.writeInt(peers.length);
-                for (int p : peers) {
-                    out.writeInt(p);
-                }
+                Wire.writePeers(out, peers);
             }
         }));
     }

@@ -86,9 +86,7 @@ final class StoreWriter {
     void flush(StoreConnection c) {
         try {
             while (!c.out.isEmpty()) {
-                // one buffer (a node's release, the usual answer) without the gathering write's array
-                long n = c.out.size() == 1 ? c.ch.write(c.out.peek()) : c.ch.write(c.out.toArray(new ByteBuffer[0]));
-                traffic(c).wrote(n);
+                traffic(c).wrote(c.ch.write(c.out.toArray(new ByteBuffer[0])));
                 while (!c.out.isEmpty() && !c.out.peek().hasRemaining()) {
                     c.out.poll();
                 }
@@ -107,11 +105,13 @@ final class StoreWriter {
         }
     }
 
-    /** Changes what the selector waits for on {@code c} only when it changes: most writes leave it as it was. */
+    /**
+     * Changes what the selector waits for on {@code c} only when it changes: most writes leave it as it was, and setting
+     * it queues an update for the selector each time (reading it does not).
+     */
     private static void interest(StoreConnection c, int ops) {
-        if (c.interest != ops) {
+        if (c.key.interestOps() != ops) {
             c.key.interestOps(ops);
-            c.interest = ops;
         }
     }
 

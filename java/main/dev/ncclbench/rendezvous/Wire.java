@@ -70,6 +70,14 @@ final class Wire {
         out.write(b);
     }
 
+    /** The ranks a {@link #PEERS} request asks: how many, then each (StoreJob.peers reads them). */
+    static void writePeers(DataOutputStream out, int[] peers) throws IOException {
+        out.writeInt(peers.length);
+        for (int p : peers) {
+            out.writeInt(p);
+        }
+    }
+
     static byte[] readBytes(DataInputStream in, int max) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > max) {

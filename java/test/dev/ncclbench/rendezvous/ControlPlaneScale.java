@@ -49,8 +49,8 @@ public final class ControlPlaneScale {
      * @param bytesIn        per size: what every rank sent the store together
      * @param messages       per size: requests in plus answers out
      * @param payload        the results payload of one rank (bytes)
-     * @param storeCpuMs     per size: the CPU time of the store's threads (its own, its acceptor, the helpers that read
-     *                       and write a round's connections side by side): what the store itself costs
+     * @param storeCpuMs     per size: the CPU time of the store's threads (its own and its acceptor's): what the store
+     *                       itself costs
      * @param simulatedCpuMs per size: the CPU time of the threads that play the ranks, which a job runs on other nodes
      * @param rendezvousMaxOther the most bytes the store sent one rank other than 0 in the rendezvous (up to the last
      *                       barrier's release, 8 bytes, which may still be on its way)
@@ -329,7 +329,7 @@ public final class ControlPlaneScale {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** The CPU time of the store's threads so far (ns): its own, its acceptor's, its helpers'. */
+    /** The CPU time of the store's threads so far (ns): its own and its acceptor's. */
     static long storeCpuNanos() {
         return cpuNanos(name -> name.startsWith("ncclbench-store"));
     }
