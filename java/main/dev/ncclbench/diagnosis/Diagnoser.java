@@ -97,7 +97,7 @@ public final class Diagnoser {
             return "";
         }
         int on = f.hostRoutes().hostsOn(f.path(), f.evidence()).size();
-        long named = f.hostRoutes().byHost().keySet().stream().filter(h -> !h.isEmpty()).count();
+        int named = f.hostRoutes().namedHosts();
         return on > 0 && on < named ? " on " + on + " of " + named + " host(s)" : "";
     }
 }

@@ -76,6 +76,11 @@ public record HostRoutes(Map<String, RouteKind> byHost, long lines, RouteKind wo
                 : RouteKind.RDMA_PARTIAL_GDR;
     }
 
+    /** How many named hosts printed NET lines (lines without a host are not one). */
+    public int namedHosts() {
+        return (int) byHost.keySet().stream().filter(h -> !h.isEmpty()).count();
+    }
+
     /** The named hosts whose worst path is k, in first-seen order. */
     public List<String> hostsOn(RouteKind k, NcclLogEvidence e) {
         List<String> out = new ArrayList<>();

@@ -31,7 +31,7 @@ public final class NetSocketFallback extends BaseRule<Facts> {
         NcclLogEvidence e = f.evidence();
         // which hosts fell back, from every host's own lines: in a 1024-node job it may be two of them
         List<String> onSocket = f.hostRoutes().hostsOn(RouteKind.SOCKET, e);
-        int withNet = (int) f.hostRoutes().byHost().keySet().stream().filter(h -> !h.isEmpty()).count();
+        int withNet = f.hostRoutes().namedHosts();
         String where = onSocket.isEmpty() ? "" : " on " + onSocket.size() + " of " + withNet + " host(s) ("
                 + HostRoutes.names(onSocket, 8) + ")";
         List<String> ev = new ArrayList<>(f.overall().evidence());
