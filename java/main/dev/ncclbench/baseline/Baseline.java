@@ -38,8 +38,13 @@ public record Baseline(
                       String status, int cycles) {
     }
 
-    /** One table line: the samples of each run (or -N cycle) and their statistics. */
-    @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "busbw_time_us", "stats", "paths", "groups"})
+    /**
+     * One table line and placement: the samples of each run (or -N cycle), their statistics and the table's time of
+     * each. {@code inPlace} is null in a baseline recorded before placements were kept apart (both pooled): such an
+     * entry stands for both. {@code tableOnly}: the groups are table times (runs written without samples).
+     */
+    @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "in_place", "busbw_time_us", "table_only",
+            "stats", "paths", "table_us", "groups"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Entry(
             String collective,
@@ -47,21 +52,35 @@ public record Baseline(
             String type,
             String redop,
             int root,
+            Boolean inPlace,
             double busbwTimeUs,
+            Boolean tableOnly,
             Stats stats,
             List<String> paths,
+            List<Double> tableUs,
             List<List<Double>> groups) {
 
         public SizeKey key() {
-            return new SizeKey(collective, size, type, redop, root);
+            return new SizeKey(collective, size, type, redop, root, Boolean.TRUE.equals(inPlace));
+        }
+
+        /** The keys this entry is the baseline of: its placement's, or both for a pooled entry of an older baseline. */
+        public List<SizeKey> keys() {
+            return inPlace == null ? List.of(key(), key().withInPlace(true)) : List.of(key());
         }
 
         public SizeSamples samples() {
+            return samples(key());
+        }
+
+        public SizeSamples samples(SizeKey as) {
             List<double[]> g = new ArrayList<>();
             for (List<Double> l : groups) {
-                g.add(l.stream().mapToDouble(Double::doubleValue).toArray());
+                g.add(l.stream().mapToDouble(d -> d == null ? Double.NaN : d).toArray());
             }
-            return new SizeSamples(key(), g, busbwTimeUs, paths == null ? List.of() : paths);
+            List<Double> t = tableUs == null ? List.of() : tableUs.stream().map(d -> d == null ? Double.NaN : d).toList();
+            return new SizeSamples(as, g, busbwTimeUs, paths == null ? List.of() : paths, t,
+                    Boolean.TRUE.equals(tableOnly));
         }
 
         static Entry of(SizeSamples s) {
@@ -74,8 +93,9 @@ public record Baseline(
                 g.add(l);
             }
             SizeKey k = s.key();
-            return new Entry(k.collective(), k.size(), k.type(), k.redop(), k.root(), s.busbwTimeUs(),
-                    Stats.of(s), s.paths(), g);
+            List<Double> t = s.tableUs().stream().map(v -> Double.isFinite(v) ? v : null).toList();
+            return new Entry(k.collective(), k.size(), k.type(), k.redop(), k.root(), k.inPlace(), s.busbwTimeUs(),
+                    s.tableOnly(), Stats.of(s), s.paths(), t.isEmpty() ? null : t, g);
         }
     }
 

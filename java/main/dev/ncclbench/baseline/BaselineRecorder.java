@@ -30,9 +30,7 @@ public final class BaselineRecorder {
         }
         Fingerprint fp = null;
         String fpFile = null;
-        Map<SizeKey, List<double[]>> groups = new LinkedHashMap<>();
-        Map<SizeKey, List<String>> paths = new LinkedHashMap<>();
-        Map<SizeKey, Double> busbwTime = new LinkedHashMap<>();
+        Map<SizeKey, SizeSamples> lines = new LinkedHashMap<>();
         List<Baseline.Run> refs = new ArrayList<>();
         for (Source s : runs) {
             ResultDocument d = s.doc();
@@ -51,11 +49,7 @@ public final class BaselineRecorder {
             }
             int cycles = 0;
             for (SizeSamples ss : RunSamples.of(d, s.file()).values()) {
-                groups.computeIfAbsent(ss.key(), k -> new ArrayList<>()).addAll(ss.groups());
-                paths.computeIfAbsent(ss.key(), k -> new ArrayList<>()).addAll(ss.paths());
-                if (ss.busbwTimeUs() > 0) {
-                    busbwTime.putIfAbsent(ss.key(), ss.busbwTimeUs());
-                }
+                lines.merge(ss.key(), ss, SizeSamples::plus);
                 cycles = Math.max(cycles, ss.groups().size());
             }
             if (cycles == 0) {
@@ -64,8 +58,7 @@ public final class BaselineRecorder {
             refs.add(new Baseline.Run(s.file(), d.startedAt(), d.status(), cycles));
         }
         List<Baseline.Entry> entries = new ArrayList<>();
-        groups.keySet().stream().sorted(SizeKey.ORDER).forEach(k -> entries.add(Baseline.Entry.of(
-                new SizeSamples(k, groups.get(k), busbwTime.getOrDefault(k, 0.0), paths.get(k)))));
+        lines.keySet().stream().sorted(SizeKey.ORDER).forEach(k -> entries.add(Baseline.Entry.of(lines.get(k))));
         String n = name != null ? name : defaultName(fp);
         if (!n.matches("[A-Za-z0-9._-]+")) {
             throw NcclbenchException.usage("--name '" + n + "' may use only letters, digits, '.', '_' and '-'");
@@ -89,14 +82,9 @@ public final class BaselineRecorder {
         Map<SizeKey, SizeSamples> merged = new LinkedHashMap<>();
         for (Baseline b : List.of(existing, added)) {
             for (Baseline.Entry e : b.entries()) {
-                SizeSamples s = e.samples();
-                merged.merge(s.key(), s, (a, c) -> {
-                    List<double[]> g = new ArrayList<>(a.groups());
-                    g.addAll(c.groups());
-                    List<String> p = new ArrayList<>(a.paths());
-                    p.addAll(c.paths());
-                    return new SizeSamples(a.key(), g, a.busbwTimeUs() > 0 ? a.busbwTimeUs() : c.busbwTimeUs(), p);
-                });
+                for (SizeKey k : e.keys()) {
+                    merged.merge(k, e.samples(k), SizeSamples::plus);
+                }
             }
         }
         List<Baseline.Entry> entries = new ArrayList<>();

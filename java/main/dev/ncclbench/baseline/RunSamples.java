@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The per-iteration samples of a result document, per table line: each repeat of a line (-N) is its own group,
- * out-of-place and in-place pooled (the same collective at the same size; pooling doubles what the rank test
- * sees).
+ * The per-iteration samples of a result document, per table line and placement: each repeat of a line (-N) is its
+ * own group. A placement written without samples (a GPU sweep of a version that kept them only with -I 1) gives its
+ * table time as its one value and marks the line {@link SizeSamples#tableOnly()}: judged by tolerance alone, never
+ * refused.
  */
 public final class RunSamples {
     private RunSamples() {
@@ -19,54 +20,49 @@ public final class RunSamples {
 
     /**
      * @param source how to name the document in a message (its path)
-     * @throws NcclbenchException (usage) when a row has no per-iteration samples: a file written before
-     *                            ncclbench kept them, or one edited by hand
+     * @throws NcclbenchException (usage) when no row holds a time at all (a file edited by hand)
      */
     public static Map<SizeKey, SizeSamples> of(ResultDocument doc, String source) {
-        Map<SizeKey, List<double[]>> groups = new LinkedHashMap<>();
-        Map<SizeKey, List<String>> paths = new LinkedHashMap<>();
-        Map<SizeKey, Double> busbwTime = new LinkedHashMap<>();
+        Map<SizeKey, SizeSamples> out = new LinkedHashMap<>();
+        boolean anyRow = false;
         for (ResultDocument.Row row : doc.rows() == null ? List.<ResultDocument.Row>of() : doc.rows()) {
-            SizeKey key = new SizeKey(row.collective(), row.size(), row.type(), row.redop(), row.root());
-            List<Double> values = new ArrayList<>();
-            add(values, row.outOfPlace());
-            add(values, row.inPlace());
-            if (values.isEmpty()) {
-                throw NcclbenchException.usage(source + " has no per-iteration samples for " + key.label()
-                        + " (written before ncclbench kept them?): rerun the sweep");
-            }
-            groups.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(values.stream().mapToDouble(Double::doubleValue).toArray());
-            paths.computeIfAbsent(key, k -> new ArrayList<>())
-                    .add(row.verdict() == null || row.verdict().path() == null ? "" : row.verdict().path());
-            double bt = busbwTime(row.outOfPlace());
-            if (!(bt > 0)) {
-                bt = busbwTime(row.inPlace());
-            }
-            if (bt > 0) {
-                busbwTime.putIfAbsent(key, bt);
+            anyRow = true;
+            String path = row.verdict() == null || row.verdict().path() == null ? "" : row.verdict().path();
+            for (boolean in : new boolean[] {false, true}) {
+                ResultDocument.Placement p = in ? row.inPlace() : row.outOfPlace();
+                SizeKey key = new SizeKey(row.collective(), row.size(), row.type(), row.redop(), row.root(), in);
+                SizeSamples line = line(key, p, path);
+                if (line != null) {
+                    out.merge(key, line, SizeSamples::plus);
+                }
             }
         }
-        Map<SizeKey, SizeSamples> out = new LinkedHashMap<>();
-        groups.forEach((k, g) -> out.put(k, new SizeSamples(k, g, busbwTime.getOrDefault(k, 0.0), paths.get(k))));
+        if (anyRow && out.isEmpty()) {
+            throw NcclbenchException.usage(source + " has rows but no time in any of them: was it edited by hand?"
+                    + " Rerun the sweep");
+        }
         return out;
     }
 
-    private static void add(List<Double> into, ResultDocument.Placement p) {
-        if (p == null || p.samplesUs() == null) {
-            return;
-        }
-        for (Double v : p.samplesUs()) {
-            if (v != null && v > 0 && Double.isFinite(v)) {
-                into.add(v);
-            }
-        }
+    /** Whether any line of the document is judged on the table's time alone. */
+    public static boolean tableOnly(Map<SizeKey, SizeSamples> lines) {
+        return lines.values().stream().anyMatch(SizeSamples::tableOnly);
     }
 
-    private static double busbwTime(ResultDocument.Placement p) {
-        if (p == null || p.busbw() == null || p.timeUs() == null) {
-            return Double.NaN;
+    private static SizeSamples line(SizeKey key, ResultDocument.Placement p, String path) {
+        if (p == null || p.timeUs() == null || !(p.timeUs() > 0) || !Double.isFinite(p.timeUs())) {
+            return null;
         }
-        return p.busbw() * p.timeUs();
+        double bt = p.busbw() == null ? Double.NaN : p.busbw() * p.timeUs();
+        double busbwTime = bt > 0 ? bt : 0.0;
+        List<Double> values = new ArrayList<>();
+        for (Double v : p.samplesUs() == null ? List.<Double>of() : p.samplesUs()) {
+            if (v != null && v > 0 && Double.isFinite(v)) {
+                values.add(v);
+            }
+        }
+        boolean tableOnly = values.isEmpty();
+        double[] group = tableOnly ? new double[] {p.timeUs()} : values.stream().mapToDouble(Double::doubleValue).toArray();
+        return new SizeSamples(key, List.of(group), busbwTime, List.of(path), List.of(p.timeUs()), tableOnly);
     }
 }

@@ -54,19 +54,21 @@ public final class Gate {
             changes = baseline.fingerprint().changesTo(fp);
             Map<SizeKey, SizeSamples> base = new LinkedHashMap<>();
             for (Baseline.Entry e : baseline.entries()) {
-                base.put(e.key(), e.samples());
+                for (SizeKey k : e.keys()) {
+                    base.put(k, e.samples(k));
+                }
             }
             for (SizeSamples r : runSamples.values()) {
                 SizeSamples b = base.get(r.key());
-                sizes.add(b == null ? absent(r, SizeResult.Status.NEW) : compare(b, r));
+                sizes.add(b == null ? absent(r, SizeResult.Status.NEW, fp.ranks()) : compare(b, r, fp.ranks()));
             }
             for (SizeSamples b : base.values()) {
                 if (!runSamples.containsKey(b.key())) {
-                    sizes.add(absent(b, SizeResult.Status.MISSING));
+                    sizes.add(absent(b, SizeResult.Status.MISSING, fp.ranks()));
                 }
             }
         } else {
-            runSamples.values().forEach(r -> sizes.add(absent(r, SizeResult.Status.NEW)));
+            runSamples.values().forEach(r -> sizes.add(absent(r, SizeResult.Status.NEW, fp.ranks())));
         }
         sizes.sort((a, b) -> SizeKey.ORDER.compare(a.key(), b.key()));
         return new GateReport(runFile, baseline == null ? null : baseline.name(), baselineFile,
@@ -78,10 +80,21 @@ public final class Gate {
 
     /** One line's verdict: also what fleet --baseline judges each pair with (the same tests and thresholds). */
     public SizeResult compare(SizeSamples base, SizeSamples run) {
+        return compare(base, run, 0);
+    }
+
+    /**
+     * @param ranks the run's ranks: in place on one rank moves no data, so that line is host time and judged as
+     *              latency whatever its size (0 when unknown)
+     */
+    SizeResult compare(SizeSamples base, SizeSamples run, int ranks) {
         SizeKey k = run.key();
-        boolean latency = options.latencyJudged(k.size());
+        boolean tables = base.tableOnly() || run.tableOnly();
+        boolean latency = options.latencyJudged(k.size()) || hostOnly(k, ranks);
         double tol = options.toleranceAt(k.size());
-        Comparison c = SampleComparison.compare(base, run, k.hashCode() * 31L + k.size());
+        // a line without samples on one side is judged table time against table time, never samples against a mean
+        Comparison c = tables ? SampleComparison.ofTables(base.asTable(), run.asTable())
+                : SampleComparison.compare(base, run, k.hashCode() * 31L + k.size());
         double bv = latency ? c.baselineMedianUs() : base.busbwAt(c.baselineMedianUs());
         double rv = latency ? c.runMedianUs() : run.busbwAt(c.runMedianUs());
         if (!latency && !(bv > 0 && rv > 0)) {
@@ -106,16 +119,28 @@ public final class Gate {
         } else {
             status = SizeResult.Status.OK;
         }
-        return new SizeResult(k, status, latency, tol, c, bv, rv, change, base.path(), run.path());
+        return new SizeResult(k, status, latency, tol, c, bv, rv, change, base.path(), run.path(),
+                statistic(tables, hostOnly(k, ranks)), base.tableTimeUs(), run.tableTimeUs());
     }
 
-    private SizeResult absent(SizeSamples s, SizeResult.Status status) {
-        boolean latency = options.latencyJudged(s.key().size());
+    /** What a line was judged on, in the words the outputs print beside the table's time. */
+    static String statistic(boolean tables, boolean hostOnly) {
+        String s = tables ? SizeResult.TABLE_TIME : SizeResult.SAMPLE_MEDIAN;
+        return hostOnly ? s + "; " + SizeResult.HOST_ONLY : s;
+    }
+
+    private static boolean hostOnly(SizeKey k, int ranks) {
+        return k.inPlace() && ranks == 1;
+    }
+
+    private SizeResult absent(SizeSamples s, SizeResult.Status status, int ranks) {
+        boolean latency = options.latencyJudged(s.key().size()) || hostOnly(s.key(), ranks);
         double median = dev.ncclbench.baseline.Quantiles.median(s.pooled());
         double v = latency ? median : s.busbwAt(median);
         boolean inRun = status != SizeResult.Status.MISSING;
         return new SizeResult(s.key(), status, latency, options.toleranceAt(s.key().size()), null,
                 inRun ? Double.NaN : v, inRun ? v : Double.NaN, Double.NaN, inRun ? "" : s.path(),
-                inRun ? s.path() : "");
+                inRun ? s.path() : "", statistic(s.tableOnly(), hostOnly(s.key(), ranks)),
+                inRun ? Double.NaN : s.tableTimeUs(), inRun ? s.tableTimeUs() : Double.NaN);
     }
 }

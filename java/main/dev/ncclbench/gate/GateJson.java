@@ -51,8 +51,12 @@ public final class GateJson {
             n.put("type", s.key().type());
             n.put("redop", s.key().redop());
             n.put("root", s.key().root());
+            n.put("placement", s.key().placement());
             n.put("status", s.status().name().toLowerCase(Locale.ROOT));
             n.put("judged_on", s.metric());
+            n.put("statistic", s.statistic());
+            num(n, "baseline_table_us", s.baseTableUs());
+            num(n, "run_table_us", s.runTableUs());
             n.put("tolerance", s.tolerance());
             num(n, "baseline_value", s.baselineValue());
             num(n, "run_value", s.runValue());
@@ -73,6 +77,7 @@ public final class GateJson {
                 st.put("baseline_groups", c.baselineGroups());
                 st.put("baseline_samples", c.baselineCount());
                 st.put("run_samples", c.runCount());
+                st.put("table_only", c.tableOnly());
             } else {
                 n.putNull("statistics");
             }

@@ -58,9 +58,15 @@ public final class GateJunit {
 
     private static String detail(SizeResult s) {
         Comparison c = s.comparison();
-        String values = s.metric() + " " + GateText.value(s, s.baselineValue()) + " -> " + GateText.value(s, s.runValue());
+        String values = s.metric() + " " + GateText.value(s, s.baselineValue()) + " -> " + GateText.value(s, s.runValue())
+                + " (judged on " + s.statistic() + "; table " + GateText.us(s.runTableUs()) + ")";
         if (c == null) {
             return s.status().label + ": " + values;
+        }
+        if (c.tableOnly()) {
+            return String.format(Locale.ROOT, "%s: %s (%s), tolerance %s%s", s.status().label, values,
+                    Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-", GateOptions.pct(s.tolerance()),
+                    c.baselineGroups() < 2 ? ", no noise estimate" : ", run-to-run noise ±" + GateOptions.pct(c.noise()));
         }
         return String.format(Locale.ROOT, "%s: %s (%s), noise ±%s, tolerance %s, p %s, ratio CI [%.3f, %.3f]%s",
                 s.status().label, values, Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-",

@@ -22,17 +22,22 @@ public final class GateMarkdown {
                     .append(r.baselineRuns() == 1 ? " run" : " runs").append(")");
         }
         sb.append(". ").append(escape(r.options())).append(".\n\n");
-        sb.append("| collective | size | judged on | baseline | run | change | noise | p | verdict |\n");
-        sb.append("|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+        for (String st : GateText.statistics(r)) {
+            sb.append("Judged on ").append(escape(st)).append(".\n");
+        }
+        sb.append("*table* is the run's time as the sweep printed it (nccl-tests' mean over the timed loop).\n\n");
+        sb.append("| collective | size | placement | judged on | baseline | run | table | change | noise | p | verdict |\n");
+        sb.append("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (SizeResult s : r.sizes()) {
             Comparison c = s.comparison();
             String verdict = s.status().fails() ? "**" + s.status().label + "**" : s.status().label;
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    s.key().collective(), Sizes.human(s.key().size()), s.metric(),
-                    GateText.value(s, s.baselineValue()), GateText.value(s, s.runValue()),
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    s.key().collective(), Sizes.human(s.key().size()), s.key().placement(), s.metric(),
+                    GateText.value(s, s.baselineValue()), GateText.value(s, s.runValue()), GateText.us(s.runTableUs()),
                     Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-",
-                    c == null ? "-" : "±" + GateOptions.pct(c.noise()), c == null ? "-" : GateText.p(c.pSlower()),
-                    verdict));
+                    c == null ? "-" : c.tableOnly() && c.baselineGroups() < 2 ? "none" : "±" + GateOptions.pct(c.noise()),
+                    c == null || c.tableOnly() ? "-" : GateText.p(c.pSlower()),
+                    verdict + (c != null && c.tableOnly() ? " (tolerance only)" : "")));
         }
         if (!r.changes().isEmpty()) {
             sb.append("\n### What changed since the baseline\n\n");

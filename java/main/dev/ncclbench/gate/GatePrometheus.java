@@ -51,6 +51,6 @@ public final class GatePrometheus {
 
     private static String[] labels(SizeResult s) {
         return new String[]{"collective", s.key().collective(), "size", String.valueOf(s.key().size()),
-                "type", s.key().type(), "root", String.valueOf(s.key().root())};
+                "type", s.key().type(), "root", String.valueOf(s.key().root()), "placement", s.key().placement()};
     }
 }

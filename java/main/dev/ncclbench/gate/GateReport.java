@@ -43,8 +43,14 @@ public record GateReport(String runFile, String baselineName, String baselineFil
         return s.status() == SizeResult.Status.NEW || s.status() == SizeResult.Status.MISSING;
     }
 
+    /** Lines compared: each placement of each size is one. */
     public long compared() {
         return sizes.stream().filter(s -> s.comparison() != null).count();
+    }
+
+    /** Sizes compared (a size whose two placements were judged counts once): what a person counts in the table. */
+    public long comparedSizes() {
+        return sizes.stream().filter(s -> s.comparison() != null).map(s -> s.key().withInPlace(false)).distinct().count();
     }
 
     public boolean curveDegraded() {

@@ -23,17 +23,24 @@ public final class GateText {
             out.printf(Locale.ROOT, "# gate: %s, no baseline: the curve check alone%n", r.runFile());
         }
         out.println("# " + r.options());
-        out.printf(Locale.ROOT, "%-14s %9s  %-7s %12s %12s %8s %6s %7s %15s  %s%n", "# collective", "size",
-                "judged", "baseline", "run", "change", "noise", "p", "95% CI (ratio)", "verdict");
+        for (String st : statistics(r)) {
+            out.println("# judged on " + st);
+        }
+        out.println("# 'table' is the run's time as the sweep's table printed it (nccl-tests' mean over the timed"
+                + " loop), beside the judged figure");
+        out.printf(Locale.ROOT, "%-14s %9s %-3s %-7s %12s %12s %10s %8s %6s %7s %15s  %s%n", "# collective", "size",
+                "pl", "judged", "baseline", "run", "table", "change", "noise", "p", "95% CI (ratio)", "verdict");
         for (SizeResult s : r.sizes()) {
             Comparison c = s.comparison();
-            out.printf(Locale.ROOT, "%-14s %9s  %-7s %12s %12s %8s %6s %7s %15s  %s%n", s.key().collective(),
-                    Sizes.human(s.key().size()) + (s.key().root() >= 0 ? " r" + s.key().root() : ""), s.metric(),
-                    value(s, s.baselineValue()), value(s, s.runValue()),
+            out.printf(Locale.ROOT, "%-14s %9s %-3s %-7s %12s %12s %10s %8s %6s %7s %15s  %s%n", s.key().collective(),
+                    Sizes.human(s.key().size()) + (s.key().root() >= 0 ? " r" + s.key().root() : ""),
+                    s.key().inPlace() ? "ip" : "oop", s.metric(),
+                    value(s, s.baselineValue()), value(s, s.runValue()), us(s.runTableUs()),
                     Double.isFinite(s.change()) ? signedPct(s.change()) : "-",
-                    c == null ? "-" : "±" + GateOptions.pct(c.noise()), c == null ? "-" : p(c.pSlower()),
-                    c == null ? "-" : String.format(Locale.ROOT, "[%.2f, %.2f]", c.ciLow(), c.ciHigh()),
-                    s.status().label + pathNote(s));
+                    c == null ? "-" : c.tableOnly() && c.baselineGroups() < 2 ? "none" : "±" + GateOptions.pct(c.noise()),
+                    c == null || c.tableOnly() ? "-" : p(c.pSlower()),
+                    c == null || c.tableOnly() ? "-" : String.format(Locale.ROOT, "[%.2f, %.2f]", c.ciLow(), c.ciHigh()),
+                    s.status().label + (c != null && c.tableOnly() ? " (tolerance only)" : "") + pathNote(s));
         }
         if (!r.changes().isEmpty()) {
             out.println("# what changed since the baseline:");
@@ -66,7 +73,8 @@ public final class GateText {
         String head = r.verdict().name();
         if (parts.isEmpty()) {
             return head + ": " + (r.baselineName() == null ? "the curve check found nothing that degrades the path"
-                    : r.compared() + " sizes within noise and tolerance of baseline " + r.baselineName())
+                    : r.comparedSizes() + " sizes (" + r.compared() + " placements, each judged on its own) within"
+                    + " noise and tolerance of baseline " + r.baselineName())
                     + oneSidedNote(r) + partialNote(r);
         }
         String changed = r.changes().isEmpty() ? "; nothing changed in the fingerprint"
@@ -81,13 +89,27 @@ public final class GateText {
         if (one.isEmpty() || r.baselineName() == null) {
             return "";
         }
-        return "; not compared (in one side only): " + String.join(", ", one.stream()
-                .map(s -> s.key().label() + " (" + s.status().label + ")").toList());
+        // a size missing in both placements is named once, without the placement
+        java.util.Set<String> both = new java.util.HashSet<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (SizeResult s : one) {
+            String k = s.key().withInPlace(false).label() + " (" + s.status().label + ")";
+            if (!seen.add(k)) {
+                both.add(k);
+            }
+        }
+        java.util.Set<String> listed = new java.util.LinkedHashSet<>();
+        for (SizeResult s : one) {
+            String k = s.key().withInPlace(false).label() + " (" + s.status().label + ")";
+            listed.add(both.contains(k) ? k : s.key().label() + " (" + s.status().label + ")");
+        }
+        return "; not compared (in one side only): " + String.join(", ", listed);
     }
 
     private static String partialNote(GateReport r) {
         return r.partialStatus() == null ? "" : "; the run is " + Admission.describe(r.partialStatus())
-                + ": only its " + r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING).count()
+                + ": only its " + r.sizes().stream().filter(s -> s.status() != SizeResult.Status.MISSING)
+                .map(s -> s.key().withInPlace(false)).distinct().count()
                 + " measured sizes judged (--allow-partial)";
     }
 
@@ -98,8 +120,10 @@ public final class GateText {
             boolean inRun = s.status() != SizeResult.Status.MISSING;
             boolean inBase = s.status() != SizeResult.Status.NEW;
             if (run ? inRun : inBase) {
-                by.computeIfAbsent(s.key().collective() + " " + s.key().type(), k -> new ArrayList<>())
-                        .add(s.key().size());
+                List<Long> sizes = by.computeIfAbsent(s.key().collective() + " " + s.key().type(), k -> new ArrayList<>());
+                if (!sizes.contains(s.key().size())) {
+                    sizes.add(s.key().size()); // a size's two placements are one size
+                }
             }
         }
         if (by.isEmpty()) {
@@ -109,6 +133,19 @@ public final class GateText {
         by.forEach((k, v) -> out.add(k + " " + Sizes.human(java.util.Collections.min(v)) + "-"
                 + Sizes.human(java.util.Collections.max(v)) + " (" + v.size() + (v.size() == 1 ? " size)" : " sizes)")));
         return String.join(", ", out);
+    }
+
+    /** Each statistic the report judged on, with how many lines: the reader must know what "run" means. */
+    public static List<String> statistics(GateReport r) {
+        java.util.Map<String, Integer> by = new java.util.LinkedHashMap<>();
+        r.sizes().forEach(s -> by.merge(s.statistic(), 1, Integer::sum));
+        List<String> out = new ArrayList<>();
+        by.forEach((st, n) -> out.add(st + " (" + n + (n == 1 ? " line)" : " lines)")));
+        return out;
+    }
+
+    public static String us(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f us", v) : "-";
     }
 
     static String value(SizeResult s, double v) {

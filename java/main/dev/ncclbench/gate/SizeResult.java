@@ -12,9 +12,21 @@ import dev.ncclbench.baseline.SizeKey;
  * @param change        the judged metric's relative change: +0.2 is 20% more latency or busbw
  * @param basePath      the baseline's path verdict at this size, "" when none
  * @param runPath       the run's
+ * @param statistic     what the line was judged on, in words ({@link #SAMPLE_MEDIAN} or {@link #TABLE_TIME})
+ * @param baseTableUs   the baseline's table time (nccl-tests' mean over the timed loop), NaN when not known
+ * @param runTableUs    the run's table time: the figure the sweep printed, shown beside the judged one
  */
 public record SizeResult(SizeKey key, Status status, boolean latency, double tolerance, Comparison comparison,
-                         double baselineValue, double runValue, double change, String basePath, String runPath) {
+                         double baselineValue, double runValue, double change, String basePath, String runPath,
+                         String statistic, double baseTableUs, double runTableUs) {
+
+    /** The usual statistic: robust to the odd slow iteration, and the samples give the rank test its power. */
+    public static final String SAMPLE_MEDIAN = "median of the per-iteration samples";
+    /** A run (or baseline) written without per-iteration samples. */
+    public static final String TABLE_TIME = "the table's time (mean of the timed loop): no per-iteration samples,"
+            + " so tolerance only, no noise estimate";
+    /** In place on one rank NCCL moves nothing: the time is the host's launch and wait. */
+    public static final String HOST_ONLY = "in place on one rank no data moves: host time only";
 
     public enum Status {
         OK("ok"), REGRESSION("regression"), DEGRADED_PATH("degraded path"), IMPROVED("improved"),

@@ -62,21 +62,30 @@ public final class HtmlReport {
     }
 
     private static void table(StringBuilder h, GateReport g) {
-        h.append("<h2>Per size</h2>\n<table id=\"sizes\">\n<tr><th class=\"l\">collective</th><th>size</th>"
-                + "<th class=\"l\">judged on</th><th>baseline</th><th>run</th><th>change</th><th>noise</th><th>p</th>"
-                + "<th class=\"l\">verdict</th></tr>\n");
+        h.append("<h2>Per size</h2>\n");
+        for (String st : dev.ncclbench.gate.GateText.statistics(g)) {
+            h.append("<p class=\"statistic\">Judged on ").append(Html.escape(st)).append(".</p>\n");
+        }
+        h.append("<p><small><i>table</i> is the run's time as the sweep printed it (nccl-tests' mean over the timed"
+                + " loop).</small></p>\n<table id=\"sizes\">\n<tr><th class=\"l\">collective</th><th>size</th>"
+                + "<th class=\"l\">placement</th><th class=\"l\">judged on</th><th>baseline</th><th>run</th><th>table</th>"
+                + "<th>change</th><th>noise</th><th>p</th><th class=\"l\">verdict</th></tr>\n");
         for (SizeResult s : g.sizes()) {
             Comparison c = s.comparison();
             h.append(s.status().fails() ? "<tr class=\"fail\">" : "<tr>")
                     .append("<td class=\"l\">").append(Html.escape(s.key().collective())).append("</td><td>")
-                    .append(Html.escape(Sizes.human(s.key().size()))).append("</td><td class=\"l\">").append(s.metric())
+                    .append(Html.escape(Sizes.human(s.key().size()))).append("</td><td class=\"l\">")
+                    .append(s.key().placement()).append("</td><td class=\"l\">").append(s.metric())
                     .append("</td><td>").append(Html.escape(value(s, s.baselineValue()))).append("</td><td>")
                     .append(Html.escape(value(s, s.runValue()))).append("</td><td>")
+                    .append(Html.escape(dev.ncclbench.gate.GateText.us(s.runTableUs()))).append("</td><td>")
                     .append(Double.isFinite(s.change()) ? String.format(Locale.ROOT, "%+.1f%%", s.change() * 100) : "-")
-                    .append("</td><td>").append(c == null ? "-" : String.format(Locale.ROOT, "&plusmn;%.0f%%", c.noise() * 100))
-                    .append("</td><td>").append(c == null ? "-" : c.pSlower() < 0.001 ? "&lt;0.001"
+                    .append("</td><td>").append(c == null ? "-" : c.tableOnly() && c.baselineGroups() < 2 ? "none"
+                            : String.format(Locale.ROOT, "&plusmn;%.0f%%", c.noise() * 100))
+                    .append("</td><td>").append(c == null || c.tableOnly() ? "-" : c.pSlower() < 0.001 ? "&lt;0.001"
                             : String.format(Locale.ROOT, "%.3f", c.pSlower()))
-                    .append("</td><td class=\"l\">").append(Html.escape(s.status().label)).append("</td></tr>\n");
+                    .append("</td><td class=\"l\">").append(Html.escape(s.status().label
+                            + (c != null && c.tableOnly() ? " (tolerance only)" : ""))).append("</td></tr>\n");
         }
         h.append("</table>\n");
     }

@@ -45,7 +45,7 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
         if (baseline != null) {
             Map<String, List<Point>> byColl = new LinkedHashMap<>();
             for (Baseline.Entry e : baseline.entries()) {
-                if (e.root() <= 0) {
+                if (e.root() <= 0 && !Boolean.TRUE.equals(e.inPlace())) {
                     byColl.computeIfAbsent(e.collective(), c -> new ArrayList<>())
                             .add(new Point(e.size(), e.stats().busbwMedian(), e.stats().medianUs()));
                 }
@@ -55,7 +55,7 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
         for (Run r : runs) {
             Map<String, List<Point>> byColl = new LinkedHashMap<>();
             for (SizeSamples s : RunSamples.of(r.doc(), r.file()).values()) {
-                if (s.key().root() <= 0) {
+                if (s.key().root() <= 0 && !s.key().inPlace()) { // out of place: nccl-tests' headline
                     double m = Quantiles.median(s.pooled());
                     byColl.computeIfAbsent(s.key().collective(), c -> new ArrayList<>())
                             .add(new Point(s.key().size(), s.busbwAt(m), m));

@@ -94,18 +94,18 @@ class GateCommandTest {
 
         Document x = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());
         NodeList cases = x.getElementsByTagName("testcase");
-        assertEquals(4, cases.getLength()); // -f 16: 1K 16K 256K 4M
+        assertEquals(8, cases.getLength()); // -f 16: 1K 16K 256K 4M, each placement on its own
         int failures = x.getElementsByTagName("failure").getLength();
         assertEquals(Integer.parseInt(((Element) x.getElementsByTagName("testsuite").item(0)).getAttribute("failures")),
                 failures);
         assertTrue(failures >= 1, "failures " + failures); // small sizes' noise on a loaded VM can hide even 10x
         Element last = (Element) cases.item(cases.getLength() - 1);
-        assertEquals("all_reduce 4 MiB", last.getAttribute("name"));
+        assertEquals("all_reduce 4 MiB in-place", last.getAttribute("name"));
         assertEquals(1, last.getElementsByTagName("failure").getLength());
 
         String m = Files.readString(md, StandardCharsets.UTF_8);
         assertTrue(m.startsWith("## ncclbench gate: REGRESSION"), m);
-        assertTrue(m.contains("| all_reduce | 4 MiB | busbw |"), m);
+        assertTrue(m.contains("| all_reduce | 4 MiB | out-of-place | busbw |"), m);
         assertTrue(m.contains("**regression**"), m);
 
         String p = Files.readString(prom, StandardCharsets.UTF_8);
@@ -113,7 +113,7 @@ class GateCommandTest {
         for (String line : p.lines().toList()) {
             assertTrue(line.startsWith("# HELP ") || line.startsWith("# TYPE ") || sample.matcher(line).matches(), line);
         }
-        assertTrue(p.contains("ncclbench_busbw_gbps{collective=\"all_reduce\",size=\"4194304\",type=\"float\",root=\"-1\"}"), p);
+        assertTrue(p.contains("ncclbench_busbw_gbps{collective=\"all_reduce\",size=\"4194304\",type=\"float\",root=\"-1\",placement=\"out-of-place\"}"), p);
         assertTrue(p.contains("ncclbench_gate_verdict{verdict=\"regression\",baseline=\"twice\"} 1"), p);
         assertTrue(Pattern.compile("ncclbench_gate_size_failed\\{collective=\"all_reduce\",size=\"4194304\",[^}]*\\} 1")
                 .matcher(p).find(), p);

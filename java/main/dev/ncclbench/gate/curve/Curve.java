@@ -53,8 +53,8 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
         Map<String, List<Point>> out = new LinkedHashMap<>();
         for (SizeSamples s : samples) {
             SizeKey k = s.key();
-            if (k.root() > 0) {
-                continue; // one curve per collective: rooted ones are judged at their first root
+            if (k.root() > 0 || k.inPlace()) {
+                continue; // one curve per collective, out of place (nccl-tests' headline): rooted ones at their first root
             }
             double m = Quantiles.median(s.pooled());
             out.computeIfAbsent(k.collective(), c -> new ArrayList<>()).add(new Point(k.size(), m, s.busbwAt(m)));
