@@ -43,6 +43,14 @@ public interface RankComm extends AutoCloseable {
     record Links(int peers, int connections) {
     }
 
+    /**
+     * The versions of what this backend loaded, as {@link dev.ncclbench.env.HostVersions}' keys (NCCL, the CUDA
+     * runtime and driver API); empty for a backend that loads none. The host's own versions are recorded apart.
+     */
+    default java.util.Map<String, String> versions() {
+        return java.util.Map.of();
+    }
+
     /** NCCL debug log files this rank writes (empty when the backend has none). */
     default List<Path> logFiles() {
         return List.of();

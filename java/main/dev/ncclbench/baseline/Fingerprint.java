@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.env.HostVersions;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultDocument;
 
@@ -43,8 +44,13 @@ public record Fingerprint(
         Map<String, String> ncclEnv,
         Map<String, String> measurement) {
 
-    /** Versions that change what the fabric delivers; others (java, os) are kept out of the key. */
-    static final List<String> VERSION_KEYS = List.of("nccl", "cuda_runtime", "driver", "ofed", "ncclbench");
+    /**
+     * Versions that change what the fabric delivers; others (java, os, where a library was loaded from) are kept out
+     * of the key: the same NCCL from another folder is the same NCCL.
+     */
+    static final List<String> VERSION_KEYS = List.of(HostVersions.NCCL, HostVersions.CUDA_RUNTIME,
+            HostVersions.CUDA_DRIVER_API, HostVersions.DRIVER, HostVersions.OFED, HostVersions.RDMA_CORE,
+            HostVersions.KERNEL, "ncclbench");
     /** NCCL_ variables that change only what is logged or where bootstrap listens, never the data path. */
     static final List<String> NOT_PATH = List.of("NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE",
             "NCCL_DEBUG_TIMESTAMP_FORMAT", "NCCL_DEBUG_TIMESTAMP_LEVELS", "NCCL_COMM_ID", "NCCL_HOME",
@@ -52,7 +58,8 @@ public record Fingerprint(
 
     public Fingerprint {
         nics = sorted(nics);
-        versions = sorted(versions);
+        // a baseline written before the fields existed kept one sentence under "nccl": its version compares
+        versions = sorted(keyed(HostVersions.normalized(versions)));
         ncclEnv = sorted(ncclEnv);
         measurement = sorted(measurement);
         gpuModel = gpuModel == null ? "" : gpuModel;
@@ -86,7 +93,7 @@ public record Fingerprint(
             nics.put("NCCL_SOCKET_IFNAME=" + doc.spec().socketIfname(), "");
         }
         Map<String, String> versions = new TreeMap<>();
-        Map<String, String> docVersions = doc.versions() == null ? Map.of() : doc.versions();
+        Map<String, String> docVersions = HostVersions.normalized(doc.versions());
         for (String k : VERSION_KEYS) {
             if (docVersions.get(k) != null) {
                 versions.put(k, docVersions.get(k));
@@ -203,6 +210,16 @@ public record Fingerprint(
                 field(out, kind, k + " rate", va, vb); // a rate read on one side only is not a change
             }
         }
+    }
+
+    private static Map<String, String> keyed(Map<String, String> versions) {
+        Map<String, String> out = new TreeMap<>();
+        versions.forEach((k, v) -> {
+            if (VERSION_KEYS.contains(k) && v != null) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 
     private static String between(String s, char open, char close) {

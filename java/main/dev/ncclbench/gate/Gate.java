@@ -110,6 +110,8 @@ public final class Gate {
         SizeResult.Status status;
         if (RouteRank.worse(base.path(), run.path())) {
             status = SizeResult.Status.DEGRADED_PATH;
+        } else if (hostOnly(k, ranks)) {
+            status = SizeResult.Status.HOST_ONLY;
         } else if (latency && base.groups().size() < MIN_RUNS_FOR_LATENCY) {
             status = SizeResult.Status.UNJUDGED;
         } else if (c.reallySlower(options.alpha()) && worse > tol) {

@@ -24,7 +24,7 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
     public static final String SAMPLE_MEDIAN = "median of the per-iteration samples";
     /** A run (or baseline) written without per-iteration samples. */
     public static final String TABLE_TIME = "the table's time (mean of the timed loop): no per-iteration samples,"
-            + " so tolerance only, no noise estimate";
+            + " so the tolerance and, with several runs or -N cycles, their spread decide; no within-run noise estimate";
     /** In place on one rank NCCL moves nothing: the time is the host's launch and wait. */
     public static final String HOST_ONLY = "in place on one rank no data moves: host time only";
 
@@ -32,7 +32,9 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
         OK("ok"), REGRESSION("regression"), DEGRADED_PATH("degraded path"), IMPROVED("improved"),
         /** Latency with a one-run baseline: how far a whole run moves is unknown, so it cannot fail. */
         UNJUDGED("not judged (one-run baseline)"),
-        NEW("new size"), MISSING("not in run");
+        NEW("new size"), MISSING("not in run"),
+        /** In place on one rank: NCCL moves no data, the time is the host's launch; shown, never failed on. */
+        HOST_ONLY("not judged (in place on one rank: no data moves)");
 
         public final String label;
 

@@ -34,6 +34,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import dev.ncclbench.env.HostVersions;
+import dev.ncclbench.env.NativeLibraries;
 
 /**
  * What a process reports of its sweep. Rank 0's process writes the table and the JSON as rows come, then the
@@ -82,7 +84,7 @@ final class SweepReport {
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
-                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(choice), ranks,
+                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(comms.get(0)), ranks,
                 RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
@@ -253,14 +255,13 @@ final class SweepReport {
         return ranks;
     }
 
-    private static Map<String, String> versions(BackendChoice choice) {
-        Map<String, String> v = new TreeMap<>();
+    /** Rank 0's host and what its backend loaded, each version a field (a multi-node job records rank 0's node). */
+    private static Map<String, String> versions(RankComm comm) {
+        Map<String, String> v = new TreeMap<>(HostVersions.host(NativeLibraries.find()));
+        v.putAll(comm.versions());
         v.put("ncclbench", Version.string());
         v.put("java", System.getProperty("java.version"));
         v.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-        if (choice.readiness().found() != null) {
-            v.put(choice.backend().name(), choice.readiness().found());
-        }
         return v;
     }
 }

@@ -8,6 +8,8 @@ import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.env.HostVersions;
+import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
@@ -225,6 +227,56 @@ final class NcclRankComm implements RankComm {
     @Override
     public List<Path> logFiles() {
         return NcclRuntime.logFiles();
+    }
+
+    /**
+     * NCCL's version as the loaded library says it, where it was found, the CUDA runtime's and the driver API's
+     * versions, and the first GPU's memory clock and bus width (its copy limit: clock x 2 x width / 8 / 2).
+     * Each piece that cannot be read is left out, never guessed.
+     */
+    @Override
+    public java.util.Map<String, String> versions() {
+        java.util.Map<String, String> v = new java.util.TreeMap<>(HostVersions.libraries(NativeLibraries.find(),
+                NcclRuntime.version() > 0 ? dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()) : null));
+        try {
+            int[] x = new int[1];
+            if (cudart.cudaDriverGetVersion(x) == 0 && x[0] > 0) {
+                v.put(HostVersions.CUDA_DRIVER_API, cudaVersion(x[0]));
+            }
+            if (cudart.cudaRuntimeGetVersion(x) == 0 && x[0] > 0) {
+                v.put(HostVersions.CUDA_RUNTIME_API, cudaVersion(x[0]));
+            }
+            byte[] bus = new byte[32];
+            if (devices.length > 0 && cudart.cudaDeviceGetPCIBusId(bus, bus.length, devices[0]) == 0) {
+                gpuMemory(cString(bus), v);
+            }
+        } catch (Throwable t) {
+            // a version is a record, not a requirement: the run goes on without it
+        }
+        return v;
+    }
+
+    /** 13000 -> "13.0", as cudaDriverGetVersion's 1000 x major + 10 x minor. */
+    static String cudaVersion(int code) {
+        return code / 1000 + "." + (code % 1000) / 10;
+    }
+
+    private static void gpuMemory(String busId, java.util.Map<String, String> v) {
+        org.bytedeco.javacpp.Loader.load(nvml.class);
+        if (nvml.nvmlInit_v2() != 0) {
+            return;
+        }
+        nvmlDevice_st dev = new nvmlDevice_st();
+        if (nvml.nvmlDeviceGetHandleByPciBusId_v2(new org.bytedeco.javacpp.BytePointer(busId), dev) != 0) {
+            return;
+        }
+        int[] clock = new int[1];
+        int[] width = new int[1];
+        if (nvml.nvmlDeviceGetMaxClockInfo(dev, nvml.NVML_CLOCK_MEM, clock) == 0 && clock[0] > 0
+                && nvml.nvmlDeviceGetMemoryBusWidth(dev, width) == 0 && width[0] > 0) {
+            v.put(HostVersions.GPU_MEMORY_CLOCK_MHZ, String.valueOf(clock[0]));
+            v.put(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS, String.valueOf(width[0]));
+        }
     }
 
     /**

@@ -51,13 +51,16 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
     public static Curve of(Collection<SizeSamples> samples, Optional<FabricEntry> fabric, OptionalDouble floor,
                            int nodes, boolean socketRun) {
         Map<String, List<Point>> out = new LinkedHashMap<>();
+        // -d all / -o all: each type and op is a curve of its own (int8 and double at one size are different calls)
+        boolean several = samples.stream().map(s -> s.key().type() + " " + s.key().redop()).distinct().count() > 1;
         for (SizeSamples s : samples) {
             SizeKey k = s.key();
             if (k.root() > 0 || k.inPlace()) {
                 continue; // one curve per collective, out of place (nccl-tests' headline): rooted ones at their first root
             }
             double m = Quantiles.median(s.pooled());
-            out.computeIfAbsent(k.collective(), c -> new ArrayList<>()).add(new Point(k.size(), m, s.busbwAt(m)));
+            String name = several ? k.collective() + " " + k.type() + " " + k.redop() : k.collective();
+            out.computeIfAbsent(name, c -> new ArrayList<>()).add(new Point(k.size(), m, s.busbwAt(m)));
         }
         out.values().forEach(l -> l.sort((a, b) -> Long.compare(a.size(), b.size())));
         return new Curve(out, fabric, floor, nodes, socketRun);
