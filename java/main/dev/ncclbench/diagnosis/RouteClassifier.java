@@ -35,13 +35,21 @@ public final class RouteClassifier {
     private final Optional<Diagnosis> diagnosis;
     private final OptionalDouble socketFloorGBps;
     private final Optional<FabricEntry> fabric;
+    /** One rank's ceiling: what its GPU can copy. */
+    private final Optional<CopyLimit> copyLimit;
 
     public RouteClassifier(int nranks, Optional<NcclLogEvidence> log, OptionalDouble socketFloorGBps,
                           Optional<FabricEntry> expectedFabric) {
+        this(nranks, log, socketFloorGBps, expectedFabric, Optional.empty());
+    }
+
+    public RouteClassifier(int nranks, Optional<NcclLogEvidence> log, OptionalDouble socketFloorGBps,
+                          Optional<FabricEntry> expectedFabric, Optional<CopyLimit> copyLimit) {
         this.nranks = nranks;
         this.diagnosis = log.map(Diagnoser::diagnose);
         this.socketFloorGBps = socketFloorGBps;
         this.fabric = expectedFabric;
+        this.copyLimit = copyLimit;
     }
 
     /** One-shot form; a sweep with many rows should keep one instance instead. */
@@ -125,7 +133,10 @@ public final class RouteClassifier {
         List<String> out = new ArrayList<>();
         ResultRow largest = rows.stream().max((a, b) -> Long.compare(a.sizeBytes(), b.sizeBytes())).orElse(null);
         RouteVerdict v = largest == null ? null : largest.verdict() != null ? largest.verdict() : classify(largest);
-        if (v != null) {
+        if (v != null && nranks <= 1) {
+            out.add("# Path: " + v.path() + " (" + v.confidence() + "): " + v.reason());
+            out.addAll(oneRank(largest));
+        } else if (v != null) {
             out.add("# Path: " + v.path() + " (" + v.confidence() + "): " + v.reason());
             out.add("# At " + largest.sizeBytes() + " B: " + v.evidence().stream()
                     .filter(s -> s.startsWith("busbw")).findFirst().orElse(numbers(largest, busbw(largest)))
@@ -144,6 +155,24 @@ public final class RouteClassifier {
         if (diagnosis.isEmpty()) {
             out.add("# No NCCL log for this run: the verdict rests on busbw alone.");
         }
+        return out;
+    }
+
+    /**
+     * One rank moves nothing between GPUs, so busbw is 0 by nccl-tests' definition: what tells a person something is
+     * algbw against what the GPU can copy, and that in place nothing moves at all.
+     */
+    private List<String> oneRank(ResultRow largest) {
+        List<String> out = new ArrayList<>();
+        double algbw = largest.outOfPlace() == null ? Double.NaN : largest.outOfPlace().algbw();
+        String size = dev.ncclbench.spec.Sizes.human(largest.sizeBytes());
+        if (Double.isFinite(algbw) && algbw > 0) {
+            out.add("# At " + size + ": algbw " + fmt("%.1f GB/s", algbw) + " out of place = " + copyLimit
+                    .map(c -> c.describe(algbw)).orElse("(the GPU's copy limit is unknown: no NVML figures, model not"
+                            + " listed)") + "; busbw is 0 with one rank: nothing crosses between GPUs");
+        }
+        out.add("# In place on one rank no data moves: those rows time the host's launch and wait; their algbw is not"
+                + " a bandwidth");
         return out;
     }
 

@@ -41,6 +41,12 @@ public record RunLogDiagnosis(List<ResultRow> rows, List<String> summary, Option
 
     public static RunLogDiagnosis of(List<Path> logs, List<ResultRow> rows, int nranks, OptionalDouble socketFloorGBps,
                                      Optional<FabricEntry> fabric) {
+        return of(logs, rows, nranks, socketFloorGBps, fabric, Optional.empty());
+    }
+
+    /** @param copyLimit what one GPU can copy: the summary's yardstick for a one-rank run */
+    public static RunLogDiagnosis of(List<Path> logs, List<ResultRow> rows, int nranks, OptionalDouble socketFloorGBps,
+                                     Optional<FabricEntry> fabric, Optional<CopyLimit> copyLimit) {
         Optional<NcclLogEvidence> evidence = Optional.empty();
         String problem = null;
         if (!logs.isEmpty()) {
@@ -50,7 +56,7 @@ public record RunLogDiagnosis(List<ResultRow> rows, List<String> summary, Option
                 problem = "could not read the NCCL log " + logs + ": " + e.getMessage();
             }
         }
-        RouteClassifier pc = new RouteClassifier(nranks, evidence, socketFloorGBps, fabric);
+        RouteClassifier pc = new RouteClassifier(nranks, evidence, socketFloorGBps, fabric, copyLimit);
         List<ResultRow> diagnosed = new ArrayList<>();
         for (ResultRow r : rows) {
             diagnosed.add(r.withVerdict(pc.classify(r)));

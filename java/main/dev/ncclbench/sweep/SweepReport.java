@@ -83,17 +83,23 @@ final class SweepReport {
                         ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
+        Map<String, String> versions = versions(comms.get(0));
         sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
-                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions(comms.get(0)), ranks,
+                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions, ranks,
                 RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
         SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        report.copyLimit = dev.ncclbench.diagnosis.CopyLimit.of(versions.get(HostVersions.GPU_MEMORY_CLOCK_MHZ),
+                versions.get(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS), comms.get(0).info().device());
         report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
                 .allMatch(c -> Passes.of(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
         return report;
     }
+
+    /** What rank 0's GPU can copy: a one-rank run's summary judges algbw against it. */
+    private java.util.Optional<dev.ncclbench.diagnosis.CopyLimit> copyLimit = java.util.Optional.empty();
 
     /** The result JSON, null on processes other than rank 0's. */
     java.nio.file.Path jsonFile() {
@@ -140,7 +146,7 @@ final class SweepReport {
                 comms.forEach(c -> own.addAll(c.logFiles()));
                 // the other processes of this node wrote theirs into the same run folder
                 RunLogDiagnosis d = RunLogDiagnosis.of(RunLogDiagnosis.logsOf(own, runFolder),
-                        rows, comms.get(0).nranks(), path.socketFloor(), path.fabric());
+                        rows, comms.get(0).nranks(), path.socketFloor(), path.fabric(), copyLimit);
                 if (d.readProblem() != null) {
                     err.println("ncclbench: " + d.readProblem());
                 }

@@ -124,6 +124,19 @@ public final class SweepRunner {
             groupSize = world / groups.count();
         }
         Skips.add(spec, groupSize, env, notes);
+        if ((spec.blocking() == 1 || spec.blocking() == 3) && world > 1) {
+            // one rank meets nobody (free, as nccl-tests); several meet at rank 0's store, which costs a round trip
+            notes.add("-z " + spec.blocking() + ": the per-iteration barrier goes through rank 0's rendezvous store (a TCP"
+                    + " round trip, tens of us on loopback)" + (spec.blocking() == 1 ? " and is inside the timed loop, as"
+                    + " nccl-tests' is; its cost is in the time column" : "; untimed, as nccl-tests' -z 3"));
+        }
+        if (backend.capabilities().contains(Capability.DEVICE_TIMING) && spec.perIterTiming() == 0) {
+            notes.add(spec.cudaGraph() > 0
+                    ? "no per-iteration samples under -G (only whole replays are timed): gate and report judge the table's"
+                    + " time by tolerance alone"
+                    : "per-iteration samples for gate and report: after each placement's check, -n more iterations timed"
+                    + " by CUDA events; the table is the first loop's host time, as nccl-tests'");
+        }
         if (launch.size() == 1) {
             checkBeforeTheSweep(backend, spec, world, notes);
         }
