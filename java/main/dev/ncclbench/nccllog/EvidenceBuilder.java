@@ -95,6 +95,12 @@ final class EvidenceBuilder {
         if (m.indexOf("Init COMPLETE") >= 0 || m.indexOf("Init START") >= 0) {
             return InitLines.init(p, file, lineNo, acc);
         }
+        if (m.endsWith("Destroy COMPLETE") && p.pid >= 0) {
+            // "comm 0x.. rank 0 nranks 1 cudaDev 0 busId 60 - Destroy COMPLETE": a WARN after every communicator of
+            // the process is gone is the process's teardown, not the run's failure
+            acc.topology("destroyed", p.pid + " " + Text.tokenAfter(m, "comm "), p.host, file, lineNo);
+            return true;
+        }
         if (InterfaceLists.bootstrap(p, file, lineNo, acc)) {
             return true;
         }

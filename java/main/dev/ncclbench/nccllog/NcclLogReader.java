@@ -64,7 +64,10 @@ public final class NcclLogReader {
         this.builder = new EvidenceBuilder(maxItems);
     }
 
-    /** Reads a file, or every regular file of a directory (sorted by name, hidden files skipped). */
+    /**
+     * Reads a file, or every regular file of a directory and the folders below it (sorted by path, hidden ones and
+     * result files skipped).
+     */
     public NcclLogReader read(Path path) throws IOException {
         return read(List.of(path));
     }
@@ -76,18 +79,54 @@ public final class NcclLogReader {
      */
     public NcclLogReader read(List<Path> paths) throws IOException {
         List<ParallelRead.Input> files = new ArrayList<>();
+        java.util.Map<String, Integer> byName = new java.util.TreeMap<>();
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
-                try (Stream<Path> s = Files.list(p)) {
-                    s.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
-                            .sorted().forEach(f -> files.add(new ParallelRead.Input(f, false)));
+                // a folder of run folders (results/runs/): each keeps its NCCL logs beside its result files
+                try (Stream<Path> s = Files.walk(p, MAX_DEPTH)) {
+                    s.filter(Files::isRegularFile).filter(f -> !hidden(p, f)).sorted().forEach(f -> {
+                        String ext = extension(f);
+                        if (NOT_LOGS.contains(ext)) {
+                            byName.merge("." + ext, 1, Integer::sum);
+                        } else {
+                            files.add(new ParallelRead.Input(f, false));
+                        }
+                    });
                 }
             } else {
                 files.add(new ParallelRead.Input(p, true));
             }
         }
+        if (!byName.isEmpty()) {
+            List<String> kinds = new ArrayList<>();
+            byName.forEach((ext, n) -> kinds.add(n + " " + ext));
+            skipped.add(byName.values().stream().mapToInt(Integer::intValue).sum() + " file(s) that are results or"
+                    + " reports by their names, not logs (" + String.join(", ", kinds) + ")");
+        }
         ParallelRead.read(this, files);
         return this;
+    }
+
+    /** How deep a folder is searched: DIR/run/file, and a Slurm job's DIR/job/node/file. */
+    static final int MAX_DEPTH = 4;
+    /** What ncclbench and its users keep beside NCCL's logs in run folders: never a log, not worth opening. */
+    private static final java.util.Set<String> NOT_LOGS = java.util.Set.of("json", "partial", "html", "png", "svg", "xml",
+            "md", "prom", "gz", "tgz", "tar", "zip", "pdf");
+
+    private static String extension(Path f) {
+        String n = f.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return dot < 0 ? "" : n.substring(dot + 1).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** A dot-file or anything under a dot-folder below the folder named (.git, .cache). */
+    private static boolean hidden(Path dir, Path f) {
+        for (Path part : dir.relativize(f)) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads one file into this reader; a file found in a directory that is not a log is skipped. */

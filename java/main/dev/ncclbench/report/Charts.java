@@ -31,6 +31,41 @@ final class Charts {
     private Charts() {
     }
 
+    /**
+     * One rank: algbw against size with the GPU's copy limit drawn, since busbw is 0 by definition (nothing crosses
+     * between GPUs) and a chart of zeros tells nobody anything.
+     */
+    static XYChart algbw(ReportData d) {
+        XYChart c = chart(d.title() + ": algbw (one rank: busbw is 0)", "algbw (GB/s)");
+        double[] xr = xRange(d, Long.MAX_VALUE);
+        for (ReportData.Curve curve : d.curves()) {
+            List<ReportData.Point> pts = curve.points().stream().filter(p -> Double.isFinite(p.algbw())).toList();
+            if (!pts.isEmpty()) {
+                style(c.addSeries(name(d, curve), x(pts), pts.stream().mapToDouble(ReportData.Point::algbw).toArray()),
+                        curve);
+            }
+        }
+        d.copyLimit().ifPresent(l -> hline(c, String.format(Locale.ROOT, "GPU copy limit %.0f GB/s", l.gbps()), xr,
+                l.gbps(), LINE_RATE, SeriesLines.DASH_DASH));
+        return c;
+    }
+
+    /** One rank: the median time of every size (not only the small ones), on a log scale from 1 us to seconds. */
+    static XYChart time(ReportData d) {
+        XYChart c = chart(d.title() + ": time per call", "median time per call (us, log)");
+        c.getStyler().setYAxisLogarithmic(true);
+        c.getStyler().setYAxisMin(null);
+        for (ReportData.Curve curve : d.curves()) {
+            List<ReportData.Point> pts = curve.points().stream().filter(p -> p.medianUs() > 0).toList();
+            if (!pts.isEmpty()) {
+                style(c.addSeries(name(d, curve), x(pts), pts.stream().mapToDouble(ReportData.Point::medianUs).toArray()),
+                        curve);
+            }
+        }
+        marks(c, d, true);
+        return c;
+    }
+
     static XYChart busbw(ReportData d) {
         XYChart c = chart(d.title() + ": busbw", "busbw (GB/s)");
         double[] xr = xRange(d, Long.MAX_VALUE);

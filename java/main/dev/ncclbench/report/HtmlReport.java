@@ -38,6 +38,13 @@ public final class HtmlReport {
             h.append("<p class=\"verdict ").append(g.verdict().name()).append("\" id=\"verdict\">")
                     .append(Html.escape(g.verdictLine())).append("</p>\n");
         }
+        if (d.oneRank()) {
+            h.append("<p id=\"one-rank\">One rank: nothing crosses between GPUs, so busbw is 0 by nccl-tests' definition;"
+                    + " the plot shows algbw (size / time) against ").append(d.copyLimit().map(l -> Html.escape(
+                    String.format(Locale.ROOT, "the GPU's copy limit, %.0f GB/s (%s)", l.gbps(), l.source())))
+                    .orElse("no copy limit: the run recorded no NVML figures and the GPU model is not listed"))
+                    .append(". In place on one rank no data moves: those rows time the host's launch and wait.</p>\n");
+        }
         for (String svg : ReportImages.svgs(d)) {
             h.append("<div class=\"plot\">\n").append(inline(svg)).append("\n</div>\n");
         }
@@ -108,12 +115,14 @@ public final class HtmlReport {
 
     private static void curves(StringBuilder h, ReportData d) {
         h.append("<h2>Per size</h2>\n<table id=\"sizes\">\n<tr><th class=\"l\">curve</th><th class=\"l\">collective</th>"
-                + "<th>size</th><th>median time (us)</th><th>busbw (GB/s)</th></tr>\n");
+                + "<th>size</th><th>median time (us)</th><th>algbw (GB/s)</th><th>busbw (GB/s)</th></tr>\n");
         for (ReportData.Curve c : d.curves()) {
             for (ReportData.Point p : c.points()) {
                 h.append("<tr><td class=\"l\">").append(Html.escape(c.label())).append("</td><td class=\"l\">")
                         .append(Html.escape(c.collective())).append("</td><td>").append(Html.escape(Sizes.human(p.size())))
                         .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", p.medianUs())).append("</td><td>")
+                        .append(Double.isFinite(p.algbw()) ? String.format(Locale.ROOT, "%.4g", p.algbw()) : "-")
+                        .append("</td><td>")
                         .append(Double.isFinite(p.busbw()) ? String.format(Locale.ROOT, "%.4f", p.busbw()) : "-")
                         .append("</td></tr>\n");
             }

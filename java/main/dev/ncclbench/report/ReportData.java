@@ -5,7 +5,9 @@ import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.Quantiles;
 import dev.ncclbench.baseline.RunSamples;
 import dev.ncclbench.baseline.SizeSamples;
+import dev.ncclbench.diagnosis.CopyLimit;
 import dev.ncclbench.diagnosis.FabricEntry;
+import dev.ncclbench.env.HostVersions;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.SizeResult;
@@ -25,7 +27,8 @@ import java.util.OptionalDouble;
  * @param gate the last run against the baseline (or the curve check alone); null when not judged
  */
 public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
-                         long latencyBelow, GateReport gate, List<Finding> findings, String title) {
+                         long latencyBelow, GateReport gate, List<Finding> findings, String title, boolean oneRank,
+                         Optional<CopyLimit> copyLimit) {
 
     /** One line on the plots. */
     public record Curve(String label, String collective, boolean baseline, List<Point> points) {
@@ -33,6 +36,10 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
 
     /** busbw in GB/s at the median per-call time, and that time in us. */
     public record Point(long size, double busbw, double medianUs) {
+        /** algbw at the median time, GB/s: the size over the time, as nccl-tests' algbw is for every collective. */
+        public double algbw() {
+            return medianUs > 0 ? size / medianUs / 1e3 : Double.NaN;
+        }
     }
 
     /** A run to plot, labelled for the legend (its file name, or its start time). */
@@ -64,7 +71,18 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
             byColl.forEach((c, p) -> curves.add(new Curve(r.label(), c, false, sorted(p))));
         }
         List<Finding> findings = gate == null ? List.of() : gate.curve();
-        return new ReportData(List.copyOf(curves), fabric, floor, latencyBelow, gate, findings, title);
+        // one rank moves nothing between GPUs (busbw 0): algbw against what the GPU can copy tells a person something
+        boolean oneRank = !runs.isEmpty() && runs.stream().allMatch(r -> r.doc().nranks() == 1);
+        Optional<CopyLimit> limit = oneRank ? copyLimit(runs.get(runs.size() - 1).doc()) : Optional.empty();
+        return new ReportData(List.copyOf(curves), fabric, floor, latencyBelow, gate, findings, title, oneRank, limit);
+    }
+
+    /** The copy limit of the run's first GPU: NVML's figures when recorded, else its model's. */
+    static Optional<CopyLimit> copyLimit(ResultDocument doc) {
+        Map<String, String> v = doc.versions() == null ? Map.of() : doc.versions();
+        String model = doc.ranks() == null || doc.ranks().isEmpty() ? v.get(HostVersions.GPU_MODEL)
+                : doc.ranks().get(0).device();
+        return CopyLimit.of(v.get(HostVersions.GPU_MEMORY_CLOCK_MHZ), v.get(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS), model);
     }
 
     /** The sizes the gate failed, to mark on the plots. */

@@ -22,6 +22,11 @@ public final class ReportImages {
 
     static List<XYChart> charts(ReportData d) {
         List<XYChart> out = new ArrayList<>();
+        if (d.oneRank()) {
+            out.add(Charts.algbw(d));
+            out.add(Charts.time(d));
+            return out;
+        }
         out.add(Charts.busbw(d));
         XYChart lat = Charts.latency(d);
         if (lat != null) {
@@ -45,9 +50,9 @@ public final class ReportImages {
         }
     }
 
-    /** The busbw plot as SVG. */
+    /** The first plot as SVG: busbw, or algbw for one rank. */
     public static String svg(ReportData d) {
-        return svg(Charts.busbw(d));
+        return svg(charts(d).get(0));
     }
 
     /** Every plot as SVG, busbw first. */

@@ -35,6 +35,7 @@ public final class Facts {
     private final Set<String> completedProcesses;
     private final List<Warning> unexplained;
     private final Warning firstFailureWarning;
+    private final NcclLogEvidence evidence;
     private final int ranksLogged;
     private final boolean multiNode;
     private final boolean initFailure;
@@ -71,6 +72,7 @@ public final class Facts {
         e.ranks().stream().filter(NcclLogEvidence.RankInfo::initComplete).forEach(r -> completed.add(r.host() + ':'
                 + r.pid()));
         this.completedProcesses = Set.copyOf(completed);
+        this.evidence = e;
         List<Warning> failures = new ArrayList<>();
         List<Warning> unexplained = new ArrayList<>();
         Warning first = null;
@@ -258,6 +260,9 @@ public final class Facts {
      * a process (printed by the application about NCCL) are never survived.
      */
     public boolean survived(Warning w) {
+        if (afterTeardown(w)) {
+            return true;
+        }
         FailureKind k = FailureKind.of(w);
         if (k == FailureKind.BOOTSTRAP || k == FailureKind.RENDEZVOUS) {
             return false; // a failed rendezvous leaves some rank of the job without its communicator
@@ -266,6 +271,23 @@ public final class Facts {
             return true;
         }
         return k == FailureKind.PLUGIN && !w.afterInit() && wentOn(w);
+    }
+
+    /**
+     * Whether the warning came after its process destroyed every communicator it initialised, earlier in the same
+     * file (NCCL 2.28 on one H200 warns "Cuda failure 'invalid device ordinal'" at exit after "Destroy COMPLETE" of a
+     * run that measured every size right): the run was over by then.
+     */
+    private boolean afterTeardown(Warning w) {
+        if (w.pid() < 0 || w.source() == null) {
+            return false;
+        }
+        long inits = evidence.ranks().stream().filter(r -> r.initComplete() && r.host().equals(w.host())
+                && r.pid() == w.pid()).count();
+        long destroyed = evidence.topology().stream().filter(m -> m.kind().equals("destroyed")
+                && m.host().equals(w.host()) && m.value().startsWith(w.pid() + " ")
+                && m.source().file().equals(w.source().file()) && m.source().line() < w.source().line()).count();
+        return inits > 0 && destroyed >= inits;
     }
 
     /**
