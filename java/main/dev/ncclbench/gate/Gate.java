@@ -136,8 +136,10 @@ public final class Gate {
     }
 
     private SizeResult absent(SizeSamples s, SizeResult.Status status, int ranks) {
-        boolean latency = options.latencyJudged(s.key().size()) || hostOnly(s.key(), ranks);
         double median = dev.ncclbench.baseline.Quantiles.median(s.pooled());
+        // busbw unknown (one rank moves nothing between GPUs): the time is the figure, as in compare
+        boolean latency = options.latencyJudged(s.key().size()) || hostOnly(s.key(), ranks)
+                || !(s.busbwAt(median) > 0);
         double v = latency ? median : s.busbwAt(median);
         boolean inRun = status != SizeResult.Status.MISSING;
         return new SizeResult(s.key(), status, latency, options.toleranceAt(s.key().size()), null,

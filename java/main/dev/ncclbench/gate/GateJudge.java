@@ -98,7 +98,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                 : FabricCatalog.builtIn();
         Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
-                "socket".equals(doc.backend()));
+                "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
             // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
             throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "

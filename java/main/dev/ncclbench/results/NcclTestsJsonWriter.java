@@ -201,7 +201,9 @@ final class NcclTestsJsonWriter implements ResultSink {
         g.writeStringField("hostname", rank.host());
         g.writeNumberField("device", cuda.matches() ? Integer.parseInt(cuda.group(1)) : -1);
         g.writeStringField("device_hex", cuda.matches() ? cuda.group(2).toLowerCase(Locale.ROOT) : "");
-        g.writeStringField("device_info", cuda.matches() ? cuda.group(3) : device);
+        // nccl-tests writes the device's name alone; ours says after "; " how its data was filled and checked
+        String info = cuda.matches() ? cuda.group(3) : device;
+        g.writeStringField("device_info", info.contains("; ") ? info.substring(0, info.indexOf("; ")) : info);
         g.writeEndObject();
     }
 

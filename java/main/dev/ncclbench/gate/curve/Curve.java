@@ -26,11 +26,18 @@ import java.util.OptionalDouble;
  *                    whose healthy path is not sockets is the degraded path the run took
  */
 public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
-                    int nodes, boolean socketRun) {
+                    int nodes, boolean socketRun, int iters) {
+    /** nccl-tests' default -n: the timed iterations a time is the mean of when the run does not say. */
+    public static final int DEFAULT_ITERS = 20;
 
     public Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
                  int nodes) {
         this(byCollective, fabric, socketFloor, nodes, false);
+    }
+
+    public Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
+                 int nodes, boolean socketRun) {
+        this(byCollective, fabric, socketFloor, nodes, socketRun, DEFAULT_ITERS);
     }
 
     /** Sizes from here on are bandwidth-bound: what a healthy path is judged at (RouteClassifier's bound). */
@@ -50,6 +57,12 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
 
     public static Curve of(Collection<SizeSamples> samples, Optional<FabricEntry> fabric, OptionalDouble floor,
                            int nodes, boolean socketRun) {
+        return of(samples, fabric, floor, nodes, socketRun, DEFAULT_ITERS);
+    }
+
+    /** @param iters the run's -n: a one-off cost shows in a size's mean divided by it */
+    public static Curve of(Collection<SizeSamples> samples, Optional<FabricEntry> fabric, OptionalDouble floor,
+                           int nodes, boolean socketRun, int iters) {
         Map<String, List<Point>> out = new LinkedHashMap<>();
         // -d all / -o all: each type and op is a curve of its own (int8 and double at one size are different calls)
         boolean several = samples.stream().map(s -> s.key().type() + " " + s.key().redop()).distinct().count() > 1;
@@ -63,7 +76,7 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
             out.computeIfAbsent(name, c -> new ArrayList<>()).add(new Point(k.size(), m, s.busbwAt(m)));
         }
         out.values().forEach(l -> l.sort((a, b) -> Long.compare(a.size(), b.size())));
-        return new Curve(out, fabric, floor, nodes, socketRun);
+        return new Curve(out, fabric, floor, nodes, socketRun, iters > 0 ? iters : DEFAULT_ITERS);
     }
 
     /** The fabric when it applies to this run's topology (an inter-node NIC for several nodes, else intra-node). */
