@@ -39,7 +39,7 @@ public final class FleetOutputs {
             java.util.Map<String, Object> json = doc.json();
             drain.into(json);
             AtomicFile.write(p.json(), Json.pretty().writeValueAsString(json) + "\n");
-            AtomicFile.write(p.html(), FleetHtml.render(doc));
+            AtomicFile.write(p.html(), FleetHtml.render(doc, drain));
             if (drain.writes()) {
                 AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
             } else {

@@ -105,6 +105,7 @@ class FleetDrainTest {
         assertFalse(Files.exists(run.resolve("drain.txt")), "no drain list, and no stale one for a script to drain");
         assertFalse(json(run).get("rendezvous_authenticated").asBoolean());
         assertTrue(json(run).has("drain_withheld"));
+        assertTrue(Files.readString(run.resolve("fleet.html")).contains("<h2>Drain: withheld</h2>"));
     }
 
     @Test
