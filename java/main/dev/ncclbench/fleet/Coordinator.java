@@ -173,7 +173,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
             // a nonce for this connection alone: the hello proves the job's token by answering it (JobProof)
-            byte[] nonce = JobProof.challenge();
+            byte[] nonce = JobProof.nonce();
             Messages.write(out, new Messages.Challenge(Base64.getEncoder().encodeToString(nonce)));
             Messages.Hello hello = Messages.read(in, Messages.Hello.class);
             int r = hello.rank();
@@ -274,7 +274,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             for (int i = 0; i < groups.size(); i++) {
                 Group g = groups.get(i);
                 // the group's token is made of the job's and a public salt: only the salt travels
-                byte[] salt = JobProof.salt();
+                byte[] salt = JobProof.nonce();
                 jobs.add(store.open(JobProof.derive(token, salt), g.size(), settings.roundMillis()));
                 String said = Base64.getEncoder().encodeToString(salt);
                 for (int k = 0; k < g.size(); k++) {

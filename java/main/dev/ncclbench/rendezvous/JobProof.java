@@ -37,16 +37,11 @@ public final class JobProof {
         }
     }
 
-    /** A connection's challenge: random, never reused. */
-    static byte[] nonce() {
+    /** 16 fresh random bytes: a connection's challenge, or a group's public salt ({@link #derive}); never reused. */
+    public static byte[] nonce() {
         byte[] n = new byte[NONCE_BYTES];
         RANDOM.nextBytes(n);
         return n;
-    }
-
-    /** A public random salt, for {@link #derive}. */
-    public static byte[] salt() {
-        return nonce();
     }
 
     /** What a process holding {@code token} answers to {@code nonce} for ranks {@code first..first+count-1} of {@code nranks}. */
@@ -85,11 +80,6 @@ public final class JobProof {
     /** {@link #answer(byte[], byte[], int, int)} checked in constant time. */
     public static boolean proves(byte[] token, byte[] nonce, int rank, int nodes, byte[] presented) {
         return presented != null && matches(answer(token, nonce, rank, nodes), presented);
-    }
-
-    /** A fresh challenge for fleet's join. */
-    public static byte[] challenge() {
-        return nonce();
     }
 
     private static Mac mac(byte[] token) {

@@ -31,7 +31,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>A store serves one job ({@link #StoreServer(InetSocketAddress, byte[], int, long)}: a sweep's rendezvous) or many
  * at once ({@link #open}: fleet's groups of a round), each a {@link StoreJob} with its own token, ranks, timeout, state
- * and verdict; the job id of a hello (a digest of the token) picks the job. Many jobs cost no more threads or ports than one.
+ * and verdict; the job id of a hello (a digest of the token) picks the job. Many jobs cost no more threads or ports
+ * than one.
  */
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
