@@ -155,6 +155,11 @@ echo "# lab: $nodes nodes at ${rate} Mbit/s; slow node: $([[ $slow == none ]] &&
   "$([[ $signal == STOP ]] && echo hung || echo killed): $([[ $kill == none ]] && echo none || echo "${prefix}-$kill");" \
   "never started: $([[ $never == none ]] && echo none || echo "${prefix}-$never")"
 echo "# files: $run_dir"
+# the nodes share a secret, as sbatch-fleet.sh's do: fleet writes a drain list only for an authenticated search
+if [[ -z "${NCCLBENCH_TOKEN:-}" ]]; then
+  NCCLBENCH_TOKEN="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+  export NCCLBENCH_TOKEN
+fi
 start=$(date +%s)
 pids=()
 flags=()

@@ -12,6 +12,8 @@
 # and the script prints the command to run. NCCLBENCH_FLEET_NO_DRAIN=1 only lists them. Outputs go to
 # $NCCLBENCH_OUT (default: ncclbench-fleet-JOBID under the directory sbatch was called from): fleet.json,
 # fleet.html, drain.txt. The jar is NCCLBENCH_JAR when set, else the checkout's target/ncclbench.jar.
+# The step's processes share a random secret made here (NCCLBENCH_TOKEN, unless the submitter set it or
+# NCCLBENCH_TOKEN_FILE): only they can join the search, so only they can name nodes to drain (docs/security.md).
 # Exit: fleet's (0 all good, 6 a node or link named, 3-5 the fleet run failed), or 1 when a drain failed.
 set -euo pipefail
 # sbatch runs a copy of this file from slurmd's spool: the job's Command names the one that was submitted
@@ -20,11 +22,12 @@ self="$(scontrol show job "${SLURM_JOB_ID:-none}" 2>/dev/null | sed -n 's/^ *Com
 # shellcheck source=slurm-common.sh
 source "$(dirname "$self")/slurm-common.sh"
 slurm_find_jar
+slurm_job_secret
 cd "${SLURM_SUBMIT_DIR:-.}"
 out="${NCCLBENCH_OUT:-$PWD/ncclbench-fleet-${SLURM_JOB_ID:-$$}}"
 mkdir -p "$out"
 rc=0
-srun --ntasks-per-node=1 "$ncclbench" fleet --json "$out/fleet.json" --html "$out/fleet.html" \
+with_job_secret srun --ntasks-per-node=1 "$ncclbench" fleet --json "$out/fleet.json" --html "$out/fleet.html" \
   --drain "$out/drain.txt" "$@" || rc=$?
 [[ -f "$out/drain.txt" ]] || { echo "ncclbench fleet: no drain list was written (exit $rc): nothing drained" >&2; exit "$rc"; }
 # the reason names what fleet found for the node (fleet.json's node_verdicts), within Slurm's reason length

@@ -11,7 +11,8 @@
 # no MASTER_ADDR, no PMI). The jar is NCCLBENCH_JAR when set, else the checkout's target/ncclbench.jar (built
 # beforehand: a job never builds). Results go to --json/--out as given, else results/runs under the directory
 # sbatch was called from. scancel or the time limit: every rank gets SIGTERM, rank 0 writes what it measured with
-# status interrupted (exit 143), then Slurm sends SIGKILL after KillWait.
+# status interrupted (exit 143), then Slurm sends SIGKILL after KillWait. The step's processes share a random secret
+# made here (NCCLBENCH_TOKEN, unless the submitter set it or NCCLBENCH_TOKEN_FILE): only they can join the rendezvous.
 set -euo pipefail
 # sbatch runs a copy of this file from slurmd's spool: the job's Command names the one that was submitted
 self="$(scontrol show job "${SLURM_JOB_ID:-none}" 2>/dev/null | sed -n 's/^ *Command=\([^ ]*\).*/\1/p')" || true
@@ -19,5 +20,8 @@ self="$(scontrol show job "${SLURM_JOB_ID:-none}" 2>/dev/null | sed -n 's/^ *Com
 # shellcheck source=slurm-common.sh
 source "$(dirname "$self")/slurm-common.sh"
 slurm_find_jar
+slurm_job_secret
 cd "${SLURM_SUBMIT_DIR:-.}"
+# exec: the step is all that runs from here, so the secret in this environment reaches the step alone
+[[ -n "$job_secret" ]] && export NCCLBENCH_TOKEN="$job_secret"
 exec srun "$ncclbench" sweep "$@"

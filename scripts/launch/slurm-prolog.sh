@@ -14,6 +14,7 @@
 #   NCCLBENCH_OUT       where results, JUnit and the node-exporter textfile go (default: /var/tmp/ncclbench/NODE)
 #   NCCLBENCH_DRAIN_ON  FAIL (default) or DEGRADED: the worst verdict that still lets the node run jobs
 #   NCCLBENCH_JAVA      java to use (default: $JAVA_HOME/bin/java, else java on PATH)
+# The check's rendezvous gets a random secret made here, in the check's environment alone (docs/security.md).
 # Exit: 0 PASS or DEGRADED (the job runs; DEGRADED is reported), 1 FAIL (the node is drained, the job requeued);
 # a usage error in NCCLBENCH_PREFLIGHT or an internal error is reported and exits 0 (not the node's fault).
 set -uo pipefail
@@ -32,8 +33,10 @@ if [[ ! -f "$jar" ]]; then
 fi
 # a one-process check whatever launcher started us (srun by hand sets SLURM_PROCID/SLURM_NTASKS): --world-size 1
 rm -f "$out/preflight.xml" "$out/ncclbench.prom"
+# a secret of its own for the check's rendezvous (one process: it never leaves it), in its environment alone
+secret="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
 # shellcheck disable=SC2086  # NCCLBENCH_PREFLIGHT is a list of flags
-line="$("$java" ${NCCLBENCH_JAVA_OPTS:-} -jar "$jar" preflight --rank 0 --world-size 1 --out "$out/runs" \
+line="$(NCCLBENCH_TOKEN="$secret" "$java" ${NCCLBENCH_JAVA_OPTS:-} -jar "$jar" preflight --rank 0 --world-size 1 --out "$out/runs" \
   --junit "$out/preflight.xml" --prometheus "$out/ncclbench.prom" ${NCCLBENCH_PREFLIGHT:-} \
   2>"$out/preflight.err" | tee "$out/preflight.out" | tail -1)"
 rc=${PIPESTATUS[0]}

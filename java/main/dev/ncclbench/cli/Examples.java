@@ -39,7 +39,7 @@ final class Examples {
                     "ncclbench recover results/runs/20250102-030405-socket-1234/result.json.partial")),
             Map.entry("fleet", List.of(
                     "srun -N 64 --ntasks-per-node=1 scripts/ncclbench fleet --rendezvous node0:29600",
-                    "mpirun -np 8 --map-by ppr:1:node -x MASTER_ADDR=node0 -x MASTER_PORT=29600 scripts/ncclbench fleet",
+                    "mpirun -np 8 --map-by ppr:1:node -x MASTER_ADDR=node0 -x MASTER_PORT=29600 -x NCCLBENCH_TOKEN scripts/ncclbench fleet",
                     "ncclbench fleet --rank 3 --world-size 8 --rendezvous 10.0.0.1:29600 --node-name node3")),
             Map.entry("help", List.of(
                     "ncclbench help sweep")),

@@ -120,6 +120,10 @@ public final class FleetCommand implements Callable<Integer> {
     @Option(names = "--drain", paramLabel = "FILE", description = "Nodes to drain, one host per line (default: drain.txt)")
     Path drain;
 
+    @Option(names = "--allow-unauthenticated", description = "Write the drain list even when the rendezvous had no secret"
+            + " (NCCLBENCH_TOKEN): then any process that knows the job id could have joined and named nodes to drain")
+    boolean allowUnauthenticated;
+
     @Option(names = "--junit", paramLabel = "FILE", description = "JUnit XML (default: fleet-junit.xml)")
     Path junit;
 
@@ -151,7 +155,7 @@ public final class FleetCommand implements Callable<Integer> {
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
-                baselineDir);
+                baselineDir, allowUnauthenticated);
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), System.getenv()).code;
     }
 

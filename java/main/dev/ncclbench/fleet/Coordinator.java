@@ -1,6 +1,7 @@
 package dev.ncclbench.fleet;
 
 import dev.ncclbench.rendezvous.JobFlags;
+import dev.ncclbench.rendezvous.JobProof;
 
 import dev.ncclbench.NcclbenchException;
 
@@ -17,7 +18,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -54,7 +54,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private final String[] names;
     private List<String> hosts;
     private final FleetSettings settings;
-    private final String token;
+    private final byte[] token;
     private final Map<Integer, Connection> nodes = new ConcurrentHashMap<>();
     private final AtomicLongArray lastHeard;
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
@@ -62,7 +62,6 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private volatile boolean closing;
     /** Every round's groups' store, opened with the first round. */
     private StoreServer store;
-    private final SecureRandom random = new SecureRandom();
 
     private record Lost(int rank, String why) {
     }
@@ -74,15 +73,15 @@ final class Coordinator implements RoundRunner, AutoCloseable {
      * @param bind      where to listen (the rendezvous host's address, or the wildcard)
      * @param port      the rendezvous port (0: any, for tests)
      * @param storeHost the host name the nodes use for rank 0
-     * @param token     the job's token, as every node presents it
+     * @param token     the job's token, which every node proves it holds (JobProof), and of which each group's is made
      * @param world     how many nodes the launcher started
      */
-    Coordinator(InetAddress bind, int port, String storeHost, String token, int world, FleetSettings settings) throws IOException {
+    Coordinator(InetAddress bind, int port, String storeHost, byte[] token, int world, FleetSettings settings) throws IOException {
         this(bind, port, storeHost, token, world, settings, null);
     }
 
     /** @param flags rank 0's measured flags (null: not compared), which every node's hello must repeat */
-    Coordinator(InetAddress bind, int port, String storeHost, String token, int world, FleetSettings settings, String flags)
+    Coordinator(InetAddress bind, int port, String storeHost, byte[] token, int world, FleetSettings settings, String flags)
             throws IOException {
         if (flags != null) {
             jobFlags.present(0, flags);
@@ -92,7 +91,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         this.names = new String[world];
         this.lastHeard = new AtomicLongArray(world);
         this.settings = settings;
-        this.token = token;
+        this.token = token.clone();
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(bind, port), Math.max(1024, world));
@@ -172,16 +171,25 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             s.setTcpNoDelay(true);
             s.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (deadline - System.nanoTime()) / 1_000_000L)));
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+            // a nonce for this connection alone: the hello proves the job's token by answering it (JobProof)
+            byte[] nonce = JobProof.nonce();
+            Messages.write(out, new Messages.Challenge(Base64.getEncoder().encodeToString(nonce)));
             Messages.Hello hello = Messages.read(in, Messages.Hello.class);
             int r = hello.rank();
-            if (token.equals(hello.token()) && hello.flags() != null && r > 0) {
+            if (r < 0 || r >= names.length || !JobProof.proves(token, nonce, r, names.length, decoded(hello.answer()))) {
+                refuse(s, out, "rank " + r + " did not prove the job's secret (another NCCLBENCH_TOKEN than rank 0, or a"
+                        + " hello replayed from another connection): refused; the search waits for its own");
+                return;
+            }
+            if (hello.flags() != null && r > 0) {
                 String differ;
                 synchronized (jobFlags) {
                     differ = jobFlags.present(r, hello.flags());
                 }
                 if (differ != null && flagMismatch == null) {
                     flagMismatch = differ;
-                    s.close();
+                    refuse(s, out, differ);
                     while (all.getCount() > 0) {
                         all.countDown(); // wakes the join wait now, not at -T
                     }
@@ -189,24 +197,39 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 }
             }
             synchronized (names) {
-                if (closedForJoining || !token.equals(hello.token()) || r < 0 || r >= names.length || nodes.containsKey(r)) {
-                    s.close();
+                if (closedForJoining || nodes.containsKey(r)) {
+                    refuse(s, out, closedForJoining ? "the search began without rank " + r + " (it joined after -T)"
+                            : "rank " + r + " has joined already");
                     return;
                 }
                 s.setSoTimeout(0);
+                Messages.write(out, new Messages.Welcome(null));
                 names[r] = hello.name();
                 lastHeard.set(r, System.nanoTime());
-                nodes.put(r, new Connection(s, new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))));
+                nodes.put(r, new Connection(s, out));
             }
             all.countDown();
             read(r, in);
-        } catch (IOException e) {
+        } catch (IOException | IllegalArgumentException e) {
             try {
                 s.close();
             } catch (IOException ignored) {
                 // refused or gone before its hello
             }
         }
+    }
+
+    /** Tells a node why it is not in the search, one line, and closes its connection. */
+    private static void refuse(Socket s, DataOutputStream out, String why) throws IOException {
+        try {
+            Messages.write(out, new Messages.Welcome(why));
+        } finally {
+            s.close();
+        }
+    }
+
+    private static byte[] decoded(String base64) {
+        return base64 == null ? null : Base64.getDecoder().decode(base64);
     }
 
     /** The name each node gave (null where it never joined). */
@@ -250,13 +273,13 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             }
             for (int i = 0; i < groups.size(); i++) {
                 Group g = groups.get(i);
-                byte[] t = new byte[16];
-                random.nextBytes(t);
-                jobs.add(store.open(t, g.size(), settings.roundMillis()));
-                String tok = Base64.getEncoder().encodeToString(t);
+                // the group's token is made of the job's and a public salt: only the salt travels
+                byte[] salt = JobProof.nonce();
+                jobs.add(store.open(JobProof.derive(token, salt), g.size(), settings.roundMillis()));
+                String said = Base64.getEncoder().encodeToString(salt);
                 for (int k = 0; k < g.size(); k++) {
                     byRank.computeIfAbsent(g.members().get(k), r -> new ArrayList<>())
-                            .add(new Messages.Assignment(i, k, g.size(), storeHost, store.port(), tok));
+                            .add(new Messages.Assignment(i, k, g.size(), storeHost, store.port(), said));
                 }
             }
             Set<Integer> pending = new TreeSet<>();

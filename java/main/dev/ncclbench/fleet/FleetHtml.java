@@ -21,6 +21,11 @@ final class FleetHtml {
     }
 
     static String render(FleetDocument doc) {
+        return render(doc, new DrainPolicy(true, false));
+    }
+
+    /** With {@code drain} saying whether the drain list was written: a withheld one is shown as withheld, and why. */
+    static String render(FleetDocument doc, DrainPolicy drainPolicy) {
         Verdicts v = doc.verdicts();
         StringBuilder b = new StringBuilder();
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ncclbench fleet</title>\n<style>")
@@ -35,7 +40,8 @@ final class FleetHtml {
                 .append(Judge.pct(doc.search().margin())).append(" of the best results of the run")
                 .append(doc.floorSource() == null ? "" : " or below " + Html.escape(doc.floorSource())).append(".</p>\n");
         List<String> drain = doc.drain();
-        b.append("<h2>Drain</h2>\n<pre>").append(drain.isEmpty() ? "(none)" : Html.escape(String.join("\n", drain))).append("</pre>\n");
+        b.append(drainPolicy.writes() ? "<h2>Drain</h2>\n" : "<h2>Drain: withheld</h2>\n<p>"
+                + Html.escape(drainPolicy.headerLine()) + "</p>\n").append("<pre>").append(drain.isEmpty() ? "(none)" : Html.escape(String.join("\n", drain))).append("</pre>\n");
         b.append("<h2>Nodes</h2>\n<table><tr><th>rank</th><th>host</th><th>verdict</th><th>why</th></tr>\n");
         for (NodeVerdict n : v.nodes()) {
             b.append("<tr class=\"").append(n.status().label).append("\"><td>").append(n.rank()).append("</td><td>")

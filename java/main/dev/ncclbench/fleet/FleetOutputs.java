@@ -25,11 +25,26 @@ public final class FleetOutputs {
         }
     }
 
+    /** The files of an authenticated search. */
     public static void write(Paths p, FleetDocument doc) {
+        write(p, doc, new DrainPolicy(true, false));
+    }
+
+    /**
+     * The files; the drain list only where {@code drain} allows it, and a drain list left at its path by an earlier run
+     * is removed then, so that no script drains what this run did not name.
+     */
+    static void write(Paths p, FleetDocument doc, DrainPolicy drain) {
         try {
-            AtomicFile.write(p.json(), Json.pretty().writeValueAsString(doc.json()) + "\n");
-            AtomicFile.write(p.html(), FleetHtml.render(doc));
-            AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
+            java.util.Map<String, Object> json = doc.json();
+            drain.into(json);
+            AtomicFile.write(p.json(), Json.pretty().writeValueAsString(json) + "\n");
+            AtomicFile.write(p.html(), FleetHtml.render(doc, drain));
+            if (drain.writes()) {
+                AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
+            } else {
+                java.nio.file.Files.deleteIfExists(p.drain());
+            }
             AtomicFile.write(p.junit(), FleetJUnit.render(doc));
             AtomicFile.write(p.prometheus(), FleetPrometheus.render(doc));
         } catch (IOException e) {

@@ -19,7 +19,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,11 +40,12 @@ public final class FleetRun {
      * @param outputs    where rank 0 writes the JSON, HTML, drain list, JUnit and Prometheus files
      * @param baseline   --baseline: a fleet baseline's name (in baselineDir) or file to judge pairs against, or null
      * @param recordBaseline --record-baseline: record this run's good pairs as a fleet baseline of this name, or null
+     * @param allowUnauthenticated --allow-unauthenticated: write the drain list though the rendezvous had no secret
      */
     public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
                           Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
-                          String baseline, String recordBaseline, Path baselineDir) {
+                          String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated) {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
@@ -81,7 +81,7 @@ public final class FleetRun {
         if (place.port() == 0) {
             throw NcclbenchException.usage("fleet needs rank 0's address: pass --rendezvous HOST:PORT, or set MASTER_ADDR and MASTER_PORT");
         }
-        String token = Base64.getEncoder().encodeToString(place.token());
+        byte[] token = place.token();
         String rdvHost = place.host();
         InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, place.port());
         // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
@@ -89,7 +89,7 @@ public final class FleetRun {
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
                 + "\n--survey " + survey.label;
-        Worker worker = new Worker(coordAddr, token, name, launch.rank(), localRank, backend, spec, flags);
+        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags);
         if (launch.rank() != 0) {
             worker.run();
             return ExitCode.OK;
@@ -103,7 +103,8 @@ public final class FleetRun {
         InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
-            return lead(c, worker, launcherNames, search, choice, o, baseline, out, err);
+            return lead(c, worker, launcherNames, search, choice, o, baseline,
+                    new DrainPolicy(place.authenticated(), o.allowUnauthenticated()), out, err);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -111,7 +112,8 @@ public final class FleetRun {
     }
 
     private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
-                                 BackendChoice choice, Options o, FleetBaseline baseline, PrintWriter out, PrintWriter err)
+                                 BackendChoice choice, Options o, FleetBaseline baseline, DrainPolicy drain, PrintWriter out,
+                                 PrintWriter err)
             throws IOException {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
@@ -127,18 +129,18 @@ public final class FleetRun {
         List<String> hosts = names(c.joinedNames(), launcherNames);
         c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
-        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing, baseline);
+        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing, baseline, drain);
         SearchResult result = Search.run(hosts, search, plan -> {
             text.begin(plan);
             return c.run(plan);
         }, missing, text::round, baseline);
         c.finish();
-        text.verdicts(result);
+        text.verdicts(result, drain);
         Path folder = o.outDir().resolve(RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid()));
         FleetOutputs.Paths paths = o.outputs().under(folder);
         FleetOutputs.write(paths, new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(),
-                result, baseline));
-        text.files(paths);
+                result, baseline), drain);
+        text.files(paths, drain);
         if (o.recordBaseline() != null) {
             FleetBaseline b = FleetBaseline.of(o.recordBaseline(), result, hosts,
                     FleetBaseline.fingerprintOf(choice.backend().name(), o.settings()));

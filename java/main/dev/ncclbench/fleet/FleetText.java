@@ -17,12 +17,15 @@ final class FleetText {
     }
 
     void header(String backend, SearchOptions s, FleetSettings f, String floorSource, Map<Integer, String> missing,
-                FleetBaseline baseline) {
+                FleetBaseline baseline, DrainPolicy drain) {
         out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s%n", hosts.size(),
                 backend, s.survey().label, s.groupSize() > 2 ? ", then groups of " + s.groupSize() : "",
                 String.join("+", f.collectives()), f.sizes().stream().map(FleetText::size).collect(Collectors.joining(",")),
                 f.roundSeconds());
         out.println("# judgement: " + FleetDocument.judgement(floorSource, baseline));
+        if (drain.headerLine() != null) {
+            out.println("# " + drain.headerLine());
+        }
         missing.forEach((r, why) -> out.println("# " + hosts.get(r) + " (rank " + r + ") " + why));
         out.flush();
     }
@@ -60,7 +63,7 @@ final class FleetText {
         return v == null ? "" : ", " + Judge.pct(v.ratio()) + " of its baseline (" + v.line() + ")";
     }
 
-    void verdicts(SearchResult result) {
+    void verdicts(SearchResult result, DrainPolicy policy) {
         Verdicts v = result.verdicts();
         out.printf("%nnodes:%n");
         for (NodeVerdict n : v.nodes()) {
@@ -86,12 +89,14 @@ final class FleetText {
         }
         out.printf(Locale.ROOT, "rounds: %d (%s)%n", result.rounds(), result.stopReason());
         List<String> drain = v.badNodes().stream().map(x -> hosts.get(x.rank())).toList();
-        out.println(drain.isEmpty() ? "drain: none" : "drain: " + String.join(" ", drain));
+        out.println(drain.isEmpty() ? "drain: none" : policy.writes() ? "drain: " + String.join(" ", drain)
+                : "drain: withheld, the rendezvous was not authenticated (" + String.join(" ", drain) + ")");
         out.flush();
     }
 
-    void files(FleetOutputs.Paths p) {
-        out.println("# wrote " + p.json() + ", " + p.html() + ", " + p.drain() + ", " + p.junit() + ", " + p.prometheus());
+    void files(FleetOutputs.Paths p, DrainPolicy drain) {
+        out.println("# wrote " + p.json() + ", " + p.html() + (drain.writes() ? ", " + p.drain() : "") + ", " + p.junit()
+                + ", " + p.prometheus() + (drain.writes() ? "" : " (no drain list: not authenticated)"));
         out.flush();
     }
 

@@ -16,7 +16,6 @@ import dev.ncclbench.spec.RunSpec;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,11 +35,12 @@ final class GroupRun {
     /** A size keeps measuring past -n for about this long when its budget allows: more samples, a steadier median. */
     static final long TARGET_MILLIS = 1000;
 
-    static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, Messages.Assignment a,
+    /** @param jobToken the job's token, of which the group's is made ({@link Messages.Assignment#token}) */
+    static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, byte[] jobToken, Messages.Assignment a,
                                     Messages.Order order) {
         List<Messages.Samples> out = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        byte[] token = Base64.getDecoder().decode(a.token());
+        byte[] token = a.token(jobToken);
         try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()), token,
                 a.groupRank(), a.groupSize(), spec.timeoutMillis())) {
             RankComm comm = backend.open(spec, List.of(plane), localRank).get(0);

@@ -2,10 +2,12 @@ package dev.ncclbench.fleet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.output.Json;
+import dev.ncclbench.rendezvous.JobProof;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -19,15 +21,36 @@ final class Messages {
     private Messages() {
     }
 
-    /**
-     * A node's first words: its rank, the job's token (see Rendezvous#place), its name (HostName#node) and the flags
-     * that change what it measures (MeasuredFlags), which must be every node's.
-     */
-    record Hello(int rank, String token, String name, String flags) {
+    /** Rank 0's first words on a node's connection: a nonce for this connection alone (base64), which the hello answers. */
+    record Challenge(String nonce) {
     }
 
-    /** One group this node is in for a round, and where the group's own small store is. */
-    record Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String token) {
+    /**
+     * A node's first words: its rank, its answer to the challenge (JobProof: proves the job's token, which never
+     * crosses the wire), its name (HostName#node) and the flags that change what it measures (MeasuredFlags), which
+     * must be every node's.
+     */
+    record Hello(int rank, String answer, String name, String flags) {
+        /** Reads rank 0's challenge and answers it with the job's {@code token}. */
+        static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags)
+                throws IOException {
+            byte[] nonce = Base64.getDecoder().decode(read(in, Challenge.class).nonce());
+            return new Hello(rank, Base64.getEncoder().encodeToString(JobProof.answer(token, nonce, rank, nodes)), name, flags);
+        }
+    }
+
+    /** Rank 0's answer to a hello: null, the node is in the search; else why it is refused, one line. */
+    record Welcome(String refused) {
+    }
+
+    /**
+     * One group this node is in for a round, and where the group's own small store is; {@code salt} (base64, public)
+     * makes the group's token of the job's ({@link JobProof#derive}): only the job's own processes can join the group.
+     */
+    record Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt) {
+        byte[] token(byte[] jobToken) {
+            return JobProof.derive(jobToken, Base64.getDecoder().decode(salt));
+        }
     }
 
     /** Rank 0's order for one round; {@code round} 0 means the search is over. */

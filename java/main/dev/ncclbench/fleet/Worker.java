@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Worker {
     private final InetSocketAddress coordinator;
-    private final String token;
+    private final byte[] token;
+    private final int nodes;
     private final String flags;
     private final String name;
     private final int rank;
@@ -37,8 +38,9 @@ final class Worker {
     private final RunSpec spec;
 
     /** @param localRank this node's index among the processes of its node, for the GPU the groups take */
-    Worker(InetSocketAddress coordinator, String token, String name, int rank, int localRank, Backend backend, RunSpec spec,
-           String flags) {
+    Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
+           RunSpec spec, String flags) {
+        this.nodes = nodes;
         this.flags = flags;
         this.coordinator = coordinator;
         this.token = token;
@@ -58,7 +60,13 @@ final class Worker {
         try (Socket s = connect()) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            Messages.write(out, new Messages.Hello(rank, token, name, flags));
+            // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
+            Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
+            String refused = Messages.read(in, Messages.Welcome.class).refused();
+            if (refused != null) {
+                throw NcclbenchException.usage("rank 0 at " + coordinator.getHostString() + ":" + coordinator.getPort()
+                        + " refused rank " + rank + ": " + refused);
+            }
             ExecutorService pool = Executors.newCachedThreadPool(r -> daemon(r, "ncclbench-fleet-group"));
             ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ncclbench-fleet-heartbeat"));
             try {
@@ -77,7 +85,7 @@ final class Worker {
                     }, every, every, TimeUnit.MILLISECONDS);
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
-                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, a, order)));
+                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order)));
                     }
                     List<Messages.GroupResult> results = new ArrayList<>();
                     for (int i = 0; i < running.size(); i++) {

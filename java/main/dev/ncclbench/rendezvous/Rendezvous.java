@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * Where the store is and who may join: rank 0's process serves it, every local rank of every process connects.
  * The address is --rendezvous, else MASTER_ADDR/MASTER_PORT, else loopback for one-node jobs; the token is
- * NCCLBENCH_TOKEN, else derived from the launcher's job id and the address, so a process of another job is refused.
+ * made of the job's secret ({@link JobSecret}), else derived from the launcher's job id and the address, so that a
+ * process of another job is refused (but not one that means to join: such a run is not authenticated).
  */
 public final class Rendezvous implements AutoCloseable {
     /** torchrun's own store listens on MASTER_PORT; ours takes the next port. */
@@ -26,11 +27,18 @@ public final class Rendezvous implements AutoCloseable {
     private final StoreServer server;
     private final List<ControlPlane> planes;
     private final String address;
+    private final boolean authenticated;
 
-    private Rendezvous(StoreServer server, List<ControlPlane> planes, String address) {
+    private Rendezvous(StoreServer server, List<ControlPlane> planes, String address, boolean authenticated) {
         this.server = server;
         this.planes = planes;
         this.address = address;
+        this.authenticated = authenticated;
+    }
+
+    /** Whether only a holder of the job's secret could join ({@link Place#authenticated}). */
+    public boolean authenticated() {
+        return authenticated;
     }
 
     /** One control plane per local rank, in local-rank order. */
@@ -43,8 +51,12 @@ public final class Rendezvous implements AutoCloseable {
         return address;
     }
 
-    /** Where rank 0 serves, and the token every process of this job presents: the same on every process. */
-    public record Place(String host, int port, byte[] token) {
+    /**
+     * Where rank 0 serves, and the token every process of this job proves it holds: the same on every process.
+     * {@code authenticated}: the token is made of a secret the launcher gave the job (or, for one process, of a random
+     * one it keeps), not only of what anyone can read from the scheduler.
+     */
+    public record Place(String host, int port, byte[] token, boolean authenticated) {
     }
 
     public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
@@ -86,7 +98,7 @@ public final class Rendezvous implements AutoCloseable {
             }
             throw e;
         }
-        return new Rendezvous(server, planes, host + ":" + port);
+        return new Rendezvous(server, planes, host + ":" + port, place.authenticated());
     }
 
     /** The store's address and token for this job, from --rendezvous, MASTER_ADDR/MASTER_PORT or the job id. */
@@ -99,11 +111,15 @@ public final class Rendezvous implements AutoCloseable {
             // checked in every run, single-process ones too: a typo must not pass silently
             parseAddress(flag);
         }
+        // likewise: a secret that cannot be read is said in every run
+        java.util.Optional<String> secret = JobSecret.of(env);
         if (launch.size() == 1) {
             host = "127.0.0.1";
             port = 0;
-            token = new byte[16];
+            // one process: its own random secret, which never leaves it
+            token = new byte[32];
             new SecureRandom().nextBytes(token);
+            return new Place(host, port, token, true);
         } else {
             if (flag != null) {
                 InetSocketAddress given = parseAddress(flag);
@@ -128,10 +144,12 @@ public final class Rendezvous implements AutoCloseable {
                     }
                 }
             }
-            String given = env.get("NCCLBENCH_TOKEN");
-            token = sha(given != null ? given : launch.launcher() + "|" + launch.jobId() + "|" + host + "|" + port + "|" + world);
+            // without a secret the token is made of what anyone reads from the scheduler: it keeps out another job's
+            // processes, not a person who means to join
+            token = secret.isPresent() ? sha("secret\0" + secret.get())
+                    : sha(launch.launcher() + "|" + launch.jobId() + "|" + host + "|" + port + "|" + world);
         }
-        return new Place(host, port, token);
+        return new Place(host, port, token, secret.isPresent());
     }
 
     /** A port held a moment longer by a previous job's socket frees itself: try again for about two seconds. */
@@ -182,8 +200,7 @@ public final class Rendezvous implements AutoCloseable {
 
     private static byte[] sha(String s) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return java.util.Arrays.copyOf(d, 16);
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -13,6 +13,8 @@ final class StoreConnection {
     final SocketChannel ch;
     final SelectionKey key;
     final long opened = System.nanoTime();
+    /** The challenge its hello must answer ({@link JobProof}). */
+    byte[] nonce;
     /** The job its hello named; null before. */
     StoreJob job;
     ByteBuffer in = ByteBuffer.allocate(512);

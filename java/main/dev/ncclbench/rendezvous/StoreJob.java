@@ -4,8 +4,6 @@ import dev.ncclbench.ExitCode;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +18,8 @@ import java.util.Set;
  */
 public final class StoreJob {
     final byte[] token;
+    /** {@link #key(byte[])} of the token, computed once. */
+    final ByteBuffer key;
     final int nranks;
     final long timeoutMillis;
     final StoreState state;
@@ -38,6 +38,7 @@ public final class StoreJob {
         this.server = server;
         this.writer = writer;
         this.token = token.clone();
+        this.key = key(token);
         this.nranks = nranks;
         this.timeoutMillis = timeoutMillis;
         this.traffic = traffic;
@@ -56,16 +57,9 @@ public final class StoreJob {
         server.close(List.of(this));
     }
 
-    /**
-     * What the store files a job under: a digest of its token, so that finding the job a hello names takes the same
-     * time however many of the token's bytes a stranger guessed right (the token itself is compared in constant time).
-     */
+    /** What the store files the job under: its public id, a digest of its token ({@link JobProof#id}). */
     static ByteBuffer key(byte[] token) {
-        try {
-            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(token));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return ByteBuffer.wrap(JobProof.id(token));
     }
 
     /**
@@ -78,8 +72,9 @@ public final class StoreJob {
         }
     }
 
-    boolean owns(byte[] presented) {
-        return !closed && MessageDigest.isEqual(presented, token);
+    /** Whether {@code answer} is what only a holder of the token answers to {@code nonce} for these ranks. */
+    boolean proves(byte[] nonce, byte[] id, int first, int count, int n, byte[] answer) {
+        return !closed && JobProof.matches(JobProof.answer(token, nonce, id, first, count, n), answer);
     }
 
     /**

@@ -65,6 +65,10 @@ final class StoreLink {
             } catch (NcclbenchException e) {
                 closeQuietly(s);
                 throw e;
+            } catch (java.net.ProtocolException e) {
+                closeQuietly(s);
+                throw NcclbenchException.usage(ranks(first, count) + ": the rendezvous store at " + store.getHostString() + ":"
+                        + store.getPort() + " cannot be joined: " + e.getMessage());
             } catch (IOException e) {
                 closeQuietly(s);
                 last = e;
@@ -82,7 +86,10 @@ final class StoreLink {
                 + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
     }
 
-    /** Says hello with the flags in one write, then reads both answers: one round trip. */
+    /**
+     * Reads the store's challenge, says hello (the job's id, the answer to the challenge, the flags, the host) in one
+     * write, then reads both answers: one round trip after the challenge.
+     */
     @SuppressWarnings("unchecked")
     private StoreLink(Socket s, byte[] token, int first, int count, int nranks, long timeoutMillis, String where, String flags)
             throws IOException {
@@ -105,15 +112,10 @@ final class StoreLink {
         s.setSoTimeout((int) waitMillis);
         in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
         out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-        out.writeInt(Wire.MAGIC);
-        out.writeInt(Wire.VERSION);
-        out.write(token, 0, Wire.TOKEN_BYTES);
-        out.writeInt(first);
-        out.writeInt(count);
-        out.writeInt(nranks);
-        Wire.writeString(out, flags == null ? "" : flags);
+        // the store speaks first: a nonce for this connection, which the hello answers without sending the token
+        byte[] nonce = Wire.readChallenge(in);
         // where these ranks run, so that a hang names its hosts as well as its ranks
-        Wire.writeString(out, HOST);
+        Wire.writeHello(out, token, nonce, first, count, nranks, flags == null ? "" : flags, HOST);
         out.flush();
         if (in.readInt() != Wire.OK) {
             in.readInt();

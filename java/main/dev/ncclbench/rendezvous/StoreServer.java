@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The small TCP store rank 0 serves. It only gathers: every rank sends a payload under a tag, and once all
  * have arrived each rank gets what the gather's mode gives it (every payload, only the root's, those of the
- * peers it named, or none: see {@link Wire#ALL}). A client must present the job's token; a rank whose connection
+ * peers it named, or none: see {@link Wire#ALL}). A client must prove it holds the job's token, by answering the
+ * nonce the store sends each connection ({@link JobProof}); a rank whose connection
  * drops without saying goodbye is lost, and every gather after that fails naming it.
  *
  * <p>One thread serves every connection with non-blocking sockets (a selector); another accepts them
@@ -30,15 +31,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>A store serves one job ({@link #StoreServer(InetSocketAddress, byte[], int, long)}: a sweep's rendezvous) or many
  * at once ({@link #open}: fleet's groups of a round), each a {@link StoreJob} with its own token, ranks, timeout, state
- * and verdict; the token of a hello picks the job. Many jobs cost no more threads or ports than one.
+ * and verdict; the job id of a hello (a digest of the token) picks the job. Many jobs cost no more threads or ports
+ * than one.
  */
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
     static final long TICK_MILLIS = 100;
     /** A stranger that connects and says nothing is closed after this. */
     static final long HELLO_MILLIS = 30_000;
-    /** The fixed hello: magic, version, token, first rank, count, nranks, the flags' length (then flags and host). */
-    private static final int HELLO_BYTES = 24 + Wire.TOKEN_BYTES;
+    /**
+     * The fixed hello: magic, version, the job's id, first rank, count, nranks, the answer to the challenge, the flags'
+     * length (then flags and host).
+     */
+    private static final int HELLO_BYTES = 24 + JobProof.ID_BYTES + JobProof.ANSWER_BYTES;
     /** The longest request: a gather with the largest tag and payload. */
     private static final int MAX_REQUEST = Wire.MAX_PAYLOAD + 4 * Wire.MAX_TAG + 64;
 
@@ -119,7 +124,7 @@ public final class StoreServer implements AutoCloseable {
 
     private StoreJob open(byte[] token, int nranks, long timeoutMillis, StoreTraffic traffic) {
         StoreJob job = new StoreJob(this, writer, token, nranks, timeoutMillis, traffic);
-        if (jobs.putIfAbsent(StoreJob.key(token), job) != null) {
+        if (jobs.putIfAbsent(job.key, job) != null) {
             throw new IllegalArgumentException("the store already serves a job with this token");
         }
         return job;
@@ -128,14 +133,14 @@ public final class StoreServer implements AutoCloseable {
     /**
      * Ends {@code ended} (a round's groups) while the store goes on serving the others: a decided job's ranks first hear
      * its verdict (as {@link #close()} waits), then its connections are dropped on the store's thread, none of them lost.
-     * A hello with an ended job's token is refused as a wrong token.
+     * A hello naming an ended job is refused as a wrong token.
      */
     public void close(Collection<StoreJob> ended) {
         StoreJob.awaitTold(ended);
         List<StoreJob> mine = List.copyOf(ended);
         for (StoreJob j : mine) {
             j.closed = true;
-            jobs.remove(StoreJob.key(j.token), j);
+            jobs.remove(j.key, j);
         }
         tasks.add(() -> {
             for (StoreJob j : mine) {
@@ -202,6 +207,9 @@ public final class StoreServer implements AutoCloseable {
             c.key.attach(c);
             conns.add(c);
             waitingHello.add(c);
+            // the challenge: a nonce for this connection alone, which its hello must answer (JobProof)
+            c.nonce = JobProof.nonce();
+            writer.send(c, Wire.challenge(c.nonce));
         }
     }
 
@@ -282,18 +290,28 @@ public final class StoreServer implements AutoCloseable {
         }
         b.getInt();
         b.getInt();
-        byte[] presented = new byte[Wire.TOKEN_BYTES];
-        b.get(presented);
+        byte[] id = new byte[JobProof.ID_BYTES];
+        b.get(id);
         int r = b.getInt();
         int count = b.getInt();
         int n = b.getInt();
+        byte[] answer = new byte[JobProof.ANSWER_BYTES];
+        b.get(answer);
         String flags = Wire.getString(b, Wire.MAX_FLAGS);
         String host = Wire.getString(b, Wire.MAX_TAG);
-        StoreJob job = jobs.get(StoreJob.key(presented));
-        if (job == null || !job.owns(presented)) {
-            // no job of this store has that token (an ended one neither): refused as a one-job store refuses it
+        StoreJob job = jobs.get(ByteBuffer.wrap(id));
+        if (job == null || job.closed) {
+            // no job of this store has that id (an ended one neither): another job's process, or another secret's
             strangers.read(0, 1);
-            writer.refuse(c, "wrong job token: this store belongs to another job");
+            writer.refuse(c, "wrong job token: this store belongs to another job, or this process was given another"
+                    + " NCCLBENCH_TOKEN than rank 0");
+            return;
+        }
+        if (!job.proves(c.nonce, id, r, count, n, answer)) {
+            // the job's id is public: only the answer shows the secret, and a replayed hello answers another nonce
+            strangers.read(0, 1);
+            writer.refuse(c, StoreLink.ranks(r, count) + " did not prove the job's secret (another NCCLBENCH_TOKEN than"
+                    + " rank 0, or a hello replayed from another connection): refused; the job waits for its own");
             return;
         }
         job.traffic.read(0, 1);

@@ -19,9 +19,12 @@ final class Wire {
      * 5: a connection speaks for a process's local ranks (the hello names the first and how many, then the flags and
      * the host they run on);
      * every request after the hello starts with its rank, every answer with its rank and its length.
+     * 6: the store speaks first (magic, version, a nonce for this connection); the hello names the job by its id and
+     * answers the nonce ({@link JobProof}) instead of carrying the token, which never crosses the wire.
      */
-    static final int VERSION = 5;
-    static final int TOKEN_BYTES = 16;
+    static final int VERSION = 6;
+    /** The store's first words on a connection: magic, version, the nonce. */
+    static final int CHALLENGE_BYTES = 8 + JobProof.NONCE_BYTES;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
     static final int MAX_PAYLOAD = 16 << 20;
     static final int MAX_TAG = 256;
@@ -63,6 +66,45 @@ final class Wire {
     static final int FAILED = 1;
 
     private Wire() {
+    }
+
+    /** The store's challenge to a new connection. */
+    static ByteBuffer challenge(byte[] nonce) {
+        return ByteBuffer.allocate(CHALLENGE_BYTES).putInt(MAGIC).putInt(VERSION).put(nonce).flip();
+    }
+
+    /** Reads the store's challenge: the nonce, once magic and version are the ones this process speaks. */
+    static byte[] readChallenge(DataInputStream in) throws IOException {
+        int magic = in.readInt();
+        int version = in.readInt();
+        if (magic != MAGIC) {
+            throw new IOException("not an ncclbench rendezvous store (it said 0x" + Integer.toHexString(magic) + ")");
+        }
+        if (version != VERSION) {
+            throw new java.net.ProtocolException("the store speaks protocol version " + version + ", this process "
+                    + VERSION + ": start every process of the job from the same ncclbench");
+        }
+        byte[] nonce = new byte[JobProof.NONCE_BYTES];
+        in.readFully(nonce);
+        return nonce;
+    }
+
+    /**
+     * The hello of a process holding {@code token} for ranks {@code first..first+count-1} of {@code nranks}, answering
+     * {@code nonce}: magic, version, the job's id, the ranks, the answer, then the flags and the host.
+     */
+    static void writeHello(DataOutputStream out, byte[] token, byte[] nonce, int first, int count, int nranks, String flags,
+                           String host) throws IOException {
+        byte[] id = JobProof.id(token);
+        out.writeInt(MAGIC);
+        out.writeInt(VERSION);
+        out.write(id);
+        out.writeInt(first);
+        out.writeInt(count);
+        out.writeInt(nranks);
+        out.write(JobProof.answer(token, nonce, id, first, count, nranks));
+        writeString(out, flags);
+        writeString(out, host);
     }
 
     static void writeBytes(DataOutputStream out, byte[] b) throws IOException {

@@ -14,6 +14,7 @@ import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
+import dev.ncclbench.rendezvous.JobSecret;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.RunFolder;
@@ -144,6 +145,9 @@ public final class SweepRunner {
         try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis(),
                 MeasuredFlags.of(asked))) {
             List<ControlPlane> planes = rdv.planes();
+            if (!rdv.authenticated()) {
+                notes.add(JobSecret.NOT_AUTHENTICATED); // the header and the JSON's notes: whoever reads the figures is told
+            }
             if (launch.size() > 1) {
                 try {
                     // this host's memory may differ from the others': a refusal here stops every rank at once

@@ -13,7 +13,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -33,13 +32,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CoordinatorScaleTest {
     static final int NODES = 1024;
+    /** The job's token, as FleetRun takes it from Rendezvous#place. */
+    static final byte[] TOKEN = "coordinator-scale-test-token".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void holds1024ConnectionsAndRunsARoundOfPairs() throws Exception {
         FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 5, "socket", 1, null);
         int never = 777;
-        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", "t0k", NODES, settings)) {
+        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, NODES, settings)) {
             List<Thread> nodes = new ArrayList<>();
             long t0 = System.nanoTime();
             for (int r = 0; r < NODES; r++) {
@@ -88,13 +89,14 @@ class CoordinatorScaleTest {
     void aNodeStartedWithOtherFlagsStopsTheSearchAtOnceNamingTheFlag() throws Exception {
         // -T is 300 s: the refusal must come from the hello, not from the join wait running out
         FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 300, 1, 5, "socket", 1, null);
-        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", "t0k", 3, settings,
+        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, 3, settings,
                 "-d float\n-n 20")) {
             Thread t = new Thread(() -> {
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), c.port()), 30_000);
                     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-                    Messages.write(out, new Messages.Hello(2, "t0k", "sim-2", "-d double\n-n 20"));
+                    DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+                    Messages.write(out, Messages.Hello.answering(in, TOKEN, 2, 3, "sim-2", "-d double\n-n 20"));
                     s.getInputStream().read(); // until rank 0 closes it
                 } catch (IOException e) {
                     // closed by rank 0: expected
@@ -124,7 +126,7 @@ class CoordinatorScaleTest {
         int seconds = Integer.getInteger("fleet.coordinator.seconds", 30);
         FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, "socket", 1, null);
         STORE_THREADS.set(-1);
-        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", "t0k", NODES, settings)) {
+        try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, NODES, settings)) {
             for (int r = 0; r < NODES; r++) {
                 int rank = r;
                 Thread t = new Thread(() -> node(c.port(), rank, true), "sim-node-" + r);
@@ -171,7 +173,8 @@ class CoordinatorScaleTest {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 30_000);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            Messages.write(out, new Messages.Hello(rank, "t0k", "sim-" + rank, null));
+            Messages.write(out, Messages.Hello.answering(in, TOKEN, rank, NODES, "sim-" + rank, null));
+            assertEquals(null, Messages.read(in, Messages.Welcome.class).refused());
             while (true) {
                 Messages.Order o = Messages.read(in, Messages.Order.class);
                 if (o.round() == 0) {
@@ -198,7 +201,7 @@ class CoordinatorScaleTest {
         mine.sort(Comparator.comparingInt(Messages.Assignment::group));
         for (Messages.Assignment a : mine) {
             try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()),
-                    Base64.getDecoder().decode(a.token()), a.groupRank(), a.groupSize(), 30_000)) {
+                    a.token(TOKEN), a.groupRank(), a.groupSize(), 30_000)) {
                 byte[][] all = plane.allGather("address", ("node " + rank).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 assertEquals(a.groupSize(), all.length);
                 if (rank == 0 && STORE_THREADS.get() < 0) {

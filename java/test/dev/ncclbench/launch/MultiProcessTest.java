@@ -1,5 +1,6 @@
 package dev.ncclbench.launch;
 
+import dev.ncclbench.rendezvous.JobSecret;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultFiles;
 import org.junit.jupiter.api.AfterEach;
@@ -322,6 +323,9 @@ class MultiProcessTest {
         assertGoodResult(json, 3, 6);
         assertEquals("", out("torch1"), "only rank 0 prints the table");
         assertTrue(out("torch0").contains("all_gather_perf"), out("torch0"));
+        // no NCCLBENCH_TOKEN: the header and the JSON say who could have joined
+        assertTrue(out("torch0").contains("# " + JobSecret.NOT_AUTHENTICATED), out("torch0"));
+        assertTrue(ResultFiles.read(json).notes().contains(JobSecret.NOT_AUTHENTICATED), "the JSON's notes say so too");
     }
 
     @Test
@@ -439,30 +443,35 @@ class MultiProcessTest {
     }
 
     @Test
-    void aStrayProcessWithAnotherTokenIsRefusedWhileTheJobCompletes() throws Exception {
+    void anIntruderWithAnotherSecretIsRefusedAndTheJobWaitsForItsRealRankOne() throws Exception {
         int port = freePortPair();
         Path json = dir.resolve("job.json");
-        // the stray starts first and keeps retrying until the job's store is up, then presents its token
-        Map<String, String> strayEnv = torchrun(1, 2, port);
-        strayEnv.put("NCCLBENCH_TOKEN", "another-job");
-        Process stray = start("stray", sweep("--backend", "socket", "-b", "1M", "-e", "1M", "-n", "1", "-T", "20",
-                "--json", dir.resolve("stray.json").toString()), strayEnv);
-        List<Process> ranks = new ArrayList<>();
-        for (int r = 0; r < 2; r++) {
-            Map<String, String> env = torchrun(r, 2, port);
-            env.put("NCCLBENCH_TOKEN", "this-job");
-            ranks.add(start("job" + r, sweep("--backend", "socket", "-b", "1M", "-e", "8M", "-f", "2", "-n", "5", "-T", "30",
-                    "--json", json.toString()), env));
-        }
-        int strayCode = exit(stray, WAIT_SECONDS, "the stray process");
-        String strayErr = err("stray");
-        assertNotEquals(0, strayCode, strayErr);
-        assertTrue(strayErr.contains("wrong job token"), "says why: " + strayErr);
-        assertFalse(strayErr.contains("\tat "), strayErr);
-        for (int r = 0; r < 2; r++) {
-            assertEquals(0, exit(ranks.get(r), WAIT_SECONDS, "rank " + r), "rank " + r + ": " + err("job" + r));
-        }
+        String secret = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        Map<String, String> env0 = torchrun(0, 2, port);
+        env0.put("NCCLBENCH_TOKEN", secret);
+        List<String> job = sweep("--backend", "socket", "-b", "1M", "-e", "8M", "-f", "2", "-n", "5", "-T", "60",
+                "--json", json.toString());
+        Process rank0 = start("job0", job, env0);
+        // the intruder claims rank 1 with another secret before the real rank 1 exists: it retries until rank 0's
+        // store is up, and is refused there
+        Map<String, String> intruderEnv = torchrun(1, 2, port);
+        intruderEnv.put("NCCLBENCH_TOKEN", "an-intruder-guessing-the-secret-0123456789");
+        Process intruder = start("intruder", sweep("--backend", "socket", "-b", "1M", "-e", "1M", "-n", "1", "-T", "60",
+                "--json", dir.resolve("intruder.json").toString()), intruderEnv);
+        int intruderCode = exit(intruder, WAIT_SECONDS, "the intruder");
+        String intruderErr = err("intruder");
+        assertEquals(2, intruderCode, intruderErr);
+        assertTrue(intruderErr.contains("refused rank 1: wrong job token"), "says why: " + intruderErr);
+        assertEquals(1, intruderErr.strip().lines().count(), "one line: " + intruderErr);
+        // only now the real rank 1: rank 0 has been waiting for it
+        Map<String, String> env1 = torchrun(1, 2, port);
+        env1.put("NCCLBENCH_TOKEN", secret);
+        Process rank1 = start("job1", job, env1);
+        assertEquals(0, exit(rank0, WAIT_SECONDS, "rank 0"), "rank 0: " + err("job0"));
+        assertEquals(0, exit(rank1, WAIT_SECONDS, "rank 1"), "rank 1: " + err("job1"));
         assertGoodResult(json, 2, 4);
-        assertFalse(Files.exists(dir.resolve("stray.json")), "the stray wrote no result");
+        assertFalse(Files.exists(dir.resolve("intruder.json")), "the intruder wrote no result");
+        assertFalse(out("job0").contains("not authenticated"), out("job0"));
+        assertFalse(ResultFiles.read(json).notes().contains(JobSecret.NOT_AUTHENTICATED));
     }
 }

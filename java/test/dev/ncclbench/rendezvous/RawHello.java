@@ -22,14 +22,7 @@ final class RawHello {
             s.connect(store, 5_000);
             DataOutputStream out = new DataOutputStream(s.getOutputStream());
             DataInputStream in = new DataInputStream(s.getInputStream());
-            out.writeInt(Wire.MAGIC);
-            out.writeInt(Wire.VERSION);
-            out.write(token);
-            out.writeInt(first);
-            out.writeInt(count);
-            out.writeInt(nranks);
-            out.writeInt(0); // no flags
-            out.writeInt(0); // no host name
+            Wire.writeHello(out, token, Wire.readChallenge(in), first, count, nranks, "", "");
             out.flush();
             assertEquals(Wire.OK, in.readInt());
             assertEquals(Wire.OK, in.readInt());

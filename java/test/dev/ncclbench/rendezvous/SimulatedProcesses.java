@@ -101,16 +101,17 @@ final class SimulatedProcesses {
     private SocketChannel hello(int first) throws IOException {
         SocketChannel ch = SocketChannel.open(run.at);
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        // the store's challenge, read blocking: the hello answers its nonce
+        ByteBuffer challenge = ByteBuffer.allocate(Wire.CHALLENGE_BYTES);
+        while (challenge.hasRemaining()) {
+            if (ch.read(challenge) < 0) {
+                throw new IOException("the store closed on ranks " + first + "... before its challenge");
+            }
+        }
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(b);
-        o.writeInt(Wire.MAGIC);
-        o.writeInt(Wire.VERSION);
-        o.write(ControlPlaneScale.TOKEN);
-        o.writeInt(first);
-        o.writeInt(run.perProcess);
-        o.writeInt(run.n);
-        Wire.writeString(o, ControlPlaneScale.FLAGS);
-        Wire.writeString(o, "node" + first / run.perProcess);
+        Wire.writeHello(new DataOutputStream(b), ControlPlaneScale.TOKEN, Wire.readChallenge(new java.io.DataInputStream(
+                new java.io.ByteArrayInputStream(challenge.array()))), first, run.perProcess, run.n, ControlPlaneScale.FLAGS,
+                "node" + first / run.perProcess);
         ch.write(ByteBuffer.wrap(b.toByteArray()));
         ByteBuffer two = ByteBuffer.allocate(8);
         while (two.hasRemaining()) {

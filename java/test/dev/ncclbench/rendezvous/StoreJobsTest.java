@@ -115,7 +115,7 @@ class StoreJobsTest {
             List<StoreJob> open = new ArrayList<>();
             java.util.Random random = new java.util.Random(1);
             for (int i = 0; i < jobs; i++) {
-                byte[] t = new byte[Wire.TOKEN_BYTES];
+                byte[] t = new byte[32];
                 random.nextBytes(t);
                 open.add(server.open(t, 2, 30_000));
             }

@@ -1,0 +1,149 @@
+package dev.ncclbench.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.Json;
+import dev.ncclbench.rendezvous.JobSecret;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A search of two nodes (threads of this JVM, each a whole FleetRun over real loopback sockets, socket backend): the
+ * drain list is written only when the nodes proved a shared secret, or when --allow-unauthenticated says so; a node
+ * with another secret is refused and the search waits for the real one.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class FleetDrainTest {
+    private static final String SECRET = "5b0c8e1f2a3d4c5b6a7980a1b2c3d4e5f60718293a4b5c6d7e8f901a2b3c4d5e";
+
+    @TempDir
+    Path dir;
+
+    /** A port outside the kernel's ephemeral range, free now (fleet's --rendezvous needs one, not 0). */
+    private static int freePort() throws IOException {
+        int[] eph = dev.ncclbench.rendezvous.Ports.ephemeralRange();
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int p = 10000 + random.nextInt(eph[0] - 10000 - 1);
+            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+                return p;
+            } catch (IOException busy) {
+                // another
+            }
+        }
+        throw new IOException("no free port on 127.0.0.1 below " + eph[0]);
+    }
+
+    private FleetRun.Options options(Path run, int port, int rank, boolean allow) {
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 60, "socket", 1, "lo");
+        return new FleetRun.Options(settings, null, 2, 2, SearchOptions.DEFAULT_MARGIN, OptionalDouble.empty(), null, 1,
+                "127.0.0.1:" + port, rank, 2, "node-" + rank, null, run, new FleetOutputs.Paths(run.resolve("fleet.json"),
+                run.resolve("fleet.html"), run.resolve("drain.txt"), run.resolve("fleet-junit.xml"), run.resolve("fleet.prom")),
+                null, null, run, allow);
+    }
+
+    private static Map<String, String> env(String secret) {
+        Map<String, String> env = new HashMap<>();
+        if (secret != null) {
+            env.put("NCCLBENCH_TOKEN", secret);
+        }
+        return env;
+    }
+
+    /** Rank 0's printed output, once both nodes are done; rank 0's exit is OK (two healthy loopback nodes). */
+    private String search(Path run, String secret0, String secret1, boolean allow) throws Exception {
+        int port = freePort();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            StringWriter out = new StringWriter();
+            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, allow), new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true), env(secret0)));
+            Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, allow),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), env(secret1)));
+            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+            assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
+            return out.toString();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static JsonNode json(Path run) throws IOException {
+        return Json.mapper().readTree(run.resolve("fleet.json").toFile());
+    }
+
+    @Test
+    void anUnauthenticatedSearchWritesNoDrainListAndRemovesAStaleOne() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("open"));
+        Files.writeString(run.resolve("drain.txt"), "node-of-an-earlier-run\n");
+        String out = search(run, null, null, false);
+        assertTrue(out.contains("# " + JobSecret.NOT_AUTHENTICATED + "; no drain list is written"), out);
+        assertTrue(out.contains("(no drain list: not authenticated)"), out);
+        assertFalse(Files.exists(run.resolve("drain.txt")), "no drain list, and no stale one for a script to drain");
+        assertFalse(json(run).get("rendezvous_authenticated").asBoolean());
+        assertTrue(json(run).has("drain_withheld"));
+        assertTrue(Files.readString(run.resolve("fleet.html")).contains("<h2>Drain: withheld</h2>"));
+    }
+
+    @Test
+    void allowUnauthenticatedWritesTheDrainListAndSaysSo() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("allowed"));
+        String out = search(run, null, null, true);
+        assertTrue(out.contains(JobSecret.NOT_AUTHENTICATED + " (drain list written: --allow-unauthenticated)"), out);
+        assertTrue(Files.exists(run.resolve("drain.txt")));
+        assertFalse(json(run).get("rendezvous_authenticated").asBoolean());
+    }
+
+    @Test
+    void aSecretSearchWritesTheDrainListAndRefusesANodeWithAnotherSecret() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("secret"));
+        int port = freePort();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            StringWriter out = new StringWriter();
+            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false), new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true), env(SECRET)));
+            // an intruder claims rank 1 before the real one: refused in one line, and the search waits on
+            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
+                    env("an-intruder-with-its-own-secret-0123456789")));
+            assertEquals(ExitCode.USAGE, refused.exitCode());
+            assertTrue(refused.getMessage().contains("refused rank 1: rank 1 did not prove the job's secret"),
+                    refused.getMessage());
+            assertEquals(1, refused.getMessage().lines().count());
+            Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, false),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), env(SECRET)));
+            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+            assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
+            assertFalse(out.toString().contains("not authenticated"), out.toString());
+            assertTrue(Files.exists(run.resolve("drain.txt")));
+            assertTrue(json(run).get("rendezvous_authenticated").asBoolean());
+            assertFalse(json(run).has("drain_withheld"));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
