@@ -14,9 +14,15 @@
 #   NCCLBENCH_OUT       where results, JUnit and the node-exporter textfile go (default: /var/tmp/ncclbench/NODE)
 #   NCCLBENCH_DRAIN_ON  FAIL (default) or DEGRADED: the worst verdict that still lets the node run jobs
 #   NCCLBENCH_JAVA      java to use (default: $JAVA_HOME/bin/java, else java on PATH)
+#   NCCLBENCH_UNCHECKED leave (default) or drain: what to do when the check could not run at all (no jar, a bad
+#                       NCCLBENCH_PREFLIGHT, a crash of the tool). Either way it is never silent: a syslog line
+#                       (logger -t ncclbench-prolog) and the node's Comment (scontrol show node) say why, and the
+#                       Comment is cleared by the next check that judges the node. "drain" trades an idle node for
+#                       never running a job on an unchecked one.
 # The check's rendezvous gets a random secret made here, in the check's environment alone (docs/security.md).
 # Exit: 0 PASS or DEGRADED (the job runs; DEGRADED is reported), 1 FAIL (the node is drained, the job requeued);
-# a usage error in NCCLBENCH_PREFLIGHT or an internal error is reported and exits 0 (not the node's fault).
+# a check that could not run (no jar, a usage error in NCCLBENCH_PREFLIGHT, an internal error) is said in syslog and
+# the node's Comment, then exits 0 (NCCLBENCH_UNCHECKED=leave) or drains and exits 1 (NCCLBENCH_UNCHECKED=drain).
 set -uo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 jar="${NCCLBENCH_JAR:-$here/../../target/ncclbench.jar}"
@@ -25,11 +31,44 @@ out="${NCCLBENCH_OUT:-/var/tmp/ncclbench/$node}"
 drain_on="${NCCLBENCH_DRAIN_ON:-FAIL}"
 java="${NCCLBENCH_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"
 java="${java:-java}"
+unchecked_do="${NCCLBENCH_UNCHECKED:-leave}"
 mkdir -p "$out"
-if [[ ! -f "$jar" ]]; then
-  echo "$node: ncclbench prolog: no jar at $jar (set NCCLBENCH_JAR): no check ran, the node is left as it was" \
-    | tee "$out/preflight.err" >&2
+# Where an admin looks: syslog and the node's Comment (a prolog's stderr is in no log by default)
+tell() {
+  logger -t ncclbench-prolog -p user.warning -- "$node: $1" 2>/dev/null || true
+  scontrol update NodeName="$node" Comment="${1:0:250}" 2>/dev/null || true
+}
+# A check that could not run: told where an admin sees it, then the node left or drained as NCCLBENCH_UNCHECKED says
+unchecked() {
+  local why="ncclbench prolog: no check ran: $1"
+  echo "$node: $why" | tee -a "$out/preflight.err" >&2
+  tell "$why"
+  if [[ "$unchecked_do" == drain ]]; then
+    reason="$why"
+    drain
+    exit 1
+  fi
   exit 0
+}
+drain() {
+  if scontrol update NodeName="$node" State=DRAIN Reason="${reason:0:250}"; then
+    echo "$node: drained: $reason" >&2
+  else
+    echo "$node: could not drain (scontrol failed): $reason" >&2
+  fi
+}
+# a judged node: an earlier "no check ran" Comment of ours no longer holds (an admin's own Comment is kept)
+judged() {
+  if scontrol show node "$node" 2>/dev/null | grep -q 'Comment=ncclbench prolog: no check ran'; then
+    scontrol update NodeName="$node" Comment="" 2>/dev/null || true
+  fi
+}
+if [[ "$unchecked_do" != leave && "$unchecked_do" != drain ]]; then
+  unchecked_do=leave
+  unchecked "NCCLBENCH_UNCHECKED is '${NCCLBENCH_UNCHECKED}', not leave or drain"
+fi
+if [[ ! -f "$jar" ]]; then
+  unchecked "no jar at $jar (set NCCLBENCH_JAR)"
 fi
 # a one-process check whatever launcher started us (srun by hand sets SLURM_PROCID/SLURM_NTASKS): --world-size 1
 rm -f "$out/preflight.xml" "$out/ncclbench.prom"
@@ -46,18 +85,13 @@ if [[ "$verdict" != PASS && "$verdict" != DEGRADED && "$verdict" != FAIL ]]; the
   line="FAIL: no verdict (exit $rc): $(grep -v '^\s*$' "$out/preflight.err" | tail -1)"
 fi
 reason="ncclbench preflight: $line"
-drain() {
-  if scontrol update NodeName="$node" State=DRAIN Reason="${reason:0:250}"; then
-    echo "$node: drained: $reason" >&2
-  else
-    echo "$node: could not drain (scontrol failed): $reason" >&2
-  fi
-}
 case "$rc" in
-  0) exit 0 ;;
-  6) if [[ "$drain_on" == DEGRADED ]]; then drain; exit 1; fi
-     echo "$node: $reason" >&2; exit 0 ;;
-  3|4|5) drain; exit 1 ;;
-  # a usage error (2) or a fault of the tool (1) says nothing about the node: reported, the node left alone
-  *) echo "$node: ncclbench prolog: preflight did not judge the node: $line" | tee -a "$out/preflight.err" >&2; exit 0 ;;
+  0) judged; exit 0 ;;
+  6) judged
+     if [[ "$drain_on" == DEGRADED ]]; then drain; exit 1; fi
+     echo "$node: $reason" >&2; tell "$reason"; exit 0 ;;
+  3|4|5) judged; drain; exit 1 ;;
+  # a usage error (2) or a fault of the tool (1) says nothing about the node, and nothing was checked: said where an
+  # admin sees it, then left or drained as NCCLBENCH_UNCHECKED says
+  *) unchecked "preflight exit $rc: $line" ;;
 esac

@@ -132,6 +132,26 @@ class SlurmClusterTest {
         }
     }
 
+    /** A check that could not run (no jar here) never passes silently: the node's Comment says so, then it is left. */
+    @Test
+    void aPrologThatCouldNotCheckSaysSoInTheNodesComment() throws Exception {
+        Path prolog = dir.resolve("prolog-nojar.sh");
+        Files.writeString(prolog, "#!/bin/sh\nexport NCCLBENCH_JAR='" + dir + "/absent.jar' NCCLBENCH_OUT='" + dir
+                + "/prolog-nojar/'\"$SLURMD_NODENAME\"\nexec '" + BASE.resolve("scripts/launch/slurm-prolog.sh") + "'\n");
+        Files.setPosixFilePermissions(prolog, PosixFilePermissions.fromString("rwxr-xr-x"));
+        try {
+            assertEquals(0, run(List.of("bash", LAB.toString(), "prolog", prolog.toString()), 30).code);
+            Run job = run(List.of("srun", "-N", "1", "-w", "node2", "true"), 60);
+            assertEquals(0, job.code, "NCCLBENCH_UNCHECKED=leave (the default) lets the job run: " + job.output);
+            String node = run(List.of("scontrol", "show", "node", "node2"), 10).output;
+            assertTrue(node.contains("Comment=ncclbench prolog: no check ran: no jar at " + dir + "/absent.jar"), node);
+            assertFalse(node.contains("DRAIN"), node);
+        } finally {
+            run(List.of("bash", LAB.toString(), "prolog", "none"), 30);
+            run(List.of("scontrol", "update", "nodename=node2", "comment="), 10);
+        }
+    }
+
     @Test
     void sbatchSweepCancelledKeepsItsRowsAsInterrupted() throws Exception {
         Path json = dir.resolve("sbatch.json");
