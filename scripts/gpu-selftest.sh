@@ -22,6 +22,11 @@
 #   nccl-tests-G  the same with -G 1 (CUDA graph replay)
 #   sweep-G       the same with -G 1
 #   check         sweep -b 1G -e 8G -f 8 -c 1 -I 1: #wrong at 1 GB and 8 GB, per-iteration CUDA-event samples
+#   preflight     preflight with no flags, as the Slurm prolog runs it: PASS wanted (exit 0)
+#   versions      the plain sweep's result.json records nccl, its library, cuda_runtime, cuda_driver_api, driver,
+#                 kernel, gpu_model and gpu_count as fields
+#   sweep-again   the plain sweep once more (-N 1), then baseline (record the first), gate (the second against it),
+#                 report (--html, --png of the first, packed in runs.tar.gz) and explain (of every run folder)
 #   hang          sweep --rank 0 --world-size 2 -T 5 with rank 1 never started: must exit 5. This tests the
 #                 rendezvous's -T (rank 0 waits for rank 1 in the store, before any NCCL call), not NCCL's: the
 #                 drain abort, init deadline and launch watchdog need two ranks, and NCCL refuses two ranks on one GPU
@@ -149,6 +154,26 @@ fi
 step sweep-G 120 0 "$OUT/sweep.txt" -- nb sweep --backend nccl "${flags[@]}" -G 1 --out "$work/runs/graph" --no-progress
 step check 90 0 "$OUT/check.txt" -- nb sweep --backend nccl -b 1G -e 8G -f 8 -g 1 -c 1 -n 5 -I 1 -T 60 \
   --out "$work/runs/check" --no-progress
+# What a user on a GPU node runs after a sweep: preflight with no flags, a baseline of one plain sweep and the gate
+# of another against it, the report, explain of the run folders, and the versions each run recorded as fields.
+step preflight 90 0 "$OUT/check.txt" -- nb preflight --out "$work/runs/preflight"
+step versions 10 0 "$OUT/check.txt" -- python3 -c '
+import glob, json, sys
+f = sorted(glob.glob(sys.argv[1] + "/*/result.json"))[0]
+v = json.load(open(f))["versions"]
+need = ["nccl", "nccl_library", "cuda_runtime", "cuda_driver_api", "driver", "kernel", "gpu_model", "gpu_count"]
+print("versions of", f); [print("  %s = %s" % kv) for kv in sorted(v.items())]
+missing = [k for k in need if k not in v]
+print("missing:", ", ".join(missing) if missing else "none"); sys.exit(1 if missing else 0)' "$work/runs/plain"
+step sweep-again 120 0 "$OUT/check.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/again" --no-progress
+step baseline 30 0 "$OUT/check.txt" -- bash -c 'nb baseline record "$1"/*/result.json --name selftest --out "$2"' _ \
+  "$work/runs/plain" "$work/selftest.baseline.json"
+step gate 30 0 "$OUT/check.txt" -- bash -c 'nb gate --baseline "$1" "$2"/*/result.json' _ "$work/selftest.baseline.json" \
+  "$work/runs/again"
+mkdir -p "$work/runs/report"
+step report 60 0 "$OUT/check.txt" -- bash -c 'nb report --html "$1/report.html" --png "$1/report.png" "$2"/*/result.json' \
+  _ "$work/runs/report" "$work/runs/plain"
+step explain 30 0 "$OUT/check.txt" -- nb explain "$work/runs"
 # rank 1 is never started: rank 0 must give up in the rendezvous after -T 5 with the hang code (the run folder is
 # made after the rendezvous, so there is none; NCCL's own -T paths need two GPUs)
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"
