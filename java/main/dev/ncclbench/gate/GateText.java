@@ -73,8 +73,8 @@ public final class GateText {
         String head = r.verdict().name();
         if (parts.isEmpty()) {
             return head + ": " + (r.baselineName() == null ? "the curve check found nothing that degrades the path"
-                    : r.comparedSizes() + " sizes (" + r.compared() + " placements, each judged on its own) within"
-                    + " noise and tolerance of baseline " + r.baselineName())
+                    : r.comparedSizes() + " sizes within noise and tolerance of baseline " + r.baselineName()
+                    + ", each placement on its own")
                     + oneSidedNote(r) + partialNote(r);
         }
         String changed = r.changes().isEmpty() ? "; nothing changed in the fingerprint"

@@ -104,7 +104,7 @@ class PreflightCommandTest {
         assertTrue(j.get("doctor").get("findings").isArray(), again.out());
         assertEquals(hostErrors.size(), j.get("doctor").get("ignored").size(), again.out());
         String line = again.err().lines().reduce((a, b) -> b).orElse("");
-        assertTrue(line.startsWith("PASS: 3 sizes within noise and tolerance of baseline loopback; doctor: "), line);
+        assertTrue(line.startsWith("PASS: 3 sizes within noise and tolerance of baseline loopback, each placement on its own; doctor: "), line);
         assertEquals(line, j.get("line").asText());
 
         Document x = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());

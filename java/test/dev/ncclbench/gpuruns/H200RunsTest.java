@@ -73,7 +73,7 @@ class H200RunsTest {
         assertEquals(0, rec.code(), rec.out() + rec.err());
         CliRun g = cli("gate", "--baseline", b.toString(), DEFAULT.toString());
         assertEquals(0, g.code(), g.out() + g.err());
-        assertTrue(last(g.out()).startsWith("PASS: 31 sizes"), g.out());
+        assertTrue(last(g.out()).startsWith("PASS: 31 sizes within noise and tolerance of baseline h200, each placement on its own"), g.out());
         assertTrue(g.out().contains("# judged on the table's time (mean of the timed loop): no per-iteration samples"),
                 g.out());
         assertTrue(g.out().contains("(tolerance only)"), g.out());
