@@ -29,7 +29,7 @@ version="${name#ncclbench-}"
 
 wheel() {  # wheel GLOB PIP_SPEC -> a wheel in deps/wheels, downloaded when missing
   local w
-  w="$(ls deps/wheels/$1 2>/dev/null | sort -V | tail -n 1)"
+  w="$(ls deps/wheels/$1 2>/dev/null | sort -V | tail -n 1 || true)"
   if [[ -z "$w" ]]; then
     mkdir -p deps/wheels
     python3 -m pip download --quiet --no-deps "$2" -d deps/wheels >&2 || die 3 "pip download $2 failed"
@@ -41,18 +41,23 @@ nccl_whl="$(wheel 'nvidia_nccl_cu13-*.whl' nvidia-nccl-cu13)"
 cudart_whl="$(wheel 'nvidia_cuda_runtime-13.0.*.whl' 'nvidia-cuda-runtime==13.0.*')"
 
 mirror="${DEBIAN_MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | grep -v '^\s*#' \
-  | grep -o -E 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ')}"
+  | grep -o -E 'https?://[^ ]+/debian/?( |$)' | head -n 1 | tr -d ' ' || true)}"
 mirror="${mirror:-http://deb.debian.org/debian}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/ncclbench-image.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
-# the libraries the bundle's runtime loads (VERSIONS: node needs), fontconfig and a font for the charts, and what
-# doctor reads the host with (ip, lspci)
+# the libraries the bundle's runtime loads (VERSIONS: node needs), fontconfig and a font for the charts; what doctor
+# reads the host with (ip, lspci); rdma-core's verbs and its providers (mlx5, efa, ...), without which NCCL in the
+# container has no IB/RoCE and falls back to sockets; Open MPI and ssh for the MPI Operator's MPIJob
+# (scripts/launch/k8s/sweep-mpijob.yaml: the launcher runs mpirun, the workers sshd)
 include=libfreetype6,libharfbuzz0b,fontconfig,fonts-dejavu-core,libjpeg62-turbo,liblcms2-2,iproute2,pciutils,procps
+include+=,libibverbs1,ibverbs-providers,librdmacm1,openmpi-bin,openssh-client,openssh-server
 say "debootstrap bookworm (minbase) from $mirror"
 debootstrap --variant=minbase --include="$include" bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
   || { tail -n 20 "$work/debootstrap.log" >&2; die 3 "debootstrap failed"; }
-# what only apt and a person reading docs need
+# what only apt and a person reading docs need; and sshd's host keys, which every container of the image would
+# share: the MPIJob's workers make their own when they start (ssh-keygen -A)
+rm -f "$rootfs"/etc/ssh/ssh_host_*
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* \
   "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/var/log/*.log "$rootfs"/var/cache/debconf/*-old
 

@@ -74,8 +74,10 @@ if unzip -l "$jar" | grep -c 'ncclbench_kernels.fatbin' >/dev/null; then
 else
   kernels="none: built without nvcc, the nccl backend fills and checks buffers through the host"
 fi
-# X11 (libawt_xawt), sound (libjsound) and the splash screen come with java.desktop but a headless run never loads them
-needs="$(find "$b/runtime" -name '*.so' ! -name libawt_xawt.so ! -name libjsound.so ! -name libsplashscreen.so -exec ldd {} + 2>/dev/null | awk '$2 == "=>" && $3 !~ /runtime/ {print $1}' \
+# X11 (libawt_xawt, libjawt), sound (libjsound) and the splash screen come with java.desktop; a headless run never
+# loads them
+needs="$(find "$b/runtime" -name '*.so' ! -name libawt_xawt.so ! -name libjawt.so ! -name libjsound.so \
+  ! -name libsplashscreen.so -exec ldd {} + 2>/dev/null | awk '$2 == "=>" && $3 !~ /runtime/ {print $1}' \
   | grep -v -E '^lib(jvm|java|jli|awt|net|nio|verify|zip|mlib_image)\.so$' | sort -u | tr '\n' ' ')"
 glibc="$(objdump -T "$b/runtime/bin/java" "$b/runtime/lib/server/libjvm.so" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -u -V | tail -n 1)"
 cat >"$b/VERSIONS" <<VERSIONS
