@@ -95,7 +95,8 @@ tar --numeric-owner -C "$rootfs" -c . | podman import \
   --change 'ENV NCCL_HOME=/opt/nccl' \
   --change 'ENV NVIDIA_VISIBLE_DEVICES=all' \
   --change 'ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility' \
-  --change "LABEL org.opencontainers.image.title=ncclbench org.opencontainers.image.version=$version" \
+  --change "LABEL org.opencontainers.image.title=ncclbench" \
+  --change "LABEL org.opencontainers.image.version=$version" \
   --message "ncclbench $version: scripts/image.sh" - "$image" >/dev/null || die 3 "podman import failed"
 mkdir -p dist
 oci="dist/$name.oci.tar"
