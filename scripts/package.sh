@@ -38,8 +38,8 @@ version="$(unzip -p "$jar" META-INF/MANIFEST.MF | sed -n 's/^Implementation-Vers
 [[ -n "$version" ]] || die 3 "$jar has no Implementation-Version in its manifest (pom.xml's shade transformer sets it)"
 
 # the modules: what jdeps finds the fat jar (ours and every dependency shaded into it) using, never a list by hand.
-# --ignore-missing-deps: optional classes of the dependencies that the shade leaves out (xchart's PDF writer,
-# JavaCPP's slf4j logger) are never loaded; the no-Java test (.ci/bundle-test) runs every command to prove it.
+# --ignore-missing-deps: what the jar refers to but does not hold is never loaded: xchart's PDF and GIF writers (left
+# out in pom.xml), JavaCPP's slf4j logger and its Maven plugin (BuildMojo); .ci/bundle-test runs every command to prove it.
 modules="$("$jdeps" --print-module-deps --ignore-missing-deps --multi-release 17 "$jar")" || die 3 "jdeps failed on $jar"
 [[ "$modules" =~ ^[a-z.,]+$ ]] || die 3 "jdeps printed no module list: '$modules'"
 
