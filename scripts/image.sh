@@ -87,6 +87,7 @@ image            Debian $(cat "$rootfs/etc/debian_version") (debootstrap minbase
 VERSIONS
 
 image="localhost/ncclbench:$version"
+old="$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)"
 say "podman import $image"
 tar --numeric-owner -C "$rootfs" -c . | podman import \
   --change 'ENTRYPOINT ["/opt/ncclbench/bin/ncclbench"]' \
@@ -98,6 +99,8 @@ tar --numeric-owner -C "$rootfs" -c . | podman import \
   --change "LABEL org.opencontainers.image.title=ncclbench" \
   --change "LABEL org.opencontainers.image.version=$version" \
   --message "ncclbench $version: scripts/image.sh" - "$image" >/dev/null || die 3 "podman import failed"
+# the image this name held before, now untagged: gone unless a container still uses it
+[[ -n "$old" && "$old" != "$(podman image inspect --format '{{.Id}}' "$image")" ]] && podman rmi "$old" >/dev/null 2>&1 || true
 mkdir -p dist
 oci="dist/$name.oci.tar"
 rm -f "$oci"
