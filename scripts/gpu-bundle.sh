@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds, on this (developer) machine, everything scripts/gpu-selftest.sh needs on a GPU machine that has
 # no JDK and no compiler, under target/ (ignored by git), and checks that it fits the device tool's 64 MiB:
-#   target/jre                   a jlink'd Java runtime
-#   target/ncclbench.jar         the fat jar (probe JNI + kernels fatbin inside)
+#   target/gpu-bundle/ncclbench.tar.gz         the bundle users get, from scripts/package.sh (one builder): a jlink'd
+#                                              runtime, the fat jar (probe JNI + kernels fatbin inside), bin/ncclbench;
+#                                              carried packed, the self-test unpacks it
 #   target/gpu-bundle/bench.jar  JMH and NcclAllReduceBench (ncclAllReduce per call through JavaCPP)
 #   target/gpu-bundle/allreduce_percall        the same calls from C (native/bench/allreduce_percall.c)
 #   target/gpu-bundle/nccl-tests/all_reduce_perf   nccl-tests v2.19.6, built for sm_90 against deps/nccl
@@ -86,16 +87,12 @@ listing="$(unzip -l target/ncclbench.jar)"
 [[ "$listing" == *dev/ncclbench/native/ncclbench_kernels.fatbin* ]] \
   || die 3 "target/ncclbench.jar has no kernels fatbin (built without nvcc): the GPU run would fill and check 8 GB through the host; install the CUDA toolkit (nvcc) and rebuild (mvn -B -o package)"
 
-if [[ ! -x target/jre/bin/java ]]; then
-  say "jlink: target/jre"
-  rm -rf target/jre
-  jlink --add-modules java.base,java.logging,jdk.unsupported,java.management,jdk.management,java.sql \
-    --strip-debug --no-header-files --no-man-pages --compress=2 --output target/jre || die 3 "jlink failed"
-fi
-
 b=target/gpu-bundle
 rm -rf "$b"
 mkdir -p "$b"
+# the jar just built is fresh, so package.sh takes it as it is and only adds the runtime (modules from jdeps)
+tarball="$(scripts/package.sh | tail -n 1)" || die 3 "scripts/package.sh failed"
+cp "$tarball" "$b/ncclbench.tar.gz"
 gcc -std=c99 -O2 -Wall -Wextra -o "$b/allreduce_percall" native/bench/allreduce_percall.c -ldl || die 3 "gcc failed"
 
 # The JMH benchmark: its classes and JMH's generated ones from target/test-classes, with jmh-core and
@@ -123,18 +120,21 @@ fi
 
 # what the carried binaries need of the GPU machine's C and C++ libraries: the self-test prints it beside ldd --version
 if command -v objdump >/dev/null; then
-  bins=(target/jre/bin/java target/jre/lib/server/libjvm.so "$b/allreduce_percall")
+  rt="$(mktemp -d)"
+  tar -xzf "$b/ncclbench.tar.gz" -C "$rt" --wildcards '*/runtime/bin/java' '*/runtime/lib/server/libjvm.so'
+  bins=("$rt"/*/runtime/bin/java "$rt"/*/runtime/lib/server/libjvm.so "$b/allreduce_percall")
   [[ -x "$b/nccl-tests/all_reduce_perf" ]] && bins+=("$b/nccl-tests/all_reduce_perf")
   objdump -T "${bins[@]}" 2>/dev/null | grep -o 'GLIBC\(XX\)\?_[0-9.]*' | sort -u -V \
     | awk -F_ '{v[$1] = $0} END {printf "%s %s\n", v["GLIBC"], v["GLIBCXX"]}' >"$b/glibc-needs.txt"
+  rm -rf "$rt"
   say "carried binaries need $(cat "$b/glibc-needs.txt")"
 fi
 
 tree=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | tail -n 1 | cut -f1)
-carried=$(du -cb target/jre target/ncclbench.jar "$b" | tail -n 1 | cut -f1)
+carried=$(du -cb "$b" | tail -n 1 | cut -f1)
 total=$((tree + carried))
-for p in target/jre target/ncclbench.jar "$b"/*; do du -sh "$p"; done | sed 's/^/gpu-bundle:   /'
+for p in "$b"/*; do du -sh "$p"; done | sed 's/^/gpu-bundle:   /'
 say "working tree $((tree / 1024)) KiB + carried $((carried / 1024)) KiB = $(awk "BEGIN{printf \"%.1f\", $total / 1048576}") MiB of 64 MiB"
-[[ $total -le $limit ]] || die 6 "over the device tool's 64 MiB: drop modules from jlink or CUDA JNI from the shade filters"
+[[ $total -le $limit ]] || die 6 "over the device tool's 64 MiB: drop CUDA JNI from the shade filters (the modules are what jdeps finds)"
 [[ -n "$peer" ]] || say "no nccl-tests in the bundle: the self-test will skip the comparison and say why"
-say "ready: run(command=\"bash scripts/gpu-selftest.sh\", carry=[\"target/jre\",\"target/ncclbench.jar\",\"target/gpu-bundle\"], timeout_s=300)"
+say "ready: run(command=\"bash scripts/gpu-selftest.sh\", carry=[\"target/gpu-bundle\"], timeout_s=300)"

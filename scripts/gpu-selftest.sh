@@ -5,11 +5,12 @@
 #
 # What it expects, carried in (built on the developer machine by scripts/gpu-bundle.sh, which also says how
 # to build nccl-tests there and checks that everything fits the device tool's 64 MiB):
-#   target/jre  target/ncclbench.jar  target/gpu-bundle/{bench.jar,allreduce_percall,nccl-tests/all_reduce_perf}
+#   target/gpu-bundle/{ncclbench.tar.gz,bench.jar,allreduce_percall,nccl-tests/all_reduce_perf}
+# ncclbench.tar.gz is the bundle users get (scripts/package.sh: jlink'd runtime, jar, bin/ncclbench), unpacked here.
 # libnccl.so.2 (250 MB) is not carried: the machine's pip package nvidia-nccl-cu13 is found in site-packages.
 #
 # Device tool call, from the repository root:
-#   run(command="bash scripts/gpu-selftest.sh", carry=["target/jre","target/ncclbench.jar","target/gpu-bundle"], timeout_s=300)
+#   run(command="bash scripts/gpu-selftest.sh", carry=["target/gpu-bundle"], timeout_s=300)
 #
 # Steps, each under its own timeout, cut to what is left of SELFTEST_BUDGET (default 270 s; the whole run
 # should take about 2 minutes, so a 300 s call leaves room for one rerun in a 15-minute lease), and, where
@@ -27,6 +28,7 @@
 #                 kernel, gpu_model and gpu_count as fields
 #   sweep-again   the plain sweep once more (-N 1), then baseline (record the first), gate (the second against it),
 #                 report (--html, --png of the first, packed in runs.tar.gz) and explain (of every run folder)
+#   outputs       sweep --html -J --json, then report --png --svg of it, from the bundle's runtime
 #   hang          sweep --rank 0 --world-size 2 -T 5 with rank 1 never started: must exit 5. This tests the
 #                 rendezvous's -T (rank 0 waits for rank 1 in the store, before any NCCL call), not NCCL's: the
 #                 drain abort, init deadline and launch watchdog need two ranks, and NCCL refuses two ranks on one GPU
@@ -48,8 +50,6 @@ OUT="${OUT:-/tmp/ncclbench-selftest}"
 mkdir -p "$OUT"
 work="$(mktemp -d)"
 mkdir -p "$work/runs"
-java="$root/target/jre/bin/java"
-jar="$root/target/ncclbench.jar"
 bundle="$root/target/gpu-bundle"
 summary="$OUT/summary.txt"
 budget="${SELFTEST_BUDGET:-270}"
@@ -57,8 +57,12 @@ first_fail=0
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-[[ -x "$java" ]] || { note "FAIL no target/jre/bin/java: run scripts/gpu-bundle.sh and carry target/jre"; exit 3; }
-[[ -f "$jar" ]] || { note "FAIL no target/ncclbench.jar: run scripts/gpu-bundle.sh and carry it"; exit 3; }
+[[ -f "$bundle/ncclbench.tar.gz" ]] || { note "FAIL no target/gpu-bundle/ncclbench.tar.gz: run scripts/gpu-bundle.sh and carry target/gpu-bundle"; exit 3; }
+tar -xzf "$bundle/ncclbench.tar.gz" -C "$work" || { note "FAIL target/gpu-bundle/ncclbench.tar.gz does not unpack"; exit 3; }
+app="$(echo "$work"/ncclbench-*/)"
+app="${app%/}"
+java="$app/runtime/bin/java"
+jar="$app/lib/ncclbench.jar"
 
 # NCCL and the CUDA runtime: the pip wheels of the machine's Python, unless NCCL_HOME says otherwise.
 pylib() {  # pylib SUBDIR LIB -> the folder holding site-packages/nvidia/SUBDIR/lib/LIB
@@ -122,9 +126,10 @@ step() {
     (( first_fail == 0 )) && first_fail=1
   fi
 }
-nb() { "$java" -Xmx16g -Dorg.bytedeco.javacpp.cachedir="$work/javacpp-cache" -jar "$jar" "$@"; }
+# through the bundle's own launcher, as a user on the node runs it
+nb() { NCCLBENCH_JAVA_OPTS="-Xmx16g -Dorg.bytedeco.javacpp.cachedir=$work/javacpp-cache" "$app/bin/ncclbench" "$@"; }
 missing() { echo "$1"; return "$2"; }
-export java jar work
+export java jar work app
 export -f nb missing
 
 note "glibc here: $(ldd --version 2>&1 | head -n 1); carried binaries need: $(cat "$bundle/glibc-needs.txt" 2>/dev/null || echo 'unknown (no target/gpu-bundle/glibc-needs.txt)')"
@@ -174,6 +179,10 @@ mkdir -p "$work/runs/report"
 step report 60 0 "$OUT/check.txt" -- bash -c 'nb report --html "$1/report.html" --png "$1/report.png" "$2"/*/result.json' \
   _ "$work/runs/report" "$work/runs/plain"
 step explain 30 0 "$OUT/check.txt" -- nb explain "$work/runs"
+# every output of a GPU run from the bundle's runtime (its java.desktop draws the charts: --html crashed without it)
+step outputs 60 0 "$OUT/check.txt" -- bash -c 'mkdir -p "$1" && nb sweep --backend nccl -b 8 -e 64M -f 8 -g 1 -I 1 -T 60 --no-progress \
+  --json "$1/out.json" -J "$1/nt.json" --html "$1/sweep.html" && nb report "$1/out.json" --png "$1/r.png" --svg "$1/r.svg" \
+  && ls -l "$1"' outputs "$work/runs/outputs"
 # rank 1 is never started: rank 0 must give up in the rendezvous after -T 5 with the hang code (the run folder is
 # made after the rendezvous, so there is none; NCCL's own -T paths need two GPUs)
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 29517)"

@@ -1,10 +1,15 @@
-# Sourced by the sbatch scripts, with $self the submitted script (see slurm_self there): finds the checkout and
-# the jar, and makes the job's secret.
+# Sourced by the sbatch scripts, with $self the submitted script (see slurm_self there): finds the bundle, or the
+# checkout and its jar, and makes the job's secret.
 #   sets: ncclbench (the launcher), NCCLBENCH_JAR (exported, so that no process of the job builds),
 #         job_secret (not exported: the scripts hand it to their srun step alone, NCCLBENCH_TOKEN=... srun)
 slurm_find_jar() {
   local root
   root="$(cd "$(dirname "$self")/../.." && pwd)"
+  if [[ -z "${NCCLBENCH_JAR:-}" && -x "$root/bin/ncclbench" ]]; then
+    # an unpacked bundle (scripts/package.sh): its launcher brings its own runtime and jar
+    ncclbench="$root/bin/ncclbench"
+    return
+  fi
   ncclbench="$root/scripts/ncclbench"
   jar="${NCCLBENCH_JAR:-$root/target/ncclbench.jar}"
   if [[ ! -f "$jar" ]]; then

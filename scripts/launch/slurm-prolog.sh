@@ -8,12 +8,13 @@
 # By hand, one independent check per node of an allocation (each task runs its own one-process preflight):
 #   NCCLBENCH_JAR=$PWD/target/ncclbench.jar srun -N "$SLURM_JOB_NUM_NODES" --ntasks-per-node=1 scripts/launch/slurm-prolog.sh
 # Environment:
-#   NCCLBENCH_JAR       the jar to run (default: the checkout's target/ncclbench.jar); never built here: a missing
+#   NCCLBENCH_JAR       the jar to run (default: an unpacked bundle's lib/ncclbench.jar, run by the bundle's own
+#                       runtime, else the checkout's target/ncclbench.jar); never built here: a missing
 #                       jar is reported and the node is left alone (exit 0), since it says nothing about the node
 #   NCCLBENCH_PREFLIGHT extra preflight flags (e.g. "--baseline h200-node --fabric nvlink4")
 #   NCCLBENCH_OUT       where results, JUnit and the node-exporter textfile go (default: /var/tmp/ncclbench/NODE)
 #   NCCLBENCH_DRAIN_ON  FAIL (default) or DEGRADED: the worst verdict that still lets the node run jobs
-#   NCCLBENCH_JAVA      java to use (default: $JAVA_HOME/bin/java, else java on PATH)
+#   NCCLBENCH_JAVA      java to use (default: the bundle's runtime/bin/java, else $JAVA_HOME/bin/java, else java on PATH)
 #   NCCLBENCH_UNCHECKED leave (default) or drain: what to do when the check could not run at all (no jar, a bad
 #                       NCCLBENCH_PREFLIGHT, a crash of the tool). Either way it is never silent: a syslog line
 #                       (logger -t ncclbench-prolog) and the node's Comment (scontrol show node) say why, and the
@@ -26,6 +27,12 @@
 set -uo pipefail
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 jar="${NCCLBENCH_JAR:-$here/../../target/ncclbench.jar}"
+bundle="$(cd "$here/../.." && pwd)"
+# in an unpacked bundle (scripts/package.sh) its own jar and runtime: a GPU node has no java of its own
+if [[ -z "${NCCLBENCH_JAR:-}" && -f "$bundle/lib/ncclbench.jar" && -x "$bundle/runtime/bin/java" ]]; then
+  jar="$bundle/lib/ncclbench.jar"
+  : "${NCCLBENCH_JAVA:=$bundle/runtime/bin/java}"
+fi
 node="${SLURMD_NODENAME:-$(hostname -s)}"
 out="${NCCLBENCH_OUT:-/var/tmp/ncclbench/$node}"
 drain_on="${NCCLBENCH_DRAIN_ON:-FAIL}"

@@ -31,7 +31,7 @@ class LaunchFilesTest {
     static final Set<String> MPIJOB_SPEC = Set.of("slotsPerWorker", "runPolicy", "mpiReplicaSpecs", "sshAuthMountPath",
             "launcherCreationPolicy", "mpiImplementation");
     static final Set<String> POD_SPEC = Set.of("restartPolicy", "initContainers", "containers", "volumes", "subdomain",
-            "hostNetwork", "nodeSelector", "tolerations", "hostname");
+            "hostNetwork", "nodeSelector", "tolerations", "hostname", "runtimeClassName");
 
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> docs(Path f) throws IOException {
