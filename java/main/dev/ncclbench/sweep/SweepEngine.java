@@ -283,16 +283,7 @@ final class SweepEngine {
     private static double[] samplePass(Operation op, int iters, int agg) {
         op.beginTimed(iters, false);
         for (int i = 0; i < iters; i++) {
-            if (agg > 1) {
-                op.groupStart();
-            }
-            op.markStart(i);
-            for (int a = 0; a < agg; a++) {
-                op.launch(i * agg + a);
-            }
-            if (agg > 1) {
-                op.groupEnd();
-            }
+            iteration(op, i, agg);
         }
         op.markStart(iters);
         op.drain();
@@ -335,16 +326,7 @@ final class SweepEngine {
         double collOnly = 0;
         for (int i = 0; i < iters; i++) {
             long it0 = System.nanoTime();
-            if (agg > 1) {
-                op.groupStart();
-            }
-            op.markStart(i);
-            for (int a = 0; a < agg; a++) {
-                op.launch(i * agg + a);
-            }
-            if (agg > 1) {
-                op.groupEnd();
-            }
+            iteration(op, i, agg);
             if (!captured) {
                 switch (z) {
                     case 1: op.drain(); plane.barrier(tag + ": -z barrier " + i); break;
@@ -363,6 +345,20 @@ final class SweepEngine {
             last = now;
         }
         return collOnly;
+    }
+
+    /** Iteration i: its -m calls as one group (call index i x m + a shifts the buffers), its event before them. */
+    private static void iteration(Operation op, int i, int agg) {
+        if (agg > 1) {
+            op.groupStart();
+        }
+        op.markStart(i);
+        for (int a = 0; a < agg; a++) {
+            op.launch(i * agg + a);
+        }
+        if (agg > 1) {
+            op.groupEnd();
+        }
     }
 
     /**
