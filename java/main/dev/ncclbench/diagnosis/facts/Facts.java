@@ -37,6 +37,9 @@ public final class Facts {
     private final Warning firstFailureWarning;
     private final int ranksLogged;
     private final boolean multiNode;
+    private final boolean singleNode;
+    private final boolean gdrMixed;
+    private final Optional<NcclLogEvidence.Mention> chosenNetwork;
     private final boolean initFailure;
     private final boolean runFailure;
     private final String firstFailure;
@@ -99,12 +102,23 @@ public final class Facts {
         this.initFailure = first != null && !afterInit;
         this.runFailure = first != null && afterInit;
         this.firstFailure = first == null ? "" : describeFailure(e, first);
-        this.nranks = nranks(e);
         this.ranksLogged = ranksLogged(e);
-        this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
-                && Integer.parseInt(m.value()) > 1);
+        this.nranks = nranks(e);
+        this.chosenNetwork = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
+        // nodes, not host names: containers of one machine log under names of their own, and NCCL's nNodes or the
+        // P2P/SHM lines joining every rank say one node; ranks the log never shows, with a network chosen, say more
+        this.singleNode = net.isEmpty() && Scope.singleNode(e, nranks);
+        this.multiNode = !singleNode && (e.hosts().size() > 1 || e.topology().stream().anyMatch(m
+                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1)
+                || Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e))));
         this.pairs = RouteJudge.pairs(e.connections());
         this.hostRoutes = HostRoutes.of(e);
+        long gdrIb = e.hostFacts().stream().flatMap(h -> h.networks().stream()).filter(n -> Networks.isIb(n.network()))
+                .mapToLong(NcclLogEvidence.HostNet::gdrLines).sum();
+        long plainIb = e.hostFacts().stream().flatMap(h -> h.networks().stream()).filter(n -> Networks.isIb(n.network()))
+                .mapToLong(NcclLogEvidence.HostNet::otherLines).sum();
+        this.gdrMixed = ib.stream().anyMatch(Connection::gdr) && ib.stream().anyMatch(c -> !c.gdr())
+                || gdrIb > 0 && plainIb > 0;
         this.overall = RouteJudge.overall(this);
     }
 
@@ -298,7 +312,10 @@ public final class Facts {
         return ranksLogged;
     }
 
-    /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
+    /**
+     * More than one node: NET connections were made, NCCL said nNodes > 1, hosts of several names logged (unless
+     * {@link #singleNode()}), or the job has ranks the log never shows while NCCL chose a network other than sockets.
+     */
     public boolean multiNode() {
         return multiNode || !net.isEmpty() || hostRoutes.lines() > 0;
     }
@@ -308,14 +325,30 @@ public final class Facts {
         return hostRoutes;
     }
 
-    /** One node for certain (one host logged and NCCL said nNodes 1): "Using network X" then names no path. */
+    /**
+     * One node for certain, whatever network NCCL brought up ("Using network X" then names no path): NCCL said nNodes
+     * 1, or the P2P/SHM lines join every rank of the job; and no NET connection line is in the log.
+     */
     public boolean singleNode() {
-        return Scope.singleNode(e) && net.isEmpty();
+        return singleNode && hostRoutes.lines() == 0;
     }
 
-    /** The line that shows NVLS buffers set up, if any. */
-    public Optional<NcclLogEvidence.Mention> nvlsUsed() {
-        return Scope.nvlsUsed(e);
+    /**
+     * IB/RoCE connection lines with /GDRDMA and others without, over the whole log (every host's lines, past the
+     * list's caps): GPUDirect on one side or some nodes only, whichever pairs the excerpt shows.
+     */
+    public boolean gdrMixed() {
+        return gdrMixed;
+    }
+
+    /** NCCL's "Using network X" (the first), if any: what NCCL set up, which carries bytes only between nodes. */
+    public Optional<NcclLogEvidence.Mention> chosenNetwork() {
+        return chosenNetwork;
+    }
+
+    /** The line that shows NVLS set up, if any: a capability, since NVLS prints no line per connection it carries. */
+    public Optional<NcclLogEvidence.Mention> nvlsSetUp() {
+        return Scope.nvlsSetUp(e);
     }
 
     /** The line that shows CollNet (SHARP) connected, if any. */
