@@ -25,6 +25,10 @@ final class Coverage {
             withNet.add(c.host());
         }
         withNet.addAll(f.hostRoutes().byHost().keySet()); // every host's NET lines, also those past the list's cap
+        if (withNet.contains("") && f.evidence().hosts().isEmpty()) {
+            // certain means lines of the path's transport on the hosts named: pasted lines without a header name none
+            why.add("its NET connection lines name no host");
+        }
         List<String> silent = f.evidence().hosts().stream().filter(h -> !withNet.contains(h)).toList();
         if (!silent.isEmpty() && !withNet.contains("")) {
             why.add("no NET connection line from " + String.join(", ", silent.stream().limit(4).toList())

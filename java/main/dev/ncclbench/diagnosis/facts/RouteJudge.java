@@ -225,6 +225,11 @@ final class RouteJudge {
         }
         String basis = "from " + e.connections().size() + " connection line group(s) in NCCL's log";
         String doubt = Coverage.doubt(f);
+        if (!f.singleNode()) {
+            // intra-node lines prove the job's path only when the job is on one node
+            doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "nothing shows that the job ran on one node (no nNodes 1,"
+                    + " and neither the P2P/SHM lines nor one host's init lines cover every rank)";
+        }
         if (nvls.isPresent()) {
             // NVLS set up next to these connections may carry the all-reduce; no line says which carried the bytes
             doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "NVLS was set up too (" + nvls.get().value().strip()
