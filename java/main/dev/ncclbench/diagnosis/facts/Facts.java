@@ -110,15 +110,10 @@ public final class Facts {
         this.singleNode = net.isEmpty() && Scope.singleNode(e, nranks);
         this.multiNode = !singleNode && (e.hosts().size() > 1 || e.topology().stream().anyMatch(m
                 -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1)
-                || Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e))));
+                || Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e)), first != null));
         this.pairs = RouteJudge.pairs(e.connections());
         this.hostRoutes = HostRoutes.of(e);
-        long gdrIb = e.hostFacts().stream().flatMap(h -> h.networks().stream()).filter(n -> Networks.isIb(n.network()))
-                .mapToLong(NcclLogEvidence.HostNet::gdrLines).sum();
-        long plainIb = e.hostFacts().stream().flatMap(h -> h.networks().stream()).filter(n -> Networks.isIb(n.network()))
-                .mapToLong(NcclLogEvidence.HostNet::otherLines).sum();
-        this.gdrMixed = ib.stream().anyMatch(Connection::gdr) && ib.stream().anyMatch(c -> !c.gdr())
-                || gdrIb > 0 && plainIb > 0;
+        this.gdrMixed = Gdr.mixed(e, this.ib);
         this.overall = RouteJudge.overall(this);
     }
 

@@ -82,11 +82,12 @@ final class Scope {
     /**
      * The job has ranks this log never shows while NCCL chose (or brought up) a network other than sockets: one
      * host's file of a bigger job whose excerpt has only intra-node lines (2.19 and older print no nNodes). The
-     * ranks it does show are those of its init lines and connection lines; sockets are left out because NCCL falls
-     * back to them on every host without an HCA, one node included.
+     * ranks it does show are those of its init lines and connection lines. Sockets count only in a failed job (a
+     * plugin failed, NCCL fell back to sockets, the other node's connect failed): NCCL falls back to them on every
+     * host without an HCA, one node included, so in a healthy job they say nothing about other nodes.
      */
-    static boolean ranksElsewhere(NcclLogEvidence e, int nranks, Optional<Mention> chosen) {
-        if (chosen.isEmpty() || Networks.isSocket(chosen.get().value()) || nranks <= 1) {
+    static boolean ranksElsewhere(NcclLogEvidence e, int nranks, Optional<Mention> chosen, boolean failed) {
+        if (chosen.isEmpty() || Networks.isSocket(chosen.get().value()) && !failed || nranks <= 1) {
             return false;
         }
         java.util.Set<Integer> seen = new java.util.HashSet<>();
