@@ -39,6 +39,7 @@ public final class Facts {
     private final boolean multiNode;
     private final boolean singleNode;
     private final boolean gdrMixed;
+    private final String ranksElsewhere;
     private final Optional<NcclLogEvidence.Mention> chosenNetwork;
     private final boolean initFailure;
     private final boolean runFailure;
@@ -101,16 +102,18 @@ public final class Facts {
                 || runtimeOnly(first) && !initLogged(e, first));
         this.initFailure = first != null && !afterInit;
         this.runFailure = first != null && afterInit;
-        this.firstFailure = first == null ? "" : describeFailure(e, first);
+        this.firstFailure = first == null ? "" : Lines.describeFailure(e, first);
         this.ranksLogged = ranksLogged(e);
         this.nranks = nranks(e);
         this.chosenNetwork = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
         // nodes, not host names: containers of one machine log under names of their own, and NCCL's nNodes or the
         // P2P/SHM lines joining every rank say one node; ranks the log never shows, with a network chosen, say more
         this.singleNode = net.isEmpty() && Scope.singleNode(e, nranks);
+        boolean elsewhere = Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e)), first != null);
         this.multiNode = !singleNode && (e.hosts().size() > 1 || e.topology().stream().anyMatch(m
-                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1)
-                || Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e)), first != null));
+                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1) || elsewhere);
+        this.ranksElsewhere = !singleNode && elsewhere ? "the log shows " + Scope.ranksShown(e) + " of " + nranks
+                + " ranks, the others are on other nodes" : "";
         this.pairs = RouteJudge.pairs(e.connections());
         this.hostRoutes = HostRoutes.of(e);
         this.gdrMixed = Gdr.mixed(e, this.ib);
@@ -152,32 +155,6 @@ public final class Facts {
         }
         return (int) e.processes().stream().filter(p -> p.pid() >= 0).map(p -> p.host() + ':' + p.pid()).distinct()
                 .count();
-    }
-
-    /** "on gpu-b (rank 1, pid 5202) at misc/socket.cc:483: socketStartConnect: Connect to ... failed". */
-    private static String describeFailure(NcclLogEvidence e, Warning w) {
-        StringBuilder sb = new StringBuilder();
-        if (!w.host().isEmpty()) {
-            sb.append("first on ").append(w.host());
-            String rank = e.ranks().stream().filter(r -> r.host().equals(w.host()) && r.pid() == w.pid())
-                    .map(r -> "rank " + r.rank()).distinct().reduce((a, b) -> a + "/" + b).orElse("");
-            List<String> who = new ArrayList<>();
-            if (!rank.isEmpty()) {
-                who.add(rank);
-            }
-            if (w.pid() >= 0) {
-                who.add("pid " + w.pid());
-            }
-            if (!who.isEmpty()) {
-                sb.append(" (").append(String.join(", ", who)).append(')');
-            }
-            sb.append(' ');
-        }
-        sb.append("at ").append(w.source());
-        if (!w.ncclFile().isEmpty()) {
-            sb.append(" (").append(w.ncclFile()).append(':').append(w.ncclLine()).append(')');
-        }
-        return sb.append(": ").append(w.message()).toString();
     }
 
     public static Facts of(NcclLogEvidence e) {
@@ -334,6 +311,11 @@ public final class Facts {
      */
     public boolean gdrMixed() {
         return gdrMixed;
+    }
+
+    /** "the log shows 8 of 16 ranks, the others are on other nodes" when that is what makes the job multi-node. */
+    public String ranksElsewhere() {
+        return ranksElsewhere;
     }
 
     /** NCCL's "Using network X" (the first), if any: what NCCL set up, which carries bytes only between nodes. */

@@ -141,6 +141,9 @@ final class RouteJudge {
             String basis = said ? "from NCCL's \"Using network " + name + "\" line; no connection line confirms it"
                     + " carried data" : "from the " + name + " plugin's init lines (no \"Using network\" line, no"
                     + " connection line)";
+            if (!f.ranksElsewhere().isEmpty() && e.hosts().size() <= 1) {
+                basis += "; " + f.ranksElsewhere() + " (the intra-node lines say nothing about the path between them)";
+            }
             if (path == RouteKind.PLUGIN_NET && !f.provider().isEmpty()) {
                 e.networks().stream().filter(m -> m.kind().equals("provider")).findFirst()
                         .ifPresent(m -> ev.add(m.source() + ": selected provider " + m.value()));

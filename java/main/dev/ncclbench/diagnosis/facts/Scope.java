@@ -90,13 +90,19 @@ final class Scope {
         if (chosen.isEmpty() || Networks.isSocket(chosen.get().value()) && !failed || nranks <= 1) {
             return false;
         }
+        int seen = ranksShown(e);
+        return seen > 0 && seen < nranks;
+    }
+
+    /** How many ranks have an init line or a connection line in the log. */
+    static int ranksShown(NcclLogEvidence e) {
         java.util.Set<Integer> seen = new java.util.HashSet<>();
         e.ranks().forEach(r -> seen.add(r.rank()));
         for (Connection c : e.connections()) {
             seen.add(c.fromRank());
             seen.add(c.toRank());
         }
-        return !seen.isEmpty() && seen.size() < nranks;
+        return seen.size();
     }
 
     /**
