@@ -222,7 +222,12 @@ final class RouteJudge {
         } else if (f.nranks() == 1) {
             return new Overall(RouteKind.LOOPBACK, "certain", "one rank", "", List.of());
         } else if (f.initFailure()) {
-            return new Overall(RouteKind.FAILED, "certain", "from NCCL's WARN lines", "", List.of());
+            // certain only on NCCL's own word (a WARN from its source file); a plugin's or the application's line
+            // about NCCL may be something NCCL went on after, as TCPX's progress warnings are
+            var w = f.firstFailureWarning();
+            boolean own = w != null && !w.ncclFile().isEmpty() && FailureKind.of(w) != FailureKind.PLUGIN;
+            return new Overall(RouteKind.FAILED, own ? "certain" : "likely", own ? "from NCCL's WARN lines"
+                    : "from a WARN or error line about NCCL that is not NCCL's own", "", List.of());
         } else {
             return Overall.unknown();
         }
