@@ -45,6 +45,11 @@ final class Coverage {
         if (open > 0 && f.evidence().ranks().stream().anyMatch(r -> r.initComplete())) {
             why.add(open + " rank init(s) without Init COMPLETE");
         }
+        var w = f.firstFailureWarning();
+        if (w != null && (w.ncclFile().isEmpty() || FailureKind.of(w) == FailureKind.PLUGIN)) {
+            // a plugin's or the application's line about NCCL: NCCL may have gone on after it
+            why.add("the failure is read from a line that is not NCCL's own WARN");
+        }
         if (!f.unexplained().isEmpty()) {
             why.add(f.unexplained().size() + " WARN line(s) this tool does not interpret");
         }
