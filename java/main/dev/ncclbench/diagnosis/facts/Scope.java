@@ -49,6 +49,9 @@ final class Scope {
 
     /** Whether the P2P/SHM lines link ranks 0..nranks-1 into one group, with no NET line anywhere. */
     private static boolean intraGroupCoversJob(NcclLogEvidence e, int nranks) {
+        if (nranks > e.connections().size() + 1) {
+            return false; // n ranks need n-1 links at least; also bounds the array when a line names a huge nranks
+        }
         int[] parent = new int[nranks];
         for (int i = 0; i < nranks; i++) {
             parent[i] = i;
