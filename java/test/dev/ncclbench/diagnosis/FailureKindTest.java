@@ -50,6 +50,7 @@ class FailureKindTest {
             ERROR         | RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL version 2.14.3
             ERROR         | Test NCCL failure common.cu:958 'internal error - please report this issue to the NCCL developers / '
             ERROR         | h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2
+            SLOW_PROGRESS | a3-0:4100:4171 [0] tcpxResult_t tcpxCommProgress(tcpxComm*):1238 NCCL WARN 0x7f21c0:0x7f2080, nic 0, eth1, 192.168.1.10<54701><-192.168.1.11<42789> rx ctrl timeout cnt 1, nanos 500001359
             KNOWN         | h:1:2 [0] transport.cc:305 NCCL WARN Cannot initialize CollNet, using point-to-point network instead
             KNOWN         | h:1:2 [0] misc/ibvwrap.cc:112 NCCL WARN Failed to open libibverbs.so[.1]
             KNOWN         | h:1:2 [0] transport/net_ib.cc:80 NCCL WARN NET/IB : mlx5_0:1 Got non-fatal async event: GID table change(18)

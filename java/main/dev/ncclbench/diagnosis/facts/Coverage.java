@@ -25,6 +25,10 @@ final class Coverage {
             withNet.add(c.host());
         }
         withNet.addAll(f.hostRoutes().byHost().keySet()); // every host's NET lines, also those past the list's cap
+        if (withNet.contains("") && f.evidence().hosts().isEmpty()) {
+            // certain means lines of the path's transport on the hosts named: pasted lines without a header name none
+            why.add("its NET connection lines name no host");
+        }
         List<String> silent = f.evidence().hosts().stream().filter(h -> !withNet.contains(h)).toList();
         if (!silent.isEmpty() && !withNet.contains("")) {
             why.add("no NET connection line from " + String.join(", ", silent.stream().limit(4).toList())
@@ -40,6 +44,11 @@ final class Coverage {
         long open = f.evidence().ranks().stream().filter(r -> !r.initComplete()).count();
         if (open > 0 && f.evidence().ranks().stream().anyMatch(r -> r.initComplete())) {
             why.add(open + " rank init(s) without Init COMPLETE");
+        }
+        var w = f.firstFailureWarning();
+        if (w != null && (w.ncclFile().isEmpty() || FailureKind.of(w) == FailureKind.PLUGIN)) {
+            // a plugin's or the application's line about NCCL: NCCL may have gone on after it
+            why.add("the failure is read from a line that is not NCCL's own WARN");
         }
         if (!f.unexplained().isEmpty()) {
             why.add(f.unexplained().size() + " WARN line(s) this tool does not interpret");

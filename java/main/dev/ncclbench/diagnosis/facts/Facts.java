@@ -38,6 +38,10 @@ public final class Facts {
     private final NcclLogEvidence evidence;
     private final int ranksLogged;
     private final boolean multiNode;
+    private final boolean singleNode;
+    private final boolean gdrMixed;
+    private final String ranksElsewhere;
+    private final Optional<NcclLogEvidence.Mention> chosenNetwork;
     private final boolean initFailure;
     private final boolean runFailure;
     private final String firstFailure;
@@ -100,13 +104,21 @@ public final class Facts {
                 || runtimeOnly(first) && !initLogged(e, first));
         this.initFailure = first != null && !afterInit;
         this.runFailure = first != null && afterInit;
-        this.firstFailure = first == null ? "" : describeFailure(e, first);
-        this.nranks = nranks(e);
+        this.firstFailure = first == null ? "" : Lines.describeFailure(e, first);
         this.ranksLogged = ranksLogged(e);
-        this.multiNode = e.hosts().size() > 1 || e.topology().stream().anyMatch(m -> m.kind().equals("nodes")
-                && Integer.parseInt(m.value()) > 1);
+        this.nranks = nranks(e);
+        this.chosenNetwork = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
+        // nodes, not host names: containers of one machine log under names of their own, and NCCL's nNodes or the
+        // P2P/SHM lines joining every rank say one node; ranks the log never shows, with a network chosen, say more
+        this.singleNode = net.isEmpty() && Scope.singleNode(e, nranks);
+        boolean elsewhere = Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e)), first != null);
+        this.multiNode = !singleNode && (e.hosts().size() > 1 || e.topology().stream().anyMatch(m
+                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1) || elsewhere);
+        this.ranksElsewhere = !singleNode && elsewhere ? "the log shows " + Scope.ranksShown(e) + " of " + nranks
+                + " ranks, the others are on other nodes" : "";
         this.pairs = RouteJudge.pairs(e.connections());
         this.hostRoutes = HostRoutes.of(e);
+        this.gdrMixed = Gdr.mixed(e, this.ib);
         this.overall = RouteJudge.overall(this);
     }
 
@@ -145,32 +157,6 @@ public final class Facts {
         }
         return (int) e.processes().stream().filter(p -> p.pid() >= 0).map(p -> p.host() + ':' + p.pid()).distinct()
                 .count();
-    }
-
-    /** "on gpu-b (rank 1, pid 5202) at misc/socket.cc:483: socketStartConnect: Connect to ... failed". */
-    private static String describeFailure(NcclLogEvidence e, Warning w) {
-        StringBuilder sb = new StringBuilder();
-        if (!w.host().isEmpty()) {
-            sb.append("first on ").append(w.host());
-            String rank = e.ranks().stream().filter(r -> r.host().equals(w.host()) && r.pid() == w.pid())
-                    .map(r -> "rank " + r.rank()).distinct().reduce((a, b) -> a + "/" + b).orElse("");
-            List<String> who = new ArrayList<>();
-            if (!rank.isEmpty()) {
-                who.add(rank);
-            }
-            if (w.pid() >= 0) {
-                who.add("pid " + w.pid());
-            }
-            if (!who.isEmpty()) {
-                sb.append(" (").append(String.join(", ", who)).append(')');
-            }
-            sb.append(' ');
-        }
-        sb.append("at ").append(w.source());
-        if (!w.ncclFile().isEmpty()) {
-            sb.append(" (").append(w.ncclFile()).append(':').append(w.ncclLine()).append(')');
-        }
-        return sb.append(": ").append(w.message()).toString();
     }
 
     public static Facts of(NcclLogEvidence e) {
@@ -320,7 +306,10 @@ public final class Facts {
         return ranksLogged;
     }
 
-    /** More than one host logged, or NCCL said nNodes > 1, or NET connections were made. */
+    /**
+     * More than one node: NET connections were made, NCCL said nNodes > 1, hosts of several names logged (unless
+     * {@link #singleNode()}), or the job has ranks the log never shows while NCCL chose a network other than sockets.
+     */
     public boolean multiNode() {
         return multiNode || !net.isEmpty() || hostRoutes.lines() > 0;
     }
@@ -330,14 +319,35 @@ public final class Facts {
         return hostRoutes;
     }
 
-    /** One node for certain (one host logged and NCCL said nNodes 1): "Using network X" then names no path. */
+    /**
+     * One node for certain, whatever network NCCL brought up ("Using network X" then names no path): NCCL said nNodes
+     * 1, or the P2P/SHM lines join every rank of the job; and no NET connection line is in the log.
+     */
     public boolean singleNode() {
-        return Scope.singleNode(e) && net.isEmpty();
+        return singleNode && hostRoutes.lines() == 0;
     }
 
-    /** The line that shows NVLS buffers set up, if any. */
-    public Optional<NcclLogEvidence.Mention> nvlsUsed() {
-        return Scope.nvlsUsed(e);
+    /**
+     * IB/RoCE connection lines with /GDRDMA and others without, over the whole log (every host's lines, past the
+     * list's caps): GPUDirect on one side or some nodes only, whichever pairs the excerpt shows.
+     */
+    public boolean gdrMixed() {
+        return gdrMixed;
+    }
+
+    /** "the log shows 8 of 16 ranks, the others are on other nodes" when that is what makes the job multi-node. */
+    public String ranksElsewhere() {
+        return ranksElsewhere;
+    }
+
+    /** NCCL's "Using network X" (the first), if any: what NCCL set up, which carries bytes only between nodes. */
+    public Optional<NcclLogEvidence.Mention> chosenNetwork() {
+        return chosenNetwork;
+    }
+
+    /** The line that shows NVLS set up, if any: a capability, since NVLS prints no line per connection it carries. */
+    public Optional<NcclLogEvidence.Mention> nvlsSetUp() {
+        return Scope.nvlsSetUp(e);
     }
 
     /** The line that shows CollNet (SHARP) connected, if any. */

@@ -35,6 +35,11 @@ public enum FailureKind {
     ASYNC,
     /** Another failure NCCL or the application reported ("NCCL error", "unhandled system error", error returns). */
     ERROR,
+    /**
+     * A NET plugin's progress function says a transfer is slow and goes on (GPUDirect-TCPX's tcpxCommProgress "nic 0,
+     * eth1, ... rx ctrl timeout cnt 1, nanos 500001359": a control message waited past its threshold). No failure.
+     */
+    SLOW_PROGRESS,
     /** A WARN NCCL prints and carries on after, which other rules explain (CollNet unavailable, no libibverbs...). */
     KNOWN,
     /** A WARN this tool does not interpret. */
@@ -45,7 +50,7 @@ public enum FailureKind {
 
     /** Whether lines of this family mean the job (or a part of it) failed. */
     public boolean failure() {
-        return this != KNOWN && this != NONE;
+        return this != KNOWN && this != NONE && this != SLOW_PROGRESS;
     }
 
     public static FailureKind of(Warning w) {
@@ -62,6 +67,10 @@ public enum FailureKind {
         }
         if (known(lower)) {
             return KNOWN;
+        }
+        if (lower.contains("ctrl timeout cnt") || w.function().contains("CommProgress") && lower.contains("timeout")
+                && !lower.contains("fail") && !lower.contains("error")) {
+            return SLOW_PROGRESS; // before the connect family: a counted "timeout" here is a slow transfer
         }
         if (lower.contains("got completion from peer") || lower.contains("completion with error")
                 || lower.contains("vendor err") || lower.contains("vendor_err")) {

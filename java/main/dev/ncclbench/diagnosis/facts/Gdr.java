@@ -41,6 +41,27 @@ public final class Gdr {
         }
     }
 
+    /**
+     * IB/RoCE connection lines with /GDRDMA and others without, over the listed connections and every host's counts
+     * (past the list's caps): GPUDirect on one side or some nodes only, whichever pairs the excerpt shows.
+     */
+    static boolean mixed(NcclLogEvidence e, List<NcclLogEvidence.Connection> ib) {
+        if (ib.stream().anyMatch(NcclLogEvidence.Connection::gdr) && ib.stream().anyMatch(c -> !c.gdr())) {
+            return true;
+        }
+        long gdr = 0;
+        long plain = 0;
+        for (NcclLogEvidence.HostFacts h : e.hostFacts()) {
+            for (NcclLogEvidence.HostNet n : h.networks()) {
+                if (Networks.isIb(n.network())) {
+                    gdr += n.gdrLines();
+                    plain += n.otherLines();
+                }
+            }
+        }
+        return gdr > 0 && plain > 0;
+    }
+
     public static Signal signal(Facts f) {
         NcclLogEvidence e = f.evidence();
         int on = 0;

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis.facts;
 
 import dev.ncclbench.nccllog.Direction;
+import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 import dev.ncclbench.nccllog.Transport;
@@ -57,5 +58,31 @@ public final class Lines {
             parts.add(name + (g == side.size() ? " GDRDMA" : g == 0 ? " without GDRDMA" : " partly GDRDMA"));
         }
         return String.join(", ", parts);
+    }
+
+    /** "on gpu-b (rank 1, pid 5202) at misc/socket.cc:483: socketStartConnect: Connect to ... failed". */
+    static String describeFailure(NcclLogEvidence e, Warning w) {
+        StringBuilder sb = new StringBuilder();
+        if (!w.host().isEmpty()) {
+            sb.append("first on ").append(w.host());
+            String rank = e.ranks().stream().filter(r -> r.host().equals(w.host()) && r.pid() == w.pid())
+                    .map(r -> "rank " + r.rank()).distinct().reduce((a, b) -> a + "/" + b).orElse("");
+            List<String> who = new ArrayList<>();
+            if (!rank.isEmpty()) {
+                who.add(rank);
+            }
+            if (w.pid() >= 0) {
+                who.add("pid " + w.pid());
+            }
+            if (!who.isEmpty()) {
+                sb.append(" (").append(String.join(", ", who)).append(')');
+            }
+            sb.append(' ');
+        }
+        sb.append("at ").append(w.source());
+        if (!w.ncclFile().isEmpty()) {
+            sb.append(" (").append(w.ncclFile()).append(':').append(w.ncclLine()).append(')');
+        }
+        return sb.append(": ").append(w.message()).toString();
     }
 }

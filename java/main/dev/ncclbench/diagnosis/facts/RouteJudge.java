@@ -80,12 +80,12 @@ final class RouteJudge {
                     worst = p;
                 }
             }
-            RouteKind path = worst == null ? RouteKind.UNKNOWN : worst.path();
+            RouteKind path = oneSided(f, worst == null ? RouteKind.UNKNOWN : worst.path());
             String network = worst == null ? "" : worst.network();
             long listed = f.net().stream().mapToLong(Connection::lines).sum();
             if (listed < hosts.lines() && hosts.worst().worseThan(path)) {
                 // the connection list was capped: every host's own NET lines decide, and the hosts are named
-                path = hosts.worst();
+                path = oneSided(f, hosts.worst());
                 String basis = "from " + hosts.lines() + " NET connection line(s) of " + hosts.byHost().size()
                         + " host(s) in NCCL's log";
                 String doubt = Coverage.doubt(f);
@@ -118,7 +118,7 @@ final class RouteJudge {
             return new Overall(RouteKind.LOOPBACK, "certain", "from NCCL's init lines (nranks 1); the network NCCL"
                     + " initialised carries nothing", "", List.of());
         }
-        if (f.singleNode() || !multiNode && f.nvlsUsed().isPresent()) {
+        if (f.singleNode() || !multiNode && f.nvlsSetUp().isPresent()) {
             return intraNode(f); // "nNodes 1": the network NCCL chose carries nothing
         }
         Optional<Mention> coll = f.collnetUsed();
@@ -126,11 +126,11 @@ final class RouteJudge {
             return new Overall(RouteKind.COLLNET, "likely", "from NCCL's CollNet lines; no NET connection line is in"
                     + " the log", "CollNet", List.of(coll.get().source() + ": " + coll.get().value()));
         }
-        Optional<Mention> chosen = e.networks().stream().filter(m -> m.kind().equals("network")).findFirst();
+        Optional<Mention> chosen = f.chosenNetwork();
         if (chosen.isEmpty() && multiNode) {
             chosen = f.pluginNet();
         }
-        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() || beyondLocal(f, chosen.get()))) {
+        if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
@@ -141,6 +141,9 @@ final class RouteJudge {
             String basis = said ? "from NCCL's \"Using network " + name + "\" line; no connection line confirms it"
                     + " carried data" : "from the " + name + " plugin's init lines (no \"Using network\" line, no"
                     + " connection line)";
+            if (!f.ranksElsewhere().isEmpty() && e.hosts().size() <= 1) {
+                basis += "; " + f.ranksElsewhere() + " (the intra-node lines say nothing about the path between them)";
+            }
             if (path == RouteKind.PLUGIN_NET && !f.provider().isEmpty()) {
                 e.networks().stream().filter(m -> m.kind().equals("provider")).findFirst()
                         .ifPresent(m -> ev.add(m.source() + ": selected provider " + m.value()));
@@ -189,53 +192,57 @@ final class RouteJudge {
     }
 
     /**
-     * A plugin network (EFA, TCPX) chosen while the intra-node connection lines reach fewer ranks than the job has:
-     * the other ranks are on other nodes, reached over the plugin; the excerpt lost the host names or NET lines.
+     * A pair's verdict sees only its own lines: with /GDRDMA on the receive side and plain sends (or the reverse)
+     * on other pairs, the job is partial GDR, never plain host-staged or full GDR.
      */
-    private static boolean beyondLocal(Facts f, Mention chosen) {
-        String n = chosen.value();
-        if (Networks.isSocket(n) || Networks.isIb(n)) {
-            return false;
-        }
-        java.util.Set<Integer> local = new java.util.HashSet<>();
-        for (Connection c : f.evidence().connections()) {
-            local.add(c.fromRank());
-            local.add(c.toRank());
-        }
-        return f.nranks() > local.size();
+    private static RouteKind oneSided(Facts f, RouteKind path) {
+        return f.gdrMixed() && (path == RouteKind.RDMA_HOST_STAGED || path == RouteKind.RDMA_GDR)
+                ? RouteKind.RDMA_PARTIAL_GDR : path;
     }
 
     private static Overall intraNode(Facts f) {
         NcclLogEvidence e = f.evidence();
-        boolean nvlsUsed = f.nvlsUsed().isPresent();
+        Optional<Mention> nvls = f.nvlsSetUp();
         RouteKind path;
         List<String> ev;
         if (!f.shm().isEmpty()) {
             path = RouteKind.SHM;
             ev = Lines.describe(f.shm(), Lines.MAX_EVIDENCE);
-        } else if (nvlsUsed) {
-            path = RouteKind.NVLS;
-            ev = e.nvls().stream().limit(Lines.MAX_EVIDENCE).map(m -> m.source() + ": " + m.value()).toList();
-            if (e.connections().isEmpty()) {
-                // no per-channel line: the NVLS set-up lines are all there is
-                return new Overall(RouteKind.NVLS, "likely", "from NCCL's NVLS lines; no connection line is in the"
-                        + " log", "", ev);
-            }
         } else if (!f.p2p().isEmpty()) {
             path = RouteKind.P2P;
             ev = Lines.describe(f.p2p(), Lines.MAX_EVIDENCE);
         } else if (!e.connections().isEmpty()) {
             path = f.pairs().isEmpty() ? RouteKind.UNKNOWN : f.pairs().get(0).path();
             ev = Lines.describe(e.connections(), Lines.MAX_EVIDENCE);
+        } else if (nvls.isPresent()) {
+            // no per-channel line: the NVLS set-up lines are all there is
+            ev = e.nvls().stream().limit(Lines.MAX_EVIDENCE).map(m -> m.source() + ": " + m.value()).toList();
+            return new Overall(RouteKind.NVLS, "likely", "from NCCL's NVLS lines; no connection line is in the"
+                    + " log", "", ev);
         } else if (f.nranks() == 1) {
             return new Overall(RouteKind.LOOPBACK, "certain", "one rank", "", List.of());
         } else if (f.initFailure()) {
-            return new Overall(RouteKind.FAILED, "certain", "from NCCL's WARN lines", "", List.of());
+            // certain only on NCCL's own word (a WARN from its source file); a plugin's or the application's line
+            // about NCCL may be something NCCL went on after, as TCPX's progress warnings are
+            var w = f.firstFailureWarning();
+            boolean own = w != null && !w.ncclFile().isEmpty() && FailureKind.of(w) != FailureKind.PLUGIN;
+            return new Overall(RouteKind.FAILED, own ? "certain" : "likely", own ? "from NCCL's WARN lines"
+                    : "from a WARN or error line about NCCL that is not NCCL's own", "", List.of());
         } else {
             return Overall.unknown();
         }
         String basis = "from " + e.connections().size() + " connection line group(s) in NCCL's log";
         String doubt = Coverage.doubt(f);
+        if (!f.singleNode()) {
+            // intra-node lines prove the job's path only when the job is on one node
+            doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "nothing shows that the job ran on one node (no nNodes 1,"
+                    + " and neither the P2P/SHM lines nor one host's init lines cover every rank)";
+        }
+        if (nvls.isPresent()) {
+            // NVLS set up next to these connections may carry the all-reduce; no line says which carried the bytes
+            doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "NVLS was set up too (" + nvls.get().value().strip()
+                    + "), which NCCL may use for all-reduce: no line shows which carried the bytes";
+        }
         return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis : basis + "; " + doubt,
                 "", ev);
     }

@@ -1,7 +1,9 @@
 package dev.ncclbench.diagnosis.facts;
 
 import dev.ncclbench.nccllog.NcclLogEvidence;
+import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+import dev.ncclbench.nccllog.Transport;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -16,13 +18,13 @@ final class Scope {
     }
 
     /**
-     * One node for certain: a single host logged and NCCL said so ("nRanks 8 nNodes 1", 2.19+), or every rank of the
-     * job is local ("localRanks 8" with nRanks 8). "Using network X" is printed on one node too, so it says nothing.
+     * One node for certain: NCCL said so ("nRanks 8 nNodes 1", 2.20+, and no line of the log says more nodes; hosts
+     * of other names are containers of that node), or, without that line, the P2P/SHM connection lines join every
+     * rank of the job into one group (P2P and SHM only ever link ranks of one node), or one host printed the init line
+     * of every rank; and no NET line is in the log.
+     * "Using network X" is printed on one node too, so it says nothing.
      */
-    static boolean singleNode(NcclLogEvidence e) {
-        if (e.hosts().size() > 1) {
-            return false;
-        }
+    static boolean singleNode(NcclLogEvidence e, int nranks) {
         boolean one = false;
         for (Mention m : e.topology()) {
             if (m.kind().equals("nodes")) {
@@ -32,11 +34,85 @@ final class Scope {
                 one = true;
             }
         }
-        return one;
+        return one || nranks > 1 && (intraGroupCoversJob(e, nranks) || allRanksOnOneHost(e, nranks));
     }
 
-    /** NVLS buffers were set up: "NVLS comm 0x.. headRank", "Connected NVLS", or "N nvls channels" with N > 0. */
-    static Optional<Mention> nvlsUsed(NcclLogEvidence e) {
+    /** One named host printed the init line of every rank of the job: the whole job ran there. */
+    private static boolean allRanksOnOneHost(NcclLogEvidence e, int nranks) {
+        if (e.hosts().size() != 1 || e.hosts().get(0).isEmpty()) {
+            return false;
+        }
+        java.util.Set<Integer> ranks = new java.util.HashSet<>();
+        e.ranks().forEach(r -> ranks.add(r.rank()));
+        return ranks.size() >= nranks;
+    }
+
+    /** Whether the P2P/SHM lines link ranks 0..nranks-1 into one group, with no NET line anywhere. */
+    private static boolean intraGroupCoversJob(NcclLogEvidence e, int nranks) {
+        if (nranks > e.connections().size() + 1) {
+            return false; // n ranks need n-1 links at least; also bounds the array when a line names a huge nranks
+        }
+        int[] parent = new int[nranks];
+        for (int i = 0; i < nranks; i++) {
+            parent[i] = i;
+        }
+        for (Connection c : e.connections()) {
+            if (c.transport() == Transport.NET || c.transport() == Transport.COLLNET) {
+                return false;
+            }
+            if ((c.transport() == Transport.P2P || c.transport() == Transport.SHM) && c.fromRank() >= 0
+                    && c.toRank() >= 0 && c.fromRank() < nranks && c.toRank() < nranks) {
+                parent[root(parent, c.fromRank())] = root(parent, c.toRank());
+            }
+        }
+        int r = root(parent, 0);
+        for (int i = 1; i < nranks; i++) {
+            if (root(parent, i) != r) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
+    }
+
+    /**
+     * The job has ranks this log never shows while NCCL chose (or brought up) a network other than sockets: one
+     * host's file of a bigger job whose excerpt has only intra-node lines (2.19 and older print no nNodes). The
+     * ranks it does show are those of its init lines and connection lines. Sockets count only in a failed job (a
+     * plugin failed, NCCL fell back to sockets, the other node's connect failed): NCCL falls back to them on every
+     * host without an HCA, one node included, so in a healthy job they say nothing about other nodes.
+     */
+    static boolean ranksElsewhere(NcclLogEvidence e, int nranks, Optional<Mention> chosen, boolean failed) {
+        if (chosen.isEmpty() || Networks.isSocket(chosen.get().value()) && !failed || nranks <= 1) {
+            return false;
+        }
+        int seen = ranksShown(e);
+        return seen > 0 && seen < nranks;
+    }
+
+    /** How many ranks have an init line or a connection line in the log. */
+    static int ranksShown(NcclLogEvidence e) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        e.ranks().forEach(r -> seen.add(r.rank()));
+        for (Connection c : e.connections()) {
+            seen.add(c.fromRank());
+            seen.add(c.toRank());
+        }
+        return seen.size();
+    }
+
+    /**
+     * NVLS set up: "NVLS comm 0x.. headRank", "Connected NVLS", or "N nvls channels" with N > 0. That is what NCCL
+     * can do, not what it did: NVLS prints no per-channel connection line, so no line proves bytes went over it.
+     */
+    static Optional<Mention> nvlsSetUp(NcclLogEvidence e) {
         for (Mention m : e.nvls()) {
             String v = m.value();
             if (v.startsWith("Connected NVLS") || v.contains("NVLS comm") || v.contains("NVLS Head")) {

@@ -27,6 +27,7 @@ public final class ExplainRules {
             new NetGdrAsymmetric(),
             new NetGdrDisagree(),
             new NetPlugin(),
+            new NetPluginSlowProgress(),
             new NetPxn(),
             new IntraShm(),
             new CollnetUnavailable(),
