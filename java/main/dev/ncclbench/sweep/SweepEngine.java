@@ -266,36 +266,12 @@ final class SweepEngine {
                 }
             }
             if (deviceTimed && !perIter && !graph && !warm) {
-                samples = samplePass(op, iters, agg);
+                samples = Iterations.eventSamples(op, iters, agg);
             }
         }
         // the results' own step number, as when they went alone: "#13 all_reduce 64 MiB out-of-place"
         return new ResultRelay.Local(spec, coll, counts, seconds, cpuSeconds, wrong, samples, algorithm,
                 tag(coll, counts, root, inPlace));
-    }
-
-    /**
-     * A GPU backend's per-iteration samples without -I: after the table's loop and its check, the same -n iterations
-     * again with a CUDA event before each -m group and one after the last, as -I 1 times them. The table's figures
-     * stay nccl-tests' (host time of the first loop, which this pass cannot touch: it runs after it); the gate and
-     * the report get samples to judge noise with. Empty when the backend gives no events.
-     */
-    private static double[] samplePass(Operation op, int iters, int agg) {
-        op.beginTimed(iters, false);
-        for (int i = 0; i < iters; i++) {
-            iteration(op, i, agg);
-        }
-        op.markStart(iters);
-        op.drain();
-        double[] device = op.batchSamplesUs();
-        if (device == null || device.length != iters) {
-            return new double[0];
-        }
-        double[] out = new double[iters];
-        for (int i = 0; i < iters; i++) {
-            out[i] = device[i] / agg;
-        }
-        return out;
     }
 
     /**
@@ -326,7 +302,7 @@ final class SweepEngine {
         double collOnly = 0;
         for (int i = 0; i < iters; i++) {
             long it0 = System.nanoTime();
-            iteration(op, i, agg);
+            Iterations.one(op, i, agg);
             if (!captured) {
                 switch (z) {
                     case 1: op.drain(); plane.barrier(tag + ": -z barrier " + i); break;
@@ -345,20 +321,6 @@ final class SweepEngine {
             last = now;
         }
         return collOnly;
-    }
-
-    /** Iteration i: its -m calls as one group (call index i x m + a shifts the buffers), its event before them. */
-    private static void iteration(Operation op, int i, int agg) {
-        if (agg > 1) {
-            op.groupStart();
-        }
-        op.markStart(i);
-        for (int a = 0; a < agg; a++) {
-            op.launch(i * agg + a);
-        }
-        if (agg > 1) {
-            op.groupEnd();
-        }
     }
 
     /**
