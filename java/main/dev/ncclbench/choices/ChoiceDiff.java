@@ -24,6 +24,8 @@ public final class ChoiceDiff {
     private final List<Change> changes = new ArrayList<>();
     private final List<String> same = new ArrayList<>();
     private final List<String> unknown = new ArrayList<>();
+    /** Hosts whose own GPUDirect RDMA changed while most hosts kept theirs. */
+    private final List<String> gdrHosts = new ArrayList<>();
 
     private ChoiceDiff(NcclChoices before, NcclChoices after) {
         this.b = before;
@@ -66,7 +68,7 @@ public final class ChoiceDiff {
         if (!nodes && !ranks) {
             return null;
         }
-        return "different jobs: " + size(b) + " before, " + size(a) + " after; counts of pairs and NICs follow the"
+        return "different jobs: before " + size(b) + "; after " + size(a) + "; counts of pairs and NICs follow the"
                 + " job, not only NCCL's choices";
     }
 
@@ -128,9 +130,9 @@ public final class ChoiceDiff {
         }
         List<String> p = new ArrayList<>();
         boolean one = c.netRoutes().size() == 1;
-        c.netRoutes().forEach((route, n) -> p.add(c.netExamples().getOrDefault(route, route)
-                + (route.contains(" only") ? " (" + route.substring(route.indexOf("GDRDMA ")) + ")" : "")
-                + (one ? "" : " on " + n + (n == 1 ? " pair" : " pairs"))));
+        // a pair whose two sides differ is named by its route, not by one side's line
+        c.netRoutes().forEach((route, n) -> p.add((route.contains(" only") ? route
+                : c.netExamples().getOrDefault(route, route)) + (one ? "" : " on " + n + (n == 1 ? " pair" : " pairs"))));
         return String.join(", ", p);
     }
 
@@ -153,9 +155,13 @@ public final class ChoiceDiff {
             String rb = k.substring(0, k.indexOf('\n'));
             String ra = k.substring(k.indexOf('\n') + 1);
             boolean netChanged = !rb.replace("/GDRDMA", "").equals(ra.replace("/GDRDMA", ""));
-            String effect = netChanged ? (ra.contains("Socket") ? Effects.TO_SOCKET : Effects.OTHER_NETWORK)
-                    : ra.contains("GDRDMA") && !ra.contains("some") ? Effects.GDR_ON : "send or receive" + Effects.GDR_OFF;
-            add("network", "NCCL now on " + ra, rb, ra, effect, named(hosts), netChanged ? 100 : 90);
+            if (!netChanged) {
+                gdrHosts.addAll(hosts); // the pair counts say it; these hosts say where
+                return;
+            }
+            String effect = ra.contains("Socket") ? Effects.TO_SOCKET : rb.contains("Socket") ? Effects.FROM_SOCKET
+                    : Effects.OTHER_NETWORK;
+            add("network", "NCCL now on " + ra, rb, ra, effect, named(hosts), 100);
         });
     }
 
@@ -201,7 +207,7 @@ public final class ChoiceDiff {
         } else {
             effect = Effects.GDR_ON;
         }
-        add("gdr", what, routes(b, ""), routes(a, ""), effect, null, 90);
+        add("gdr", what, routes(b, ""), routes(a, ""), effect, gdrHosts.isEmpty() ? null : named(gdrHosts), 90);
     }
 
     private void nics() {

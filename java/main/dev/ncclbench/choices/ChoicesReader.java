@@ -39,7 +39,7 @@ public final class ChoicesReader {
         return new NcclChoices(versions.isEmpty() ? null : String.join(", ", versions), nodes(e), ranks(e),
                 List.copyOf(networks), nets, examples, hostRoute(e), hostsOther(e), nics(e, nets.keySet()),
                 nicsUsed(e.connections()), channels(e), intra, pxn, nvls(e), collnet(e), tuning(e), env(e),
-                e.sources().size());
+                (int) e.processes().stream().map(pr -> pr.firstLine().file()).distinct().count());
     }
 
     /** "NET/IB", with "/GDRDMA" when every side of the pair used it; one side only is said. */

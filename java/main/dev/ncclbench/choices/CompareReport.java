@@ -51,7 +51,10 @@ public record CompareReport(Side before, Side after, Comparison comparison, List
     }
 
     private static Side side(Path p, NcclLogEvidence e) {
-        return new Side(p.toString(), e.sources(), ChoicesReader.of(e));
+        // the files NCCL lines came from: a run folder's result.json is read and found not to be a log
+        java.util.Set<String> logs = new java.util.HashSet<>();
+        e.processes().forEach(pr -> logs.add(pr.firstLine().file()));
+        return new Side(p.toString(), e.sources().stream().filter(logs::contains).toList(), ChoicesReader.of(e));
     }
 
     /** The document as written by --json. */
