@@ -19,11 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * explain --compare on logs written from NCCL's format strings (2.18, 2.21, 2.28: java/test-resources/nccllog/compare),
+ * explain --compare on logs written from NCCL's format strings (2.18, 2.21, 2.28: java/test-resources/choices, outside nccllog/ so that explain rule changes do not touch them),
  * one pair per kind of change, and on the real H200 logs in ../shared/gpu-runs (read in place).
  */
 class ChoiceDiffTest {
-    private static final Path LOGS = Goldens.resources().resolve("nccllog/compare");
+    private static final Path LOGS = Goldens.resources().resolve("choices");
     private static final Path GPU_RUNS = Path.of(System.getProperty("ncclbench.basedir", "."))
             .resolve("../shared/gpu-runs/h200-2026-12-04/runs");
 

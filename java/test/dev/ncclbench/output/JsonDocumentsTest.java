@@ -133,7 +133,7 @@ class JsonDocumentsTest {
         });
         w.put("explain-compare", () -> {
             // GPUDirect RDMA off on one node of four: a change with its before, after, effect and where
-            Path logs = Goldens.resources().resolve("nccllog/compare");
+            Path logs = Goldens.resources().resolve("choices");
             CompareReport r = CompareReport.read(logs.resolve("gdr-4nodes-2.28.log"),
                     logs.resolve("gdr-off-node7-2.28.log"));
             CompareReport.Side b = new CompareReport.Side("gdr-4nodes-2.28.log", List.of("gdr-4nodes-2.28.log"),
