@@ -34,9 +34,14 @@ public final class ChoiceDiff {
 
     /** Null on a side: that run has no NCCL log, so its choices are unknown. */
     public static Comparison compare(NcclChoices before, NcclChoices after) {
+        return compare(before, after, "the BEFORE run", "the AFTER run");
+    }
+
+    /** As {@link #compare(NcclChoices, NcclChoices)}, naming the sides in the sentence for a side without a log. */
+    public static Comparison compare(NcclChoices before, NcclChoices after, String beforeName, String afterName) {
         if (before == null || after == null) {
-            return Comparison.unknown((before == null ? "the BEFORE run" : "the AFTER run")
-                    + " has no NCCL log, so what NCCL chose there is unknown");
+            return Comparison.unknown((before == null ? beforeName : afterName)
+                    + " kept no NCCL log, so what NCCL chose there is unknown");
         }
         if (before.ncclVersion() == null && before.networks().isEmpty() && before.netRoutes().isEmpty()
                 && before.intra().isEmpty() && before.channels() == null

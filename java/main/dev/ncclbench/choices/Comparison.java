@@ -36,6 +36,29 @@ public record Comparison(String job, List<Change> changes, List<String> same, Li
         return changes.stream().findFirst();
     }
 
+    /**
+     * The comparison as lines for a report beside a verdict: the job first when it differs, each change with its
+     * effect, and "no change" only when both sides were known.
+     */
+    public List<String> lines() {
+        List<String> l = new java.util.ArrayList<>();
+        if (job != null) {
+            l.add(job);
+        }
+        if (!known) {
+            l.add(sameLine());
+            return l;
+        }
+        if (changes.isEmpty()) {
+            l.add("no change in what NCCL decided (" + sameLine() + ")");
+        }
+        for (Change c : changes) {
+            l.add(c.what() + (c.where() == null ? "" : " on " + c.where()) + ": " + c.before() + " -> " + c.after()
+                    + "; " + c.effect());
+        }
+        return l;
+    }
+
     /** "same: network IB, ..." in one line, or why nothing could be compared. */
     public String sameLine() {
         if (!known) {
