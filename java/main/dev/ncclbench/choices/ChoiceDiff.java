@@ -43,13 +43,6 @@ public final class ChoiceDiff {
             return Comparison.unknown((before == null ? beforeName : afterName)
                     + " kept no NCCL log, so what NCCL chose there is unknown");
         }
-        if (before.ncclVersion() == null && before.networks().isEmpty() && before.netRoutes().isEmpty()
-                && before.intra().isEmpty() && before.channels() == null
-                || after.ncclVersion() == null && after.networks().isEmpty() && after.netRoutes().isEmpty()
-                && after.intra().isEmpty() && after.channels() == null) {
-            return Comparison.unknown("the " + (before.ncclVersion() == null ? "BEFORE" : "AFTER")
-                    + " log names none of NCCL's choices (run with NCCL_DEBUG=INFO)");
-        }
         ChoiceDiff d = new ChoiceDiff(before, after);
         d.network();
         d.hosts();
@@ -64,6 +57,13 @@ public final class ChoiceDiff {
         d.version();
         d.env();
         d.changes.sort(Comparator.comparingInt(Change::weight).reversed());
+        if (d.changes.isEmpty() && d.same.isEmpty()) {
+            // nothing stated on both sides: that is not "no change"
+            List<String> why = new ArrayList<>(List.of("no choice of NCCL's is stated in both logs (run both with"
+                    + " NCCL_DEBUG=INFO)"));
+            why.addAll(d.unknown);
+            return new Comparison(d.job(), List.of(), List.of(), why, false);
+        }
         return new Comparison(d.job(), d.changes, d.same, d.unknown, true);
     }
 

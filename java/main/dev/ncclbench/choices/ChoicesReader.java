@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,9 +25,10 @@ public final class ChoicesReader {
     }
 
     public static NcclChoices of(NcclLogEvidence e) {
-        Set<String> versions = new LinkedHashSet<>();
+        // sorted, not first-seen: the order lines of several processes interleave in differs from run to run
+        Set<String> versions = new java.util.TreeSet<>();
         e.ncclVersions().forEach(v -> versions.add(v.version()));
-        Set<String> networks = new LinkedHashSet<>();
+        Set<String> networks = new java.util.TreeSet<>();
         e.networks().stream().filter(m -> m.kind().equals("network")).forEach(m -> networks.add(m.value()));
         Map<String, Integer> nets = new TreeMap<>();
         Map<String, String> examples = new TreeMap<>();
@@ -146,10 +146,11 @@ public final class ChoicesReader {
             if (h.host().isEmpty() || h.networks().isEmpty()) {
                 continue;
             }
-            String r = routeOf(h);
-            int v = votes.merge(r, 1, Integer::sum);
-            if (best == null || v > votes.get(best)) {
-                best = r;
+            votes.merge(routeOf(h), 1, Integer::sum);
+        }
+        for (var v : new TreeMap<>(votes).entrySet()) {
+            if (best == null || v.getValue() > votes.get(best)) {
+                best = v.getKey(); // a tie goes to the first route by name, whatever order the hosts logged in
             }
         }
         return e.hosts().size() > 1 ? best : null;
@@ -169,18 +170,20 @@ public final class ChoicesReader {
         return other;
     }
 
-    /** The NICs listed by the networks whose routes carried bytes, or by every network when none did. */
+    /**
+     * The NICs listed by the networks whose routes carried bytes, or by every network when none did: every host's,
+     * sorted (hosts list theirs in their own order).
+     */
     private static List<String> nics(NcclLogEvidence e, Set<String> routes) {
-        Map<Integer, String> byIndex = new TreeMap<>();
+        Set<String> byName = new java.util.TreeSet<>();
         for (NcclLogEvidence.NetDevice d : e.netDevices()) {
             boolean used = routes.isEmpty() || routes.stream().anyMatch(r -> r.startsWith("NET/" + d.network() + "/")
                     || r.equals("NET/" + d.network()));
             if (used) {
-                byIndex.putIfAbsent(d.index(), d.name() + ':' + d.port()
-                        + (d.linkLayer().isEmpty() ? "" : "/" + d.linkLayer()));
+                byName.add(d.name() + ':' + d.port() + (d.linkLayer().isEmpty() ? "" : "/" + d.linkLayer()));
             }
         }
-        return List.copyOf(byIndex.values());
+        return List.copyOf(byName);
     }
 
     private static Integer nicsUsed(List<Connection> connections) {
@@ -277,7 +280,11 @@ public final class ChoicesReader {
             String collective = m.kind().isEmpty() ? "any collective" : m.kind();
             // a size NCCL ran two ways (a retuned second call) keeps both, joined
             t.computeIfAbsent(collective, k -> new TreeMap<>()).merge(size, m.value().substring(sp + 1),
-                    (a, b) -> a.equals(b) || a.contains(b) ? a : a + " | " + b);
+                    (a, b) -> {
+                        Set<String> both = new java.util.TreeSet<>(List.of(a.split(" \\| ")));
+                        both.add(b);
+                        return String.join(" | ", both);
+                    });
         }
         return t;
     }

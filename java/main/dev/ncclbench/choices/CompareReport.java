@@ -54,7 +54,10 @@ public record CompareReport(Side before, Side after, Comparison comparison, List
         // the files NCCL lines came from: a run folder's result.json is read and found not to be a log
         java.util.Set<String> logs = new java.util.HashSet<>();
         e.processes().forEach(pr -> logs.add(pr.firstLine().file()));
-        return new Side(p.toString(), e.sources().stream().filter(logs::contains).toList(), ChoicesReader.of(e));
+        List<String> files = e.sources().stream().filter(logs::contains).toList();
+        // lines without a host:pid prefix (a pasted grep) name no process: the files read are the log then
+        return new Side(p.toString(), files.isEmpty() && e.counts().ncclLines() > 0 ? e.sources() : files,
+                ChoicesReader.of(e));
     }
 
     /** The document as written by --json. */

@@ -62,6 +62,10 @@ public final class ExplainCommand implements Callable<Integer> {
         if (inputs != null && !inputs.isEmpty()) {
             throw NcclbenchException.usage("explain --compare takes its two runs only, not also " + inputs.get(0));
         }
+        if (failOn != null || !rules.ignored().isEmpty()) {
+            throw NcclbenchException.usage("--fail-on and --ignore judge one log's findings; --compare lists what NCCL"
+                    + " decided differently and judges nothing");
+        }
         for (String in : compare) {
             if (in.equals("-") || !Files.exists(Path.of(in))) {
                 throw NcclbenchException.usage(in + ": no such file or directory (--compare takes two log files,"

@@ -118,6 +118,56 @@ class ChoiceDiffTest {
         assertFalse(c.same().isEmpty());
     }
 
+    /**
+     * Every explain fixture (2.3 to 2.30, seeds, excerpts of real logs, one per rule) compared with itself gives no
+     * change, and compared with another era's log names what it names without failing.
+     */
+    @org.junit.jupiter.api.TestFactory
+    Stream<org.junit.jupiter.api.DynamicTest> everyExplainFixtureComparedWithItselfGivesNoChange() throws IOException {
+        List<Path> logs;
+        try (Stream<Path> s = Files.walk(Goldens.resources().resolve("nccllog"))) {
+            logs = s.filter(p -> p.toString().endsWith(".log")).sorted().toList();
+        }
+        assertTrue(logs.size() > 20, logs.toString());
+        return logs.stream().map(log -> org.junit.jupiter.api.DynamicTest.dynamicTest(
+                Goldens.resources().resolve("nccllog").relativize(log).toString(), () -> {
+                    Comparison self = CompareReport.read(log, log).comparison();
+                    assertEquals(List.of(), self.changes(), self.changes().toString());
+                    Comparison other = CompareReport.read(LOGS.resolve("ib-gdr-2.21.log"), log).comparison();
+                    other.changes().forEach(c -> {
+                        assertFalse(c.what().isBlank());
+                        assertFalse(c.effect().isBlank());
+                        assertFalse(c.before().equals(c.after()), c.toString());
+                    });
+                }));
+    }
+
+    /**
+     * Two logs of one run: the job's one file against the same lines split into one file per process (as
+     * NCCL_DEBUG_FILE writes them), read from a folder, hosts in the other order: no change.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gdr-4nodes-2.28.log", "gdr-off-node7-2.28.log", "pxn-2.28.log", "nvls-8gpu-2.28.log"})
+    void oneRunSplitIntoPerProcessFilesGivesNoChange(String log, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        java.util.Map<String, List<String>> perProcess = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+        for (String line : Files.readAllLines(LOGS.resolve(log))) {
+            if (!line.startsWith("#")) {
+                String[] hp = line.split(":", 3);
+                perProcess.computeIfAbsent(hp[0] + "." + hp[1], k -> new java.util.ArrayList<>()).add(line);
+            }
+        }
+        int i = 0;
+        for (var e : perProcess.entrySet()) {
+            // names sort the hosts backwards: the folder is read in another order than the single file
+            Files.write(dir.resolve(String.format("nccl.%02d.%s.log", i++, e.getKey())), e.getValue());
+        }
+        Comparison c = CompareReport.read(LOGS.resolve(log), dir).comparison();
+        assertTrue(c.known());
+        assertEquals(List.of(), c.changes(), c.changes().toString());
+        assertNull(c.job());
+    }
+
     /** The real H200 logs (NCCL 2.28.9, one GPU): any two runs of that machine decided the same. */
     @Test
     void realGpuRunsComparedWithEachOther() throws IOException {
