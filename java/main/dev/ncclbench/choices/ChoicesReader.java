@@ -269,6 +269,10 @@ public final class ChoicesReader {
         if (e.connections().stream().anyMatch(c -> c.transport() == Transport.COLLNET)) {
             return true;
         }
+        // transport.cc's WARN when NCCL_COLLNET_ENABLE asked for it and it could not start
+        if (e.warnings().stream().anyMatch(w -> w.message().contains("Cannot initialize CollNet"))) {
+            return false;
+        }
         return on;
     }
 

@@ -42,6 +42,7 @@ class ChoiceDiffTest {
         "gdr-4nodes-2.28.log|nics-1-2.28.log|nics|NCCL now uses 1 of 2 NICs|2 NICs (NCCL listed mlx5_0:1/IB mlx5_1:1/IB)|1 NIC (NCCL listed mlx5_0:1/IB)|fewer NICs",
         "gdr-4nodes-2.28.log|pxn-2.28.log|pxn|PXN now on|off|on|NVLink",
         "nvls-8gpu-2.28.log|nvls-off-8gpu-2.28.log|nvls|NVLS now off|on|off|NVLink SHARP",
+        "collnet-2.21.log|collnet-off-2.21.log|collnet|CollNet now off|on|off|in-network reduction",
         "nvls-8gpu-2.28.log|ipc-8gpu-2.28.log|intra|intra-node pairs now via P2P/IPC|P2P/CUMEM on 14 pairs|P2P/IPC on 14 pairs|mapping peer buffers",
         "nvls-8gpu-2.28.log|shm-8gpu-2.28.log|intra|intra-node pairs now via SHM|P2P/CUMEM on 14 pairs|SHM on 14 pairs|host shared memory",
     })
@@ -110,7 +111,8 @@ class ChoiceDiffTest {
     @ParameterizedTest
     @ValueSource(strings = {"ib-gdr-2.18.log", "ib-gdr-2.21.log", "ib-nogdr-2.21.log", "socket-2.21.log",
             "gdr-4nodes-2.28.log", "gdr-off-node7-2.28.log", "nics-1-2.28.log", "pxn-2.28.log", "nvls-8gpu-2.28.log",
-            "nvls-off-8gpu-2.28.log", "ipc-8gpu-2.28.log", "shm-8gpu-2.28.log"})
+            "nvls-off-8gpu-2.28.log", "ipc-8gpu-2.28.log", "shm-8gpu-2.28.log", "collnet-2.21.log",
+            "collnet-off-2.21.log"})
     void aLogComparedWithItselfGivesNoChange(String log) throws IOException {
         Comparison c = compare(log, log);
         assertTrue(c.known());
