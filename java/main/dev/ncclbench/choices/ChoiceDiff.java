@@ -1,7 +1,5 @@
 package dev.ncclbench.choices;
 
-import dev.ncclbench.spec.Sizes;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -17,7 +15,6 @@ import java.util.TreeSet;
  */
 public final class ChoiceDiff {
     private static final int MAX_HOSTS_NAMED = 3;
-    private static final int MAX_TUNING_CHANGES = 6;
 
     private final NcclChoices b;
     private final NcclChoices a;
@@ -304,7 +301,6 @@ public final class ChoiceDiff {
                 ca < cb ? Effects.FEWER_CHANNELS : Effects.MORE_CHANNELS, null, 60);
     }
 
-    /** Per collective, runs of sizes NCCL now runs another way: "AllReduce 64 MiB to 8 GiB now NVLS SIMPLE". */
     private void tuning() {
         if (b.tuning().isEmpty() || a.tuning().isEmpty()) {
             if (b.tuning().isEmpty() != a.tuning().isEmpty()) {
@@ -313,52 +309,11 @@ public final class ChoiceDiff {
             }
             return;
         }
-        int compared = 0;
-        int changed = 0;
-        for (var e : a.tuning().entrySet()) {
-            Map<Long, String> before = b.tuning().get(e.getKey());
-            if (before == null) {
-                continue;
-            }
-            long from = -1;
-            long to = -1;
-            String runB = null;
-            String runA = null;
-            for (var s : e.getValue().entrySet()) {
-                String cb = before.get(s.getKey());
-                if (cb == null) {
-                    continue;
-                }
-                compared++;
-                String ca = s.getValue();
-                if (runB != null && !(cb.equals(runB) && ca.equals(runA))) {
-                    changed += tuningRun(e.getKey(), from, to, runB, runA, changed);
-                    runB = null;
-                }
-                if (!cb.equals(ca)) {
-                    if (runB == null) {
-                        from = s.getKey();
-                        runB = cb;
-                        runA = ca;
-                    }
-                    to = s.getKey();
-                }
-            }
-            if (runB != null) {
-                changed += tuningRun(e.getKey(), from, to, runB, runA, changed);
-            }
+        TuningDiff t = new TuningDiff(b.tuning(), a.tuning());
+        changes.addAll(t.changes());
+        if (t.changes().isEmpty() && t.compared() > 0) {
+            same.add("algorithm and protocol at " + t.compared() + (t.compared() == 1 ? " size" : " sizes"));
         }
-        if (changed == 0 && compared > 0) {
-            same.add("algorithm and protocol at " + compared + (compared == 1 ? " size" : " sizes"));
-        }
-    }
-
-    private int tuningRun(String collective, long from, long to, String before, String after, int sofar) {
-        if (sofar < MAX_TUNING_CHANGES) {
-            String sizes = from == to ? "at " + Sizes.human(from) : Sizes.human(from) + " to " + Sizes.human(to);
-            add("tuning", collective + " " + sizes + " now " + after, before, after, Effects.TUNING, null, 30);
-        }
-        return 1;
     }
 
     private void version() {
