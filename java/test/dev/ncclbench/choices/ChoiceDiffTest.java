@@ -168,6 +168,15 @@ class ChoiceDiffTest {
         assertTrue(c.known());
         assertEquals(List.of(), c.changes(), c.changes().toString());
         assertNull(c.job());
+        if (!log.startsWith("gdr-off")) {
+            // one process's file against another's, on another host: the choices each states agree
+            List<Path> files;
+            try (Stream<Path> s = Files.list(dir)) {
+                files = s.sorted().toList();
+            }
+            Comparison ends = CompareReport.read(files.get(0), files.get(files.size() - 1)).comparison();
+            assertEquals(List.of(), ends.changes(), files.get(0) + " " + files.get(files.size() - 1));
+        }
     }
 
     /** The real H200 logs (NCCL 2.28.9, one GPU): any two runs of that machine decided the same. */
