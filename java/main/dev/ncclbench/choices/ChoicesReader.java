@@ -196,7 +196,7 @@ public final class ChoicesReader {
         return perHost.isEmpty() ? null : perHost.values().stream().mapToInt(Set::size).max().orElse(0);
     }
 
-    /** "32 coll channels, 32 collnet channels, 16 nvls channels, ..." (2.18-2.29). */
+    /** "32 coll channels, 32 collnet channels, 16 nvls channels, ..." (2.18-2.29), "8 coll channels, ..." (2.8-2.17). */
     private static Integer channels(NcclLogEvidence e) {
         int n = -1;
         for (Mention m : e.nvls()) {

@@ -179,6 +179,15 @@ class ChoiceDiffTest {
         }
     }
 
+    /** Before 2.18 the channel line had no NVLS count: "%d coll channels, %d p2p channels, %d p2p channels per peer". */
+    @Test
+    void channelsBeforeNvls() {
+        NcclChoices c = ChoicesReader.of(dev.ncclbench.nccllog.NcclLogReader.readString(
+                "h:1:1 [0] NCCL INFO 8 coll channels, 8 p2p channels, 2 p2p channels per peer\n", "2.16"));
+        assertEquals(8, c.channels());
+        assertNull(c.nvls());
+    }
+
     /** The real H200 logs (NCCL 2.28.9, one GPU): any two runs of that machine decided the same. */
     @Test
     void realGpuRunsComparedWithEachOther() throws IOException {
