@@ -66,6 +66,10 @@ public final class ExplainCommand implements Callable<Integer> {
             throw NcclbenchException.usage("--fail-on and --ignore judge one log's findings; --compare lists what NCCL"
                     + " decided differently and judges nothing");
         }
+        if (compare.size() != 2) {
+            throw NcclbenchException.usage("--compare takes one BEFORE and one AFTER, given once; got " + compare.size()
+                    + " runs");
+        }
         for (String in : compare) {
             if (in.equals("-") || !Files.exists(Path.of(in))) {
                 throw NcclbenchException.usage(in + ": no such file or directory (--compare takes two log files,"

@@ -72,6 +72,8 @@ class ExplainCompareCommandTest {
                 {"explain", "--compare", log, LOGS.resolve("nothing-here.log").toString()},
                 {"explain", "--compare", log},
                 {"explain", "--compare", log, log, log},
+                {"explain", "--compare", log, log, "--compare", log, log},
+                {"explain", "--fail-on", "warn", "--compare", log, log},
                 {"explain", "--compare", "-", log},
                 {"explain"}}) {
             Run r = cli(args);
