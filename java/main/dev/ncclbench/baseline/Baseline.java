@@ -31,11 +31,20 @@ public record Baseline(
     /** Version 1's kind, still read. */
     public static final String KIND_V1 = "ncclbench-baseline";
 
-    /** Where one recorded run came from. */
-    @JsonPropertyOrder({"file", "started_at", "status", "cycles"})
+    /** Where one recorded run came from, and what NCCL decided in it (left out when the run kept no log). */
+    @JsonPropertyOrder({"file", "started_at", "status", "cycles", "nccl_choices"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Run(String file, String startedAt,
-                      String status, int cycles) {
+                      String status, int cycles,
+                      @com.fasterxml.jackson.annotation.JsonInclude(
+                              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                      dev.ncclbench.choices.NcclChoices ncclChoices) {
+    }
+
+    /** What NCCL decided in the baseline's runs: the first run's that kept a log; null when none did. */
+    public dev.ncclbench.choices.NcclChoices ncclChoices() {
+        return runs == null ? null : runs.stream().map(Run::ncclChoices).filter(java.util.Objects::nonNull)
+                .findFirst().orElse(null);
     }
 
     /**

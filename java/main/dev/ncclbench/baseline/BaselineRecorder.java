@@ -55,7 +55,7 @@ public final class BaselineRecorder {
             if (cycles == 0) {
                 throw NcclbenchException.usage(s.file() + " has no rows to record");
             }
-            refs.add(new Baseline.Run(s.file(), d.startedAt(), d.status(), cycles));
+            refs.add(new Baseline.Run(s.file(), d.startedAt(), d.status(), cycles, d.ncclChoices()));
         }
         List<Baseline.Entry> entries = new ArrayList<>();
         lines.keySet().stream().sorted(SizeKey.ORDER).forEach(k -> entries.add(Baseline.Entry.of(lines.get(k))));

@@ -35,8 +35,13 @@ public final class ExplainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE|DIR|-", description = "NCCL log files, directories of them, or -")
+    @Parameters(arity = "0..*", paramLabel = "FILE|DIR|-", description = "NCCL log files, directories of them, or -")
     List<String> inputs;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "RUN", description = "Compare what NCCL decided in two"
+            + " runs (BEFORE AFTER: each a log file, a folder of logs or a run folder): the changes, most consequential"
+            + " first, each with what it does to the bytes, then what stayed the same")
+    List<String> compare;
 
     @Option(names = "--json", description = "Print the whole structure (summary, diagnosis, evidence) as JSON")
     boolean json;
@@ -51,6 +56,43 @@ public final class ExplainCommand implements Callable<Integer> {
 
     @Option(names = "--stdin", hidden = true)
     InputStream stdin = System.in;
+
+    /** --compare BEFORE AFTER: one library call, printed as text or JSON. */
+    private int compare(PrintWriter out) {
+        if (inputs != null && !inputs.isEmpty()) {
+            throw NcclbenchException.usage("explain --compare takes its two runs only, not also " + inputs.get(0));
+        }
+        if (failOn != null || !rules.ignored().isEmpty()) {
+            throw NcclbenchException.usage("--fail-on and --ignore judge one log's findings; --compare lists what NCCL"
+                    + " decided differently and judges nothing");
+        }
+        if (compare.size() != 2) {
+            throw NcclbenchException.usage("--compare takes one BEFORE and one AFTER, given once; got " + compare.size()
+                    + " runs");
+        }
+        for (String in : compare) {
+            if (in.equals("-") || !Files.exists(Path.of(in))) {
+                throw NcclbenchException.usage(in + ": no such file or directory (--compare takes two log files,"
+                        + " folders of logs or run folders)");
+            }
+        }
+        dev.ncclbench.choices.CompareReport r;
+        try {
+            r = dev.ncclbench.choices.CompareReport.read(Path.of(compare.get(0)), Path.of(compare.get(1)));
+        } catch (NotAnNcclLogException e) {
+            throw NcclbenchException.usage(e.getMessage());
+        } catch (IOException e) {
+            throw NcclbenchException.usage("cannot read " + compare + ": " + e.getMessage());
+        }
+        r.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
+        if (json) {
+            out.println(r.json());
+        } else {
+            r.write(out);
+        }
+        out.flush();
+        return ExitCode.OK.code;
+    }
 
     /** Reads the files given together, in parallel; one sentence and exit 2 for a file that is not a log. */
     private static void read(NcclLogReader reader, List<Path> files) {
@@ -70,6 +112,13 @@ public final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (compare != null) {
+            return compare(out);
+        }
+        if (inputs == null || inputs.isEmpty()) {
+            throw NcclbenchException.usage("explain needs a log file, a folder of logs or - (or --compare BEFORE"
+                    + " AFTER)");
+        }
         FailOn threshold = failOn;
         Set<String> ignored = rules.ignored();
         NcclLogReader reader = new NcclLogReader();

@@ -22,9 +22,10 @@ import java.util.stream.Stream;
  * @param summary     lines to print after the table
  * @param diagnosis   what the logs say, when there were logs
  * @param readProblem a sentence when a log could not be read, else null
+ * @param evidence    what the logs said, when there were logs (the result records NCCL's choices from it)
  */
 public record RunLogDiagnosis(List<ResultRow> rows, List<String> summary, Optional<Diagnosis> diagnosis,
-                              String readProblem) {
+                              String readProblem, Optional<NcclLogEvidence> evidence) {
 
     /** This process's own log files, then every other process's {@code nccl.*.log} in the run folder. */
     public static List<Path> logsOf(List<Path> own, Path runFolder) {
@@ -61,6 +62,7 @@ public record RunLogDiagnosis(List<ResultRow> rows, List<String> summary, Option
         for (ResultRow r : rows) {
             diagnosed.add(r.withVerdict(pc.classify(r)));
         }
-        return new RunLogDiagnosis(List.copyOf(diagnosed), pc.summaryLines(diagnosed), pc.diagnosis(), problem);
+        return new RunLogDiagnosis(List.copyOf(diagnosed), pc.summaryLines(diagnosed), pc.diagnosis(), problem,
+                evidence);
     }
 }

@@ -75,7 +75,9 @@ public final class Gate {
                 baseline == null ? 0 : baseline.runs().size(),
                 baseline != null && baseline.fingerprint().id().equals(fp.id()), fp, changes, sizes,
                 List.copyOf(curve), options.describe(), Instant.now().getEpochSecond(), rules.requireAllSizes(),
-                "ok".equals(run.status()) ? null : run.status());
+                "ok".equals(run.status()) ? null : run.status(),
+                baseline == null ? null : dev.ncclbench.choices.ChoiceDiff.compare(baseline.ncclChoices(),
+                        run.ncclChoices(), "the baseline", "this run"));
     }
 
     /** One line's verdict: also what fleet --baseline judges each pair with (the same tests and thresholds). */

@@ -43,6 +43,10 @@ public final class GateJson {
             n.put("before", c.before());
             n.put("after", c.after());
         }
+        if (r.ncclChoices() != null) {
+            // what NCCL decided differently from the baseline's runs, whatever the verdict: data for the reader
+            o.set("nccl_choices", JSON.valueToTree(r.ncclChoices()));
+        }
         ArrayNode sizes = o.putArray("sizes");
         for (SizeResult s : r.sizes()) {
             ObjectNode n = sizes.addObject();

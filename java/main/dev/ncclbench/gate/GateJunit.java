@@ -24,6 +24,9 @@ public final class GateJunit {
     /** The gate's suite: one case per collective and size in the run, one per curve-check error; preflight's too. */
     public static TestSuite suite(GateReport r) {
         String changed = String.join("\n", r.changes().stream().map(Fingerprint.Change::text).toList());
+        List<String> nccl = r.ncclChoiceLines();
+        String decided = nccl.isEmpty() ? "" : "\nwhat NCCL decided differently from the baseline:\n"
+                + String.join("\n", nccl);
         List<TestCase> cases = new ArrayList<>();
         if (r.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
             // no size case fails by itself: without this one a CI page would show every case green
@@ -38,7 +41,7 @@ public final class GateJunit {
                     : TestCase.failed(classname, s.key().label(), s.status().name().toLowerCase(Locale.ROOT),
                             s.key().label() + ": " + detail,
                             detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
-                                    : "\nwhat changed since the baseline:\n" + changed)));
+                                    : "\nwhat changed since the baseline:\n" + changed) + decided));
         }
         for (Finding f : curveErrors(r)) {
             cases.add(TestCase.failed("ncclbench.gate.curve", f.ruleId(), "degraded", f.title(),

@@ -47,6 +47,10 @@ public final class GateMarkdown {
                         .append(c.after() == null ? "(unset)" : "`" + c.after() + "`").append('\n');
             }
         }
+        if (!r.ncclChoiceLines().isEmpty()) {
+            sb.append("\n### What NCCL decided differently from the baseline\n\n");
+            r.ncclChoiceLines().forEach(l -> sb.append("- ").append(escape(l)).append('\n'));
+        }
         if (!r.curve().isEmpty()) {
             sb.append("\n### Curve check\n\n");
             for (Finding f : r.curve()) {

@@ -16,11 +16,21 @@ import java.util.List;
  * @param timestamp    when the gate ran, seconds since the epoch
  * @param requireAllSizes a size in one side only fails (--require-all-sizes)
  * @param partialStatus the run's status when it did not finish and was judged on its measured sizes, else null
+ * @param ncclChoices  what NCCL decided differently from the baseline's runs (unknown where a side kept no log);
+ *                     null without a baseline
  */
 public record GateReport(String runFile, String baselineName, String baselineFile, int baselineRuns,
                          boolean exactMatch, Fingerprint runFingerprint, List<Fingerprint.Change> changes,
                          List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
-                         boolean requireAllSizes, String partialStatus) {
+                         boolean requireAllSizes, String partialStatus,
+                         dev.ncclbench.choices.Comparison ncclChoices) {
+
+    /** The lines to print beside a REGRESSION or DEGRADED verdict; empty for any other verdict. */
+    public List<String> ncclChoiceLines() {
+        Verdict v = verdict();
+        return ncclChoices == null || v != Verdict.REGRESSION && v != Verdict.DEGRADED ? List.of()
+                : ncclChoices.lines();
+    }
 
     /**
      * NOTHING_TO_COMPARE: a baseline was there and no size was in both (exit 2: a gate that compared nothing

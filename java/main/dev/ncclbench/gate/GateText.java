@@ -52,6 +52,11 @@ public final class GateText {
             out.println("# curve " + f.ruleId() + " (" + f.severity().name().toLowerCase(Locale.ROOT) + "): "
                     + f.title());
         }
+        List<String> nccl = r.ncclChoiceLines();
+        if (!nccl.isEmpty()) {
+            out.println("# what NCCL decided differently from the baseline:");
+            nccl.forEach(l -> out.println("#   " + l));
+        }
         out.println(r.verdictLine());
         out.flush();
     }

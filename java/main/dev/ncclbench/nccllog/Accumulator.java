@@ -55,6 +55,7 @@ final class Accumulator {
     private final List<MeasuredRow> measured = new ArrayList<>();
     private final Map<String, Mention> rings = new LinkedHashMap<>();
     private final Map<String, Mention> topology = new LinkedHashMap<>();
+    private final Map<String, Mention> tuning = new LinkedHashMap<>();
     private final Set<String> initDone = new HashSet<>();
     private final Set<String> warningSites = new HashSet<>();
     private final HostTable hosts = new HostTable();
@@ -218,6 +219,11 @@ final class Accumulator {
         mention(topology, kind, value, host, file, lineNo);
     }
 
+    /** kind: the collective ("AllReduce", "" when not printed); value: "SIZE ALGO PROTO" (TuningLines). */
+    void tuning(String collective, String value, String host, String file, long lineNo) {
+        mention(tuning, collective, value, host, file, lineNo);
+    }
+
     void hostRdma(String kind, String value, String file, long lineNo) {
         mention(hostRdma, kind, value, "", file, lineNo);
     }
@@ -330,6 +336,7 @@ final class Accumulator {
         o.measured.forEach(this::measured);
         mergeMap(rings, o.rings);
         mergeMap(topology, o.topology);
+        mergeMap(tuning, o.tuning);
         hosts.merge(o.hosts);
         total += o.total;
         ncclLines += o.ncclLines;
@@ -358,7 +365,8 @@ final class Accumulator {
                 List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
                 List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
                 List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
-                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()), hosts.freeze(),
+                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()),
+                List.copyOf(tuning.values()), hosts.freeze(),
                 new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
     }
 }

@@ -15,8 +15,9 @@ final class CollectiveLines {
             acc.ring(m, p.host, file, lineNo);
             return true;
         }
-        if (m.indexOf("NVLS") >= 0 || m.indexOf(" nvls channels") >= 0) {
-            // "32 coll channels, 32 collnet channels, 16 nvls channels, ..." (2.19+): its collnet count is nChannels
+        if (m.indexOf("NVLS") >= 0 || m.indexOf(" nvls channels") >= 0 || m.indexOf(" coll channels") >= 0) {
+            // "32 coll channels, 32 collnet channels, 16 nvls channels, ..." (2.19+): its collnet count is nChannels;
+            // "8 coll channels, 8 p2p channels, ..." (2.8-2.17, no NVLS yet) is kept with it for the channel count
             acc.nvls(m, p.host, file, lineNo);
             return true;
         }

@@ -110,6 +110,9 @@ final class EvidenceBuilder {
         if (m.indexOf("GPU Direct RDMA") >= 0) {
             return NetLines.gdr(p, m, "", file, lineNo, acc);
         }
+        if (m.indexOf(" Bytes -> ") > 0 && TuningLines.parse(p, file, lineNo, acc)) {
+            return true;
+        }
         return NetworkLines.parse(p, file, lineNo, acc) || EnvLines.setByEnvironment(p, file, lineNo, acc)
                 || CollectiveLines.parse(p, file, lineNo, acc) || any;
     }

@@ -30,6 +30,8 @@ import java.util.List;
  * @param measured       nccl-tests result rows pasted in the same text
  * @param rings          "Connected all rings, use ring PXN x GDR y" summaries (2.24+)
  * @param topology       job size named outside init lines: nRanks, nNodes (2.19+), ranks a ring lists
+ * @param tuning       the algorithm and protocol NCCL chose per collective and size (NCCL_DEBUG_SUBSYS=TUNING, rank 0):
+ *                     kind the collective ("" before 2.24), value "SIZE ALGO PROTO"; one item per distinct choice
  * @param hostFacts      every host that logged, with its NET connection lines per network: not capped like the lists
  *                       above, so a verdict over a 1024-node job sees all of them ("" holds lines without a host)
  * @param counts         how many lines were read, used, not understood, and items dropped by the caps
@@ -43,7 +45,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<Mention> collnet,
                               List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
                               List<MeasuredRow> measured, List<Mention> rings, List<Mention> topology,
-                              List<HostFacts> hostFacts, LineCounts counts) {
+                              List<Mention> tuning, List<HostFacts> hostFacts, LineCounts counts) {
 
     /** A version string and where it was first seen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -35,8 +35,14 @@ public final class Preflight {
             curveErrors = List.copyOf(curveErrors);
         }
 
+        /** The gate's line names the first thing NCCL decided differently from the baseline, when it failed. */
         public static GateStep of(GateReport r) {
-            return new GateStep(r.verdict(), r.verdictLine(),
+            String line = r.verdictLine();
+            boolean failed = r.verdict() == GateReport.Verdict.REGRESSION || r.verdict() == GateReport.Verdict.DEGRADED;
+            if (failed && r.ncclChoices() != null && r.ncclChoices().first().isPresent()) {
+                line += "; " + r.ncclChoices().first().get().headline();
+            }
+            return new GateStep(r.verdict(), line,
                     (int) r.sizes().stream().filter(s -> s.status() == SizeResult.Status.REGRESSION).count(),
                     (int) r.sizes().stream().filter(s -> s.status() == SizeResult.Status.DEGRADED_PATH).count(),
                     r.curve().stream().filter(f -> f.severity() == Severity.ERROR).map(Finding::ruleId).toList());

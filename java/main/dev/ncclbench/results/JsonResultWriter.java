@@ -33,6 +33,7 @@ final class JsonResultWriter implements ResultSink {
     private ResultDocument header;
     private final List<ResultDocument.Row> rows = new ArrayList<>();
     private boolean finished;
+    private dev.ncclbench.choices.NcclChoices choices;
 
     JsonResultWriter(Path file, Clock clock) {
         this.file = file;
@@ -92,6 +93,12 @@ final class JsonResultWriter implements ResultSink {
     }
 
     @Override
+    public void choices(dev.ncclbench.choices.NcclChoices c) {
+        requireRun();
+        this.choices = c;
+    }
+
+    @Override
     public void finish(String status, String error) {
         ResultSink.checkStatus(status);
         if (header == null) {
@@ -102,7 +109,7 @@ final class JsonResultWriter implements ResultSink {
             throw new IllegalStateException("finish called twice");
         }
         finished = true;
-        ResultDocument doc = header.finished(status, error, Instant.now(clock).toString(), rows);
+        ResultDocument doc = header.finished(status, error, Instant.now(clock).toString(), rows).withChoices(choices);
         try {
             journal.close();
             ResultFiles.writeAtomically(file, doc);

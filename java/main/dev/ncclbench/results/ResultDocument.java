@@ -19,7 +19,7 @@ import java.util.Map;
  */
 @JsonPropertyOrder({"kind", "schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
         "backend", "backend_asked", "backend_reason", "command_line", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
-        "notes", "rows"})
+        "notes", "rows", "nccl_choices"})
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ResultDocument(
         int schemaVersion,
@@ -40,7 +40,9 @@ public record ResultDocument(
         Map<String, String> environment,
         List<String> ncclLogFiles,
         List<String> notes,
-        List<Row> rows) {
+        List<Row> rows,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        dev.ncclbench.choices.NcclChoices ncclChoices) {
 
     public static final int SCHEMA_VERSION = 1;
     /** Added in version 1 without a bump (an added field): every document says what it is. */
@@ -62,13 +64,23 @@ public record ResultDocument(
         return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
                 run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
                 orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
-                orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of());
+                orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of(), null);
     }
 
     ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<Row> allRows) {
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
                 backend, backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
-                List.copyOf(allRows));
+                List.copyOf(allRows), ncclChoices);
+    }
+
+    /**
+     * With what NCCL decided, read from the run's own log; null (the field left out) when the run kept no log:
+     * its choices are unknown.
+     */
+    ResultDocument withChoices(dev.ncclbench.choices.NcclChoices choices) {
+        return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, finishedAt, status, error, backend,
+                backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles,
+                notes, rows, choices);
     }
 
     /** The run as the rest of the code models it (e.g. to print the table again from a file). */

@@ -37,6 +37,13 @@ public interface ResultSink {
     void verdicts(List<ResultRow> diagnosed);
 
     /**
+     * What NCCL decided, read from the run's own log (any time before {@link #finish}); never called for a run
+     * without a log, whose choices stay unknown. Sinks that do not record it ignore it.
+     */
+    default void choices(dev.ncclbench.choices.NcclChoices choices) {
+    }
+
+    /**
      * The run is over.
      *
      * @param status one of {@link #STATUSES}: "ok", "failed", "timeout", "interrupted"

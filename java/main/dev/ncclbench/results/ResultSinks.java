@@ -70,6 +70,11 @@ public final class ResultSinks {
             }
 
             @Override
+            public void choices(dev.ncclbench.choices.NcclChoices choices) {
+                all.forEach(s -> s.choices(choices));
+            }
+
+            @Override
             public void finish(String status, String error) {
                 all.forEach(s -> s.finish(status, error));
             }

@@ -151,6 +151,9 @@ final class SweepReport {
                     err.println("ncclbench: " + d.readProblem());
                 }
                 sink.verdicts(d.rows());
+                // NCCL's choices go into the result only from a log with NCCL lines: without one they stay unknown
+                d.evidence().filter(e -> e.counts().ncclLines() > 0)
+                        .ifPresent(e -> sink.choices(dev.ncclbench.choices.ChoicesReader.of(e)));
                 d.summary().forEach(out::println);
                 out.flush();
                 if (d.diagnosis().isPresent() && d.diagnosis().get().health() == Health.DEGRADED) {

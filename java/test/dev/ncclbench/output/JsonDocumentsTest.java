@@ -7,6 +7,7 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.ncclbench.Goldens;
+import dev.ncclbench.choices.CompareReport;
 import dev.ncclbench.cli.Main;
 import dev.ncclbench.diagnosis.Diagnoser;
 import dev.ncclbench.diagnosis.ExplainText;
@@ -129,6 +130,17 @@ class JsonDocumentsTest {
                 NcclLogEvidence e = new NcclLogReader().read(in, rel).evidence();
                 return ExplainText.json(e, Diagnoser.diagnose(e)) + "\n";
             }
+        });
+        w.put("explain-compare", () -> {
+            // GPUDirect RDMA off on one node of four: a change with its before, after, effect and where
+            Path logs = Goldens.resources().resolve("choices");
+            CompareReport r = CompareReport.read(logs.resolve("gdr-4nodes-2.28.log"),
+                    logs.resolve("gdr-off-node7-2.28.log"));
+            CompareReport.Side b = new CompareReport.Side("gdr-4nodes-2.28.log", List.of("gdr-4nodes-2.28.log"),
+                    r.before().choices());
+            CompareReport.Side a = new CompareReport.Side("gdr-off-node7-2.28.log",
+                    List.of("gdr-off-node7-2.28.log"), r.after().choices());
+            return new CompareReport(b, a, r.comparison(), r.skipped()).json() + "\n";
         });
         w.put("doctor", () -> cli("doctor", "--json", "--no-probe-nccl", "--root",
                 HOSTS.resolve("a100-two-nic").toString()));
