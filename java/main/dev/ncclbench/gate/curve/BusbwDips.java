@@ -22,10 +22,8 @@ final class BusbwDips extends BaseRule<Curve> {
     @Override
     public List<Finding> check(Curve c) {
         List<Finding> out = new ArrayList<>();
-        if (c.socketRun() && c.nodes() == 1) {
-            // one node over sockets crosses no NIC: its busbw is the CPU's memory hierarchy, which falls as the buffers
-            // leave the caches (4 ranks on loopback: 0.8 GB/s at 1 MiB, 0.2 from 8 MiB on a 2-core VM), not a fabric's
-            return out;
+        if (c.hostOnly()) {
+            return out; // 4 ranks on loopback: 0.8 GB/s at 1 MiB, 0.2 from 8 MiB on a 2-core VM, the caches' curve
         }
         c.byCollective().forEach((coll, points) -> {
             double peak = points.stream().mapToDouble(Curve.Point::busbw).filter(Double::isFinite).max().orElse(0);

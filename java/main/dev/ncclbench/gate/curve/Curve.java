@@ -79,6 +79,15 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
         return new Curve(out, fabric, floor, nodes, socketRun, iters > 0 ? iters : DEFAULT_ITERS);
     }
 
+    /**
+     * A socket run on one node crosses no NIC: its ranks share the host's cores (4 ranks on 2 here), so its curve is
+     * the scheduler's and the memory hierarchy's (busbw falls as buffers leave the caches; the first sizes of a sweep
+     * wait for CPUs), not a path's. The shape rules, which judge paths, leave it alone.
+     */
+    public boolean hostOnly() {
+        return socketRun && nodes == 1;
+    }
+
     /** The fabric when it applies to this run's topology (an inter-node NIC for several nodes, else intra-node). */
     public Optional<FabricEntry> applicableFabric() {
         return fabric.filter(f -> f.interNode() == (nodes > 1) || f.path().equals("socket") || socketRun);
