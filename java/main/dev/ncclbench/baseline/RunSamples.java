@@ -44,11 +44,6 @@ public final class RunSamples {
         return out;
     }
 
-    /** Whether any line of the document is judged on the table's time alone. */
-    public static boolean tableOnly(Map<SizeKey, SizeSamples> lines) {
-        return lines.values().stream().anyMatch(SizeSamples::tableOnly);
-    }
-
     private static SizeSamples line(SizeKey key, ResultDocument.Placement p, String path) {
         if (p == null || p.timeUs() == null || !(p.timeUs() > 0) || !Double.isFinite(p.timeUs())) {
             return null;

@@ -51,16 +51,6 @@ public record SizeSamples(SizeKey key, List<double[]> groups, double busbwTimeUs
         return t.length == 0 ? Double.NaN : Quantiles.median(t);
     }
 
-    /** The table's time of every group, one value per group: what a tolerance-only judgement compares. */
-    public List<double[]> tableGroups() {
-        return tableUs.stream().filter(v -> v > 0 && Double.isFinite(v)).map(v -> new double[] {v}).toList();
-    }
-
-    /** Whether every group knows its table time (a baseline recorded before they were kept does not). */
-    public boolean knowsTable() {
-        return !tableUs.isEmpty() && tableGroups().size() == groups.size();
-    }
-
     /** busbw in GB/s at a time per call, through this line's bytes and bus factor. */
     public double busbwAt(double timeUs) {
         return timeUs > 0 && busbwTimeUs > 0 ? busbwTimeUs / timeUs : Double.NaN;

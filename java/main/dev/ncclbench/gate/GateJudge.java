@@ -68,7 +68,8 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         Admission.checkFinished(runFile, doc, rules.allowPartial());
         BaselineStore store = new BaselineStore(dir);
         Fingerprint fp = Fingerprint.of(doc);
-        Set<String> runCollectives = Admission.collectives(RunSamples.of(doc, runFile).keySet());
+        java.util.Map<dev.ncclbench.baseline.SizeKey, dev.ncclbench.baseline.SizeSamples> lines = RunSamples.of(doc, runFile);
+        Set<String> runCollectives = Admission.collectives(lines.keySet());
         Baseline b = null;
         String bFile = null;
         if (baselineName != null) {
@@ -96,7 +97,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
                 : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
                 : FabricCatalog.builtIn();
-        Curve curve = Curve.of(RunSamples.of(doc, runFile).values(),
+        Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
                 "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
