@@ -3,7 +3,7 @@ package dev.ncclbench.preflight;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.BackendChoice;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.DoctorReport;

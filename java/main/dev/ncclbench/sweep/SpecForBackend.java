@@ -2,7 +2,7 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.NcclTestsChecks;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;

@@ -5,7 +5,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.Version;
 import dev.ncclbench.backend.BackendChoice;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.diagnosis.Health;
 import dev.ncclbench.diagnosis.RouteClassifier;

@@ -6,7 +6,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Backends;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.launch.CpuBinding;
 import dev.ncclbench.launch.LaunchDetector;

@@ -3,7 +3,7 @@ package dev.ncclbench.sweep;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;

@@ -3,7 +3,7 @@ package dev.ncclbench.backend.socket;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;

@@ -1,8 +1,8 @@
-package dev.ncclbench.backend;
+package dev.ncclbench.spec;
 
 /** What a backend can do, asked instead of checking its class or comparing its name. */
 public enum Capability {
-    /** Launches return before the collective completes; {@link Operation#drain} waits. */
+    /** Launches return before the collective completes; the backend's Operation.drain waits. */
     ASYNC_LAUNCH,
     /** -G: capture the timed loop in a CUDA graph. */
     CUDA_GRAPH,
