@@ -12,10 +12,8 @@ import java.util.Set;
 /**
  * One preflight, its flags resolved.
  *
- * @param sweep         the short sweep; its -e is {@link dev.ncclbench.spec.Defaults#PREFLIGHT_MAX_BYTES_GPU} unless
- *                      {@code maxBytesGiven}, and the backend that runs chooses it otherwise
- * @param maxBytesGiven whether -e was given (else the host-memory backends sweep to
- *                      {@link dev.ncclbench.spec.Defaults#PREFLIGHT_MAX_BYTES_HOST})
+ * @param sweep         the short sweep, resolved with {@link dev.ncclbench.spec.SweepProfile#PREFLIGHT}: an -e not
+ *                      given is that profile's for the backend that runs (the sweep decides it, as for any sweep)
  * @param sweepPath     the sweep's --fabric, --catalog (with --fabric only) and --socket-floor
  * @param commandLine   the command as typed, recorded in the result
  * @param doctor        whether doctor's host checks run first (not --no-doctor)
@@ -26,7 +24,7 @@ import java.util.Set;
  * @param html          the HTML report to write, or null
  * @param gateText      whether the gate's text goes to the human output (not with --json)
  */
-public record PreflightRequest(RunSpec sweep, boolean maxBytesGiven, LaunchOptions launch, RouteInputs sweepPath,
+public record PreflightRequest(RunSpec sweep, LaunchOptions launch, RouteInputs sweepPath,
                                List<String> commandLine, boolean doctor, Set<String> doctorIgnored, Path catalog,
                                GateJudge gate, String baseline, Path html, boolean gateText) {
     public PreflightRequest {
