@@ -1,7 +1,6 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.preflight.Preflight;
 import dev.ncclbench.preflight.PreflightRequest;
 import dev.ncclbench.preflight.PreflightRun;
@@ -19,7 +18,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -106,15 +104,7 @@ public final class PreflightCommand implements Callable<Integer> {
     }
 
     private Set<String> doctorIgnored() {
-        for (String id : doctorIgnore) {
-            if (!DoctorRules.book().knows(id)) {
-                throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
-            }
-        }
-        // --ignore is every book's: its doctor ids leave doctor's findings out too
-        Set<String> ignored = new LinkedHashSet<>(doctorIgnore);
-        ignored.addAll(settings.rules.ignoredIn(DoctorRules.book()));
-        return ignored;
+        return PreflightRequest.doctorIgnored(doctorIgnore, settings.rules.ignored());
     }
 
     /**

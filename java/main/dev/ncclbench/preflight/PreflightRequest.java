@@ -1,5 +1,7 @@
 package dev.ncclbench.preflight;
 
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.spec.RunSpec;
@@ -30,5 +32,20 @@ public record PreflightRequest(RunSpec sweep, LaunchOptions launch, RouteInputs 
     public PreflightRequest {
         commandLine = List.copyOf(commandLine);
         doctorIgnored = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(doctorIgnored));
+    }
+
+    /**
+     * The doctor rules left out: --doctor-ignore's (each must be a doctor rule: exit 2 otherwise) and the doctor ids
+     * among --ignore's, which is every book's.
+     */
+    public static Set<String> doctorIgnored(List<String> doctorIgnore, Set<String> everyBook) {
+        for (String id : doctorIgnore) {
+            if (!DoctorRules.book().knows(id)) {
+                throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
+            }
+        }
+        Set<String> ignored = new java.util.LinkedHashSet<>(doctorIgnore);
+        everyBook.stream().filter(DoctorRules.book()::knows).forEach(ignored::add);
+        return ignored;
     }
 }
