@@ -22,10 +22,9 @@ import java.util.Set;
 /**
  * Line rates and healthy busbw fractions per fabric, read from results/baselines/fabric-catalog.txt (format in
  * its header and docs/fabric-catalog.md). The jar carries a copy as its built-in default; a site passes its own.
+ * Which one a command reads is {@link CatalogLocation}'s rule.
  */
 public final class FabricCatalog {
-    /** Where the site-editable catalog lives in the repository. */
-    public static final Path DEFAULT_PATH = Path.of("results", "baselines", "fabric-catalog.txt");
     private static final String RESOURCE = "/dev/ncclbench/diagnosis/fabric-catalog.txt";
     private static final Set<String> KINDS = Set.of("ethernet", "ib", "roce", "nvlink", "pcie");
     private static final Set<String> PATHS = Set.of("socket", "rdma", "p2p", "nvls");

@@ -5,6 +5,7 @@ import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.RunSamples;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.curve.Curve;
@@ -14,7 +15,6 @@ import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -91,9 +91,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
             }
         }
         RouteInputs path = path();
-        FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
-                : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                : FabricCatalog.builtIn();
+        FabricCatalog cat = CatalogLocation.read(catalog);
         Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
                 "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());

@@ -1,6 +1,7 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.results.ResultDocument;
@@ -25,9 +26,7 @@ public final class RouteOptions {
         List<String> said = new ArrayList<>();
         Optional<FabricEntry> fabric = Optional.empty();
         if (fabricId != null) {
-            FabricCatalog catalog = catalogFile != null ? FabricCatalog.load(catalogFile)
-                    : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                    : FabricCatalog.builtIn();
+            FabricCatalog catalog = CatalogLocation.read(catalogFile);
             fabric = catalog.get(fabricId.trim());
             if (fabric.isEmpty()) {
                 List<String> ids = new ArrayList<>();
