@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,7 +28,9 @@ import java.util.Set;
 public final class FabricCatalog {
     private static final String RESOURCE = "/dev/ncclbench/diagnosis/fabric-catalog.txt";
     private static final Set<String> KINDS = Set.of("ethernet", "ib", "roce", "nvlink", "pcie");
-    private static final Set<String> PATHS = Set.of("socket", "rdma", "p2p", "nvls");
+    /** The paths a catalog line may name: the route ids a healthy job on it reports. */
+    private static final Set<String> PATHS = Set.of(RouteKind.SOCKET.id, RouteKind.RDMA.id, RouteKind.P2P.id,
+            RouteKind.NVLS.id);
 
     private final Map<String, FabricEntry> entries;
     private final List<Site> sites;

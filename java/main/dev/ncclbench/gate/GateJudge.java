@@ -1,6 +1,8 @@
 package dev.ncclbench.gate;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.baseline.Fingerprint;
@@ -94,7 +96,8 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         FabricCatalog cat = CatalogLocation.read(catalog);
         Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
-                "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());
+                Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE),
+                doc.spec() == null ? 0 : doc.spec().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
             // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
             throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "

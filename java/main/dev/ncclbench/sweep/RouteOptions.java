@@ -1,6 +1,8 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.diagnosis.FabricEntry;
@@ -64,7 +66,7 @@ public final class RouteOptions {
         } catch (IOException | RuntimeException e) {
             throw NcclbenchException.usage("--socket-floor: cannot read " + file + ": " + e.getMessage());
         }
-        if (!"socket".equals(doc.runInfo().backend())) {
+        if (!Backends.capabilitiesOf(doc.runInfo().backend()).contains(Capability.SOCKET_INTERFACE)) {
             throw NcclbenchException.usage("--socket-floor: " + file + " is a " + doc.runInfo().backend()
                     + " run, not a socket run");
         }
