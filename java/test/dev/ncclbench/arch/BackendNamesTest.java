@@ -2,7 +2,7 @@ package dev.ncclbench.arch;
 
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Backends;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
