@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.env.HostVersions;
 import dev.ncclbench.results.RankInfo;
@@ -111,7 +110,7 @@ public record Fingerprint(
                 env.put(k, v);
             }
         });
-        Map<String, String> m = measurement(doc.spec(), capabilitiesOf(doc.backend()));
+        Map<String, String> m = measurement(doc.spec(), Backends.capabilitiesOf(doc.backend()));
         return new Fingerprint(doc.backend(), hosts.size(), doc.nranks(), String.join(", ", models), gpus.size(),
                 nics, versions, env, m);
     }
@@ -139,12 +138,6 @@ public record Fingerprint(
             }
         }
         return m;
-    }
-
-    /** What the backend a result names can do; none when this build does not know it. */
-    private static Set<Capability> capabilitiesOf(String backend) {
-        Backend b = backend == null ? null : Backends.byName(backend);
-        return b == null ? Set.of() : b.capabilities();
     }
 
     /** The hardware part: a baseline applies to a run only when this matches (versions may differ: upgrades). */

@@ -1,10 +1,13 @@
 package dev.ncclbench.gate;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.RunSamples;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.curve.Curve;
@@ -14,7 +17,6 @@ import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -91,12 +93,11 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
             }
         }
         RouteInputs path = path();
-        FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
-                : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                : FabricCatalog.builtIn();
+        FabricCatalog cat = CatalogLocation.read(catalog);
         Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
-                "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());
+                Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE),
+                doc.spec() == null ? 0 : doc.spec().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
             // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
             throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "

@@ -18,7 +18,13 @@ public enum Capability {
     LOCAL_RANKS,
     /**
      * Binds the interface NCCL_SOCKET_IFNAME's rules pick (loopback when every rank is on one node) and opens
-     * --sockets-per-peer connections; its path is known without a log.
+     * --sockets-per-peer connections (--socket-algo and --socket-chunk shape them); its path is known without a log:
+     * its bytes cross TCP sockets, so its results are judged as a socket run's.
      */
-    SOCKET_INTERFACE
+    SOCKET_INTERFACE,
+    /**
+     * Several independent groups may run on one node at the same time (fleet's --survey all and batches): its ranks
+     * hold no device, where two NCCL communicators on one GPU at once may deadlock.
+     */
+    CONCURRENT_GROUPS
 }
