@@ -61,10 +61,7 @@ public final class SweepCommand implements Callable<Integer> {
     public Integer call() {
         // the outputs before anything runs: a minute of measuring is never lost to a bad path or an earlier file
         OutputTarget.check("--html", html);
-        if (json != null && !force && Files.isRegularFile(json)) {
-            throw dev.ncclbench.NcclbenchException.usage("--json " + json + " already exists (an earlier run's result);"
-                    + " choose another name, or --force to replace it");
-        }
+        OutputTarget.refuseExisting("--json", json, force, "--force");
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
         SweepRunner runner = new SweepRunner(resolve(), launch(), path(), spec.commandLine().getOut(),

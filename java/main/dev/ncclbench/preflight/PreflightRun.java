@@ -13,8 +13,8 @@ import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.report.ReportData;
 import dev.ncclbench.report.RunReport;
-import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.ResultInput;
+import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.SweepProfile;
 import dev.ncclbench.sweep.RouteInputs;
@@ -24,9 +24,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,7 +79,7 @@ public final class PreflightRun {
         if (Preflight.skipSweep(doctor, launch.size())) {
             human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
         } else {
-            Path json = runFolder(request.sweep().outDir()).resolve("result.json");
+            Path json = RunFolder.createUnder(request.sweep().outDir(), "preflight").resolve("result.json");
             sweep = sweep(request, request.sweep().toBuilder().jsonFile(json).build(), launch);
             // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
             if (Files.isRegularFile(json)
@@ -122,19 +119,6 @@ public final class PreflightRun {
             human.flush();
             err.flush();
         }
-    }
-
-    /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */
-    private static Path runFolder(Path out) {
-        OutputPaths.checkOutDir(out);
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-        Path dir = out.resolve("preflight-" + stamp + "-" + ProcessHandle.current().pid());
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException ex) {
-            throw NcclbenchException.usage("--out " + out + ": cannot create " + dir + ": " + ex.getMessage());
-        }
-        return dir;
     }
 
     private static void removeIfEmpty(Path dir) {
