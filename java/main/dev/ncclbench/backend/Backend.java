@@ -1,5 +1,6 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.rendezvous.ControlPlane;

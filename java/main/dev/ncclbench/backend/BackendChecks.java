@@ -1,13 +1,14 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
-import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.spec.SweepFlag;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,34 +20,27 @@ public final class BackendChecks {
 
     /**
      * Flags that would do nothing on this backend are refused, naming the flag and the backends that have it:
-     * a header or a JSON claiming "-g 2" on a backend that ignored it would mislead. Checked on the spec as asked.
+     * a header or a JSON claiming "-g 2" on a backend that ignored it would mislead. Checked on the spec as asked;
+     * which flag needs what is {@link SweepFlag#needs}.
      */
     public static void refuseIdleFlags(Backend backend, RunSpec asked) {
         NcclTestsChecks.refuse(backend, asked);
-        idle(backend, Capability.GPUS_PER_THREAD, asked.gpusPerThread() != Defaults.GPUS_PER_THREAD, "-g " + asked.gpusPerThread());
-        idle(backend, Capability.THREADS, asked.threads() != Defaults.THREADS, "-t " + asked.threads());
-        idle(backend, Capability.CUDA_GRAPH, asked.cudaGraph() != Defaults.CUDA_GRAPH, "-G " + asked.cudaGraph());
-        idle(backend, Capability.LOCAL_RANKS, asked.localRanks() > 0, "--ranks " + asked.localRanks());
-        idle(backend, Capability.SOCKET_INTERFACE, asked.socketsPerPeer() != Defaults.SOCKETS_PER_PEER,
-                "--sockets-per-peer " + asked.socketsPerPeer());
-        idle(backend, Capability.SOCKET_INTERFACE, !Defaults.SOCKET_ALGO.equals(asked.socketAlgo()),
-                "--socket-algo " + asked.socketAlgo());
-        idle(backend, Capability.SOCKET_INTERFACE, asked.socketChunk() != Defaults.SOCKET_CHUNK,
-                "--socket-chunk " + asked.socketChunk());
+        for (SweepFlag f : SweepFlag.values()) {
+            if (f.needs() != null && f.isSet(asked) && !backend.capabilities().contains(f.needs())) {
+                throw NcclbenchException.usage(idle(backend, f, asked));
+            }
+        }
     }
 
-    private static void idle(Backend backend, Capability needed, boolean given, String flag) {
-        if (!given || backend.capabilities().contains(needed)) {
-            return;
-        }
+    /** "-g 2 does nothing on the socket backend; it is a flag of the nccl backend (--backend nccl)". */
+    private static String idle(Backend backend, SweepFlag f, RunSpec asked) {
         List<String> have = new ArrayList<>();
-        Backends.all().stream().filter(b -> b.capabilities().contains(needed)).forEach(b -> have.add(b.name()));
-        // nccl-tests' own GPU flags say so first: a nccl-tests command line is refused only for wanting a GPU
-        boolean gpuFlag = needed == Capability.GPUS_PER_THREAD || needed == Capability.THREADS || needed == Capability.CUDA_GRAPH;
-        throw NcclbenchException.usage((gpuFlag && !backend.capabilities().contains(Capability.DEVICE_TIMING)
-                ? "nccl-tests flag " + flag + " needs a GPU: it " : flag + " ") + "does nothing on the " + backend.name() + " backend"
-                + (have.isEmpty() ? "" : "; it is a flag of the " + String.join(" and ", have) + " backend"
-                + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")"));
+        Backends.all().stream().filter(b -> b.capabilities().contains(f.needs())).forEach(b -> have.add(b.name()));
+        // nccl-tests' own flags say so first: a nccl-tests command line is refused only for wanting a GPU
+        boolean ncclTestsFlag = f.flag().length() == 2 && !backend.capabilities().contains(Capability.DEVICE_TIMING);
+        return (ncclTestsFlag ? "nccl-tests flag " + f.given(asked) + " needs a GPU: it " : f.given(asked) + " ")
+                + "does nothing on the " + backend.name() + " backend" + (have.isEmpty() ? "" : "; it is a flag of the "
+                + String.join(" and ", have) + " backend" + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")");
     }
 
     /** @param world the job's ranks */

@@ -1,9 +1,12 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.spec.Capability;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * The backends on the class path, found through {@link ServiceLoader}: a new backend is one class and one line
@@ -29,6 +32,15 @@ public final class Backends {
             }
         }
         return null;
+    }
+
+    /**
+     * What the backend a result records could do: a recorded run is asked by capability, as a live backend is,
+     * never by its name. Empty for a name no backend here has (a result of another version): it claims nothing.
+     */
+    public static Set<Capability> capabilitiesOf(String recorded) {
+        Backend b = recorded == null ? null : byName(recorded);
+        return b == null ? Set.of() : b.capabilities();
     }
 
     public static List<String> names() {

@@ -1,5 +1,6 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;

@@ -1,5 +1,6 @@
 package dev.ncclbench.backend;
 
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.results.RankInfo;
 
 import java.nio.file.Path;

@@ -5,9 +5,13 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.backend.Backends;
 import dev.ncclbench.env.HostVersions;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.spec.Capability;
+import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.SweepFlag;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,6 +21,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -105,28 +110,34 @@ public record Fingerprint(
                 env.put(k, v);
             }
         });
-        Map<String, String> m = new TreeMap<>();
-        dev.ncclbench.spec.RunSpec s = doc.spec();
-        if (s != null) {
-            m.put("type", s.type() == null ? "" : s.type().label());
-            m.put("op", s.op() == null ? "" : s.op().label());
-            m.put("agg_iters", String.valueOf(s.aggIters()));
-            m.put("blocking", String.valueOf(s.blocking()));
-            m.put("average", String.valueOf(s.average()));
-            m.put("cuda_graph", String.valueOf(s.cudaGraph()));
-            if ("socket".equals(doc.backend())) {
-                m.put("sockets_per_peer", String.valueOf(s.socketsPerPeer()));
-                // only when set: a baseline recorded before these flags existed ran the defaults
-                if (s.socketAlgo() != null && !"auto".equals(s.socketAlgo())) {
-                    m.put("socket_algo", s.socketAlgo());
-                }
-                if (s.socketChunk() != 0) {
-                    m.put("socket_chunk", String.valueOf(s.socketChunk()));
-                }
-            }
-        }
+        Map<String, String> m = measurement(doc.spec(), Backends.capabilitiesOf(doc.backend()));
         return new Fingerprint(doc.backend(), hosts.size(), doc.nranks(), String.join(", ", models), gpus.size(),
                 nics, versions, env, m);
+    }
+
+    /**
+     * How it was measured: the flags {@link SweepFlag#measured} names, a backend's own flags only when that backend
+     * ran, and the ones added later only when set (a baseline recorded before they existed ran their default).
+     */
+    static Map<String, String> measurement(RunSpec s, Set<Capability> backendCan) {
+        Map<String, String> m = new TreeMap<>();
+        if (s == null) {
+            return m;
+        }
+        for (SweepFlag f : SweepFlag.measured()) {
+            boolean honoured = f.needs() == null || backendCan.contains(f.needs());
+            boolean keyed = switch (f.keyed()) {
+                case ALWAYS -> true;
+                case WHEN_HONOURED -> honoured;
+                case WHEN_SET -> honoured && f.isSet(s);
+                default -> false;
+            };
+            if (keyed) {
+                Object v = f.valueIn(s);
+                m.put(f.json(), v == null ? "" : String.valueOf(v));
+            }
+        }
+        return m;
     }
 
     /** The hardware part: a baseline applies to a run only when this matches (versions may differ: upgrades). */

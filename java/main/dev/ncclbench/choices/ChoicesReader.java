@@ -296,7 +296,7 @@ public final class ChoicesReader {
     private static Map<String, String> env(NcclLogEvidence e) {
         Map<String, String> env = new TreeMap<>();
         for (NcclLogEvidence.EnvSetting s : e.env()) {
-            if (s.origin().equals("nccl")) {
+            if (s.fromNccl()) {
                 env.putIfAbsent(s.name(), Redactor.value(s.name(), s.value()));
             }
         }

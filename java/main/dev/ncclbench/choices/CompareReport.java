@@ -35,6 +35,17 @@ public record CompareReport(Side before, Side after, Comparison comparison, List
     }
 
     /** Reads both sides as explain reads its inputs; a named file that is not an NCCL log throws. */
+    /** {@link #read}, with a file that is not a log or cannot be read as one sentence and exit 2. */
+    public static CompareReport of(Path before, Path after) {
+        try {
+            return read(before, after);
+        } catch (dev.ncclbench.nccllog.NotAnNcclLogException e) {
+            throw dev.ncclbench.NcclbenchException.usage(e.getMessage());
+        } catch (IOException e) {
+            throw dev.ncclbench.NcclbenchException.usage("cannot read [" + before + ", " + after + "]: " + e.getMessage());
+        }
+    }
+
     public static CompareReport read(Path before, Path after) throws IOException {
         NcclLogReader rb = new NcclLogReader().read(before);
         NcclLogReader ra = new NcclLogReader().read(after);

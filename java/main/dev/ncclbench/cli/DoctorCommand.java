@@ -65,7 +65,7 @@ public final class DoctorCommand implements Callable<Integer> {
     Boolean probe;
 
     @Option(names = "--catalog", paramLabel = "FILE", description = "Fabric catalog whose site section declares link rates"
-            + " (default: results/baselines/fabric-catalog.txt)")
+            + " (default: results/baselines/fabric-catalog.txt of ncclbench's checkout or bundle, else the built-in copy)")
     Path catalog;
 
     @Option(names = "--fail-on", paramLabel = "LEVEL", converter = Choices.FailOnChoice.class,

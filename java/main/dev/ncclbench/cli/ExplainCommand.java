@@ -2,13 +2,9 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.diagnosis.Diagnoser;
-import dev.ncclbench.diagnosis.Diagnosis;
-import dev.ncclbench.diagnosis.ExplainText;
+import dev.ncclbench.choices.CompareReport;
+import dev.ncclbench.diagnosis.Explanation;
 import dev.ncclbench.finding.FailOn;
-import dev.ncclbench.nccllog.NcclLogEvidence;
-import dev.ncclbench.nccllog.NcclLogReader;
-import dev.ncclbench.nccllog.NotAnNcclLogException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,13 +12,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Set;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -76,14 +69,7 @@ public final class ExplainCommand implements Callable<Integer> {
                         + " folders of logs or run folders)");
             }
         }
-        dev.ncclbench.choices.CompareReport r;
-        try {
-            r = dev.ncclbench.choices.CompareReport.read(Path.of(compare.get(0)), Path.of(compare.get(1)));
-        } catch (NotAnNcclLogException e) {
-            throw NcclbenchException.usage(e.getMessage());
-        } catch (IOException e) {
-            throw NcclbenchException.usage("cannot read " + compare + ": " + e.getMessage());
-        }
+        CompareReport r = CompareReport.of(Path.of(compare.get(0)), Path.of(compare.get(1)));
         r.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
         if (json) {
             out.println(r.json());
@@ -92,21 +78,6 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCode.OK.code;
-    }
-
-    /** Reads the files given together, in parallel; one sentence and exit 2 for a file that is not a log. */
-    private static void read(NcclLogReader reader, List<Path> files) {
-        if (files.isEmpty()) {
-            return;
-        }
-        try {
-            reader.read(files);
-        } catch (NotAnNcclLogException e) {
-            throw NcclbenchException.usage(e.getMessage());
-        } catch (IOException e) {
-            throw NcclbenchException.usage("cannot read " + (files.size() == 1 ? files.get(0) : "the logs") + ": "
-                    + e.getMessage());
-        }
     }
 
     @Override
@@ -119,43 +90,14 @@ public final class ExplainCommand implements Callable<Integer> {
             throw NcclbenchException.usage("explain needs a log file, a folder of logs or - (or --compare BEFORE"
                     + " AFTER)");
         }
-        FailOn threshold = failOn;
-        Set<String> ignored = rules.ignored();
-        NcclLogReader reader = new NcclLogReader();
-        List<Path> files = new ArrayList<>();
-        for (String in : inputs) {
-            if (in.equals("-")) {
-                read(reader, files);
-                files.clear();
-                try {
-                    reader.read(stdin, "-");
-                } catch (NotAnNcclLogException e) {
-                    throw NcclbenchException.usage(e.getMessage());
-                } catch (IOException e) {
-                    throw NcclbenchException.usage("stdin: cannot read: " + e.getMessage());
-                }
-            } else {
-                Path p = Path.of(in);
-                if (!Files.exists(p)) {
-                    throw NcclbenchException.usage(in + ": no such file or directory");
-                }
-                files.add(p);
-            }
-        }
-        read(reader, files);
-        reader.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
-        NcclLogEvidence e = reader.evidence();
-        Diagnosis d = Diagnoser.diagnose(e, ignored);
+        Explanation x = Explanation.of(inputs, stdin, rules.ignored());
+        x.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
         if (json) {
-            out.println(ExplainText.json(e, d));
+            out.println(x.json());
         } else {
-            ExplainText.write(out, e, d);
+            x.write(out);
         }
         out.flush();
-        int code = d.health().exitCode.code;
-        if (code == ExitCode.OK.code && threshold != null && threshold.fails(d.findings())) {
-            return ExitCode.DEGRADED.code;
-        }
-        return code;
+        return x.exitCode(failOn);
     }
 }

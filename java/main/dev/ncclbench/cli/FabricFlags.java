@@ -12,6 +12,7 @@ final class FabricFlags {
     String fabric;
 
     @Option(names = "--catalog", paramLabel = "FILE", description = "Fabric catalog (default:"
-            + " results/baselines/fabric-catalog.txt when present, else the built-in copy)")
+            + " results/baselines/fabric-catalog.txt of ncclbench's checkout or bundle, from any folder, when present;"
+            + " else the built-in copy)")
     Path catalog;
 }

@@ -5,7 +5,6 @@ import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.GateRules;
-import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
 import picocli.CommandLine.Command;
@@ -98,7 +97,7 @@ public final class GateCommand implements Callable<Integer> {
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
-                    rules.ignoredIn(CurveRules.book()), GateRules.of(allowChanged, requireAllSizes, allowPartial));
+                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial));
         }
     }
 }

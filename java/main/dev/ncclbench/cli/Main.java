@@ -24,6 +24,8 @@ public final class Main {
         // wide enough that the exit-code table and the examples print one line each
         cl.setUsageHelpWidth(120);
         withExitCodes(cl);
+        // preflight --sweep-arg=-d: its value is a sweep flag that preflight also has (the same SweepOptions)
+        PreflightCommand.acceptFlagsAsSweepArgs(cl.getSubcommands().get("preflight"));
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line: what is wrong, and where the help is
             err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + " (see 'ncclbench "

@@ -1,11 +1,12 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.preflight.Preflight;
 import dev.ncclbench.preflight.PreflightRequest;
 import dev.ncclbench.preflight.PreflightRun;
-import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.spec.SweepProfile;
+import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.sweep.RouteOptions;
 import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -28,8 +28,8 @@ import java.util.concurrent.Callable;
  * reason. The steps run in {@link PreflightRun};
  * {@link Preflight} decides.
  */
-@Command(name = "preflight", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Before a long job: doctor's host checks, a short sweep (about a minute), the path verdict from"
+@Command(name = "preflight", sortOptions = false, versionProvider = VersionProvider.class,
+        description = "Before a long job: doctor's host checks, a short sweep (8 B to 1G with GPUs, 64M on sockets), the path verdict from"
                 + " NCCL's log, the gate against the matching baseline; one line PASS / DEGRADED / FAIL with the reason.",
         footer = "%nVerdict: FAIL of any step over DEGRADED over PASS; the line names the worst reason and how many more."
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
@@ -39,44 +39,20 @@ public final class PreflightCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Minimum size (default: ${DEFAULT-VALUE})")
-    long minBytes = Defaults.PREFLIGHT_MIN_BYTES;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", converter = SizeConverter.class, description = "Maximum size (default: 1G with GPUs, 64M on sockets)")
-    Long maxBytes;
+    // -V is nccl-tests' device_cta_count (the sweep's flags): the version is --version alone
+    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
+    boolean version;
 
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "N", converter = Ranges.StepFactor.class,
-            description = "Multiplicative step (default: ${DEFAULT-VALUE})")
-    long stepFactor = Defaults.PREFLIGHT_STEP_FACTOR;
-
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", converter = Ranges.Positive.class,
-            description = "Timed iterations per size (default: ${DEFAULT-VALUE})")
-    int iters = Defaults.PREFLIGHT_ITERS;
-
-    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", converter = Ranges.NonNegative.class,
-            description = "Warm-up iterations per size (default: ${DEFAULT-VALUE})")
-    int warmup = Defaults.PREFLIGHT_WARMUP_ITERS;
-
-    @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "Collectives (default: ${DEFAULT-VALUE})")
-    String collective = Defaults.COLLECTIVE;
-
-    @Option(names = "--backend", paramLabel = "NAME", converter = Choices.Backend.class,
-            completionCandidates = Choices.BackendNames.class,
-            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
-    String backend = Defaults.BACKEND;
-
-    @Option(names = "--sweep-arg", paramLabel = "ARG", description = "one more sweep flag, passed as is (repeatable: --sweep-arg=-g --sweep-arg=8)")
-    List<String> sweepArgs = new ArrayList<>();
-
-    @Option(names = "--ranks", paramLabel = "N", converter = Ranges.LocalRanks.class,
-            description = "Local ranks as threads (socket backend)")
-    Integer ranks;
-
+    /** The sweep's own flags, with preflight's shorter defaults ({@link SweepProfile#PREFLIGHT}). */
     @Mixin
-    LaunchFlags launchFlags = new LaunchFlags();
+    SweepOptions sweepOptions = new SweepOptions();
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: ${DEFAULT-VALUE})")
-    Path out = Defaults.OUT_DIR;
+    @Option(names = "--sweep-arg", paramLabel = "ARG", description = "one more sweep flag, passed as is (repeatable:"
+            + " --sweep-arg=-g --sweep-arg=8); the sweep's flags may also be given directly")
+    List<String> sweepArgs = new ArrayList<>();
 
     @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --dir whose fingerprint matches)")
     String baseline;
@@ -116,85 +92,54 @@ public final class PreflightCommand implements Callable<Integer> {
     PreflightRequest request() {
         var gate = settings.judge();
         Set<String> ignored = doctorIgnored();
-        SweepCommand sweep = sweep();
+        addSweepArgs();
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
-        return new PreflightRequest(sweep.resolve(), maxBytes != null, sweep.launch(), sweep.path(), argv, !noDoctor,
-                ignored, settings.fabricFlags.catalog, gate, baseline, html, !outputs.json);
+        // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
+        RouteInputs sweepPath = RouteOptions.resolve(settings.fabricFlags.fabric,
+                settings.fabricFlags.fabric == null ? null : settings.fabricFlags.catalog, settings.floor.socketFloor);
+        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, System.getenv("NCCL_SOCKET_IFNAME")),
+                sweepOptions.launch(false), sweepPath, argv, !noDoctor, ignored, settings.fabricFlags.catalog, gate,
+                baseline, html, !outputs.json);
     }
 
     private Set<String> doctorIgnored() {
-        for (String id : doctorIgnore) {
-            if (!DoctorRules.book().knows(id)) {
-                throw NcclbenchException.usage("--doctor-ignore " + id + ": no doctor rule has that id (see ncclbench rules)");
-            }
-        }
-        // --ignore is every book's: its doctor ids leave doctor's findings out too
-        Set<String> ignored = new LinkedHashSet<>(doctorIgnore);
-        ignored.addAll(settings.rules.ignoredIn(DoctorRules.book()));
-        return ignored;
+        return PreflightRequest.doctorIgnored(doctorIgnore, settings.rules.ignored());
     }
 
     /**
-     * The sweep's flags: --sweep-arg's, then preflight's own. A flag preflight always sets (or was given) cannot
-     * come through --sweep-arg as well: a sweep flag is given once.
+     * --sweep-arg's flags, parsed by the same {@link SweepOptions} and set on preflight's: a flag is given once,
+     * either way. What is not a sweep flag that preflight passes on (--json, --html: preflight's own) is refused.
      */
-    private SweepCommand sweep() {
-        SweepCommand s = new SweepCommand();
+    private void addSweepArgs() {
+        if (sweepArgs.isEmpty()) {
+            return;
+        }
         CommandLine.ParseResult given;
         try {
-            given = new CommandLine(s).parseArgs(sweepArgs.toArray(String[]::new));
+            given = new CommandLine(new SweepArgs()).parseArgs(sweepArgs.toArray(String[]::new));
         } catch (CommandLine.ParameterException ex) {
             throw NcclbenchException.usage("--sweep-arg: " + ex.getMessage());
         }
-        once(given, "-b", "-e", "-f", "-n", "-w", "--collective", "--backend", "--json", "--out", "--no-progress");
-        s.minBytes = minBytes;
-        s.maxBytes = maxBytes != null ? maxBytes : Defaults.PREFLIGHT_MAX_BYTES_GPU;
-        s.stepFactor = stepFactor;
-        s.iters = iters;
-        s.warmup = warmup;
-        s.collective = collective;
-        s.backend = backend;
-        s.out = out;
-        s.noProgress = true;
-        if (ranks != null) {
-            once(given, "--ranks");
-            s.ranks = ranks;
-        }
-        if (launchFlags.rank != null) {
-            once(given, "--rank");
-            s.launchFlags.rank = launchFlags.rank;
-        }
-        if (launchFlags.worldSize != null) {
-            once(given, "--world-size");
-            s.launchFlags.worldSize = launchFlags.worldSize;
-        }
-        if (launchFlags.rendezvous != null) {
-            once(given, "--rendezvous");
-            s.launchFlags.rendezvous = launchFlags.rendezvous;
-        }
-        if (settings.fabricFlags.fabric != null) {
-            once(given, "--fabric");
-            s.fabricFlags.fabric = settings.fabricFlags.fabric;
-            // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
-            if (settings.fabricFlags.catalog != null) {
-                once(given, "--catalog");
-                s.fabricFlags.catalog = settings.fabricFlags.catalog;
+        CommandLine.ParseResult mine = spec.commandLine().getParseResult();
+        for (CommandLine.Model.OptionSpec o : given.matchedOptions()) {
+            if (mine != null && mine.hasMatchedOption(o.longestName())) {
+                throw NcclbenchException.usage("--sweep-arg " + o.longestName() + ": " + o.longestName()
+                        + " is given to preflight already (a sweep flag is given once)");
             }
+            spec.findOption(o.longestName()).setValue(o.getValue());
         }
-        if (settings.floor.socketFloor != null) {
-            once(given, "--socket-floor");
-            s.floor.socketFloor = settings.floor.socketFloor;
-        }
-        return s;
     }
 
-    private static void once(CommandLine.ParseResult given, String... flags) {
-        for (String f : flags) {
-            if (given.hasMatchedOption(f)) {
-                throw NcclbenchException.usage("--sweep-arg " + f + ": preflight gives the sweep " + f
-                        + " itself (use preflight's own flag)");
-            }
-        }
+    /** --sweep-arg=-d passes "-d" on, though preflight has -d itself: picocli would take it for preflight's own. */
+    static CommandLine acceptFlagsAsSweepArgs(CommandLine preflight) {
+        return preflight.setAllowOptionsAsOptionParameters(true);
+    }
+
+    /** The holder --sweep-arg is parsed with: the sweep's options and nothing else. */
+    @Command(name = "sweep-arg")
+    static final class SweepArgs {
+        @Mixin
+        SweepOptions options = new SweepOptions();
     }
 }

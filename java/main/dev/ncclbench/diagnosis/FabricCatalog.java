@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,13 +23,14 @@ import java.util.Set;
 /**
  * Line rates and healthy busbw fractions per fabric, read from results/baselines/fabric-catalog.txt (format in
  * its header and docs/fabric-catalog.md). The jar carries a copy as its built-in default; a site passes its own.
+ * Which one a command reads is {@link CatalogLocation}'s rule.
  */
 public final class FabricCatalog {
-    /** Where the site-editable catalog lives in the repository. */
-    public static final Path DEFAULT_PATH = Path.of("results", "baselines", "fabric-catalog.txt");
     private static final String RESOURCE = "/dev/ncclbench/diagnosis/fabric-catalog.txt";
     private static final Set<String> KINDS = Set.of("ethernet", "ib", "roce", "nvlink", "pcie");
-    private static final Set<String> PATHS = Set.of("socket", "rdma", "p2p", "nvls");
+    /** The paths a catalog line may name: the route ids a healthy job on it reports. */
+    private static final Set<String> PATHS = Set.of(RouteKind.SOCKET.id, RouteKind.RDMA.id, RouteKind.P2P.id,
+            RouteKind.NVLS.id);
 
     private final Map<String, FabricEntry> entries;
     private final List<Site> sites;

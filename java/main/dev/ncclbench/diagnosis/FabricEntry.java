@@ -1,5 +1,7 @@
 package dev.ncclbench.diagnosis;
 
+import dev.ncclbench.diagnosis.facts.RouteKind;
+
 /**
  * One line of the fabric catalog.
  *
@@ -13,6 +15,11 @@ public record FabricEntry(String id, String kind, double lineGBps, double health
 
     public double healthyMinGBps() {
         return lineGBps * healthyMin;
+    }
+
+    /** A fabric whose healthy path is TCP sockets (an Ethernet line without RDMA): sockets are no degradation on it. */
+    public boolean socketPath() {
+        return path.equals(RouteKind.SOCKET.id);
     }
 
     public boolean interNode() {

@@ -1,5 +1,6 @@
 package dev.ncclbench.doctor;
 
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.predict.Prediction;
@@ -15,7 +16,6 @@ import dev.ncclbench.env.ProbeRunner;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.RuleBook;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,16 +93,9 @@ public final class Doctor {
         return delta;
     }
 
-    /** The site section of the given catalog, else of the repository's (results/baselines), else the jar's. */
+    /** The site section of the catalog {@link CatalogLocation} picks for --catalog (null: not given). */
     static List<SiteLink> siteLinks(Path catalog) {
-        FabricCatalog c;
-        if (catalog != null) {
-            c = FabricCatalog.load(catalog);
-        } else {
-            Path project = NativeLibraries.projectDir();
-            Path repo = project == null ? null : project.resolve(FabricCatalog.DEFAULT_PATH);
-            c = repo != null && Files.isRegularFile(repo) ? FabricCatalog.load(repo) : FabricCatalog.builtIn();
-        }
+        FabricCatalog c = CatalogLocation.read(catalog);
         List<SiteLink> out = new ArrayList<>();
         for (FabricCatalog.Site site : c.sites()) {
             out.add(new SiteLink(site.match(), site.fabric().id(), site.fabric().lineGBps() * 8, site.source()));

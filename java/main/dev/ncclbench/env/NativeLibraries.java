@@ -244,23 +244,9 @@ public final class NativeLibraries {
         return List.copyOf(out);
     }
 
-    /** This project's root (for deps/): -Dncclbench.basedir, else the folder above target/ holding our jar or classes. */
+    /** This project's root (for deps/): {@link dev.ncclbench.InstallDir#checkout}, or null when not run from one. */
     public static Path projectDir() {
-        String prop = System.getProperty("ncclbench.basedir");
-        if (prop != null && !prop.isBlank()) {
-            return Path.of(prop);
-        }
-        try {
-            Path code = Path.of(NativeLibraries.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // target/ncclbench.jar or target/classes
-            Path target = code.getParent();
-            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")) {
-                return target.getParent();
-            }
-        } catch (Exception e) {
-            // no code source (e.g. jlink'd image): no project folder
-        }
-        return null;
+        return dev.ncclbench.InstallDir.checkout().orElse(null);
     }
 
     /** The kernel driver's version from /proc/driver/nvidia/version, or null. */

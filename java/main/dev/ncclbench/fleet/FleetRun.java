@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
@@ -58,9 +59,9 @@ public final class FleetRun {
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
-        Survey survey = o.survey() != null ? o.survey()
-                : defaultSurvey(backend.name(), launch.size());
-        if ((survey == Survey.ALL || survey == Survey.BATCHES) && !backend.name().equals("socket")) {
+        boolean concurrent = backend.capabilities().contains(Capability.CONCURRENT_GROUPS);
+        Survey survey = o.survey() != null ? o.survey() : defaultSurvey(concurrent, launch.size());
+        if ((survey == Survey.ALL || survey == Survey.BATCHES) && !concurrent) {
             throw NcclbenchException.usage("--survey " + survey.label + " runs many pairs at once, which on the " + backend.name()
                     + " backend means several communicators on one GPU at the same time (NCCL may deadlock);"
                     + " use --survey pairs or round-robin");
@@ -172,13 +173,14 @@ public final class FleetRun {
     }
 
     /**
-     * Every pair at once for small jobs on sockets; above 16 nodes the batched survey while its rounds fit what
-     * rank 0 serves in one round ({@link Coordinator#MAX_GROUPS_PER_ROUND} groups, each a job of its one store: up to
-     * 1448 nodes), else random pairs; random pairs on the nccl backend (one communicator per GPU at a time).
+     * Every pair at once for small jobs on a backend that runs several groups on a node at once (sockets); above 16
+     * nodes the batched survey while its rounds fit what rank 0 serves in one round
+     * ({@link Coordinator#MAX_GROUPS_PER_ROUND} groups, each a job of its one store: up to 1448 nodes), else random
+     * pairs; random pairs on a backend that cannot (nccl: one communicator per GPU at a time).
      * The same on every node, whatever its memory or limits: each node's flags carry the survey, and must agree.
      */
-    static Survey defaultSurvey(String backend, int nodes) {
-        if (!backend.equals("socket")) {
+    static Survey defaultSurvey(boolean concurrentGroups, int nodes) {
+        if (!concurrentGroups) {
             return Survey.PAIRS;
         }
         if (nodes <= 16) {

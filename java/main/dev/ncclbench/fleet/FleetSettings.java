@@ -1,8 +1,7 @@
 package dev.ncclbench.fleet;
 
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.spec.Defaults;
+import dev.ncclbench.spec.MaxBytesSource;
 import dev.ncclbench.spec.RunSpec;
 
 import java.nio.file.Path;
@@ -51,21 +50,18 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
         return roundMillis() * 2 + 10_000;
     }
 
-    /** The sweep's spec the backend opens a group with: only the fields a backend reads matter here. */
+    /**
+     * The sweep's spec the backend opens a group with: the sweep's defaults ({@link RunSpec#builder}) but for what a
+     * round sets, the largest rank's time (-a 3: a round is as slow as its slowest member) and no check.
+     */
     public RunSpec runSpec(Path outDir) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1L << 20);
         long min = sizes.stream().mapToLong(Long::longValue).min().orElse(max);
         return RunSpec.builder().collectives(collectives())
-                .minBytes(min).maxBytes(max).maxBytesSource("flag").stepFactor(Defaults.STEP_FACTOR).stepBytes(Defaults.STEP_BYTES)
-                .iters(iters).warmupIters(warmup).aggIters(Defaults.AGG_ITERS).repeat(Defaults.RUN_CYCLES)
-                .checkIters(0).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
-                .average(3).blocking(Defaults.BLOCKING).timeoutSeconds(roundSeconds)
-                .gpusPerThread(Defaults.GPUS_PER_THREAD).threads(Defaults.THREADS).cudaGraph(Defaults.CUDA_GRAPH)
-                .perIterTiming(Defaults.PER_ITER_TIMING)
-                .backend(backend).localRanks(1)
-                .jsonFile(null).outDir(outDir)
-                .socketsPerPeer(socketsPerPeer).socketIfname(socketIfname).socketAlgo(Defaults.SOCKET_ALGO)
-                .socketChunk(Defaults.SOCKET_CHUNK)
+                .minBytes(min).maxBytes(max).maxBytesSource(MaxBytesSource.FLAG).stepFactor(Defaults.STEP_FACTOR)
+                .iters(iters).warmupIters(warmup).checkIters(0).average(3).timeoutSeconds(roundSeconds)
+                .backend(backend).localRanks(1).outDir(outDir)
+                .socketsPerPeer(socketsPerPeer).socketIfname(socketIfname)
                 .build();
     }
 }

@@ -6,12 +6,14 @@ import dev.ncclbench.baseline.BaselineRecorder;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.SizeKey;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.spec.SweepFlag;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * What a run must be before the gate compares it: a finished run (or, with --allow-partial, the sizes an
@@ -21,9 +23,13 @@ import java.util.TreeSet;
  * settings stay gateable: a driver or NCCL upgrade is exactly what a gate is for.
  */
 final class Admission {
-    /** The --allow-changed names, in the order the usage line lists them. */
-    static final List<String> FIELDS = List.of("collective", "type", "op", "ranks", "nodes", "placement", "backend",
-            "agg_iters", "blocking", "average", "cuda_graph", "sockets_per_peer", "socket_algo", "socket_chunk");
+    /** What a job is beside its flags: a baseline of another size or shape of job is refused as well. */
+    private static final List<String> TOPOLOGY = List.of("ranks", "nodes", "placement");
+    /**
+     * The --allow-changed names, in the order the usage line lists them: the sweep flags a baseline is keyed by
+     * ({@link SweepFlag#refusedWhenChanged}), then the job's shape.
+     */
+    static final List<String> FIELDS = Stream.concat(SweepFlag.refusedNames().stream(), TOPOLOGY.stream()).toList();
 
     private Admission() {
     }

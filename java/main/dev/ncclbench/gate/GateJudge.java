@@ -1,10 +1,13 @@
 package dev.ncclbench.gate;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.RunSamples;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.curve.Curve;
@@ -14,7 +17,6 @@ import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -28,14 +30,16 @@ import java.util.Set;
  * @param fabric      the fabric the job should reach (catalog id) for the curve check, or null
  * @param catalog     the fabric catalog, or null for the default one
  * @param socketFloor what sockets reach on the same interface (GB/s or a socket run's file), or null
- * @param ignore      curve-check rule ids to skip
+ * @param ignore      rule ids to skip: the curve check's are kept, the other books' (--ignore is every book's) left out
  * @param rules       what the gate accepts to compare
  */
 public record GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
                         Set<String> ignore, GateRules rules) {
     public GateJudge {
         // in the order given: the first unknown id is the one the usage line names
-        ignore = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(ignore));
+        Set<String> curve = new java.util.LinkedHashSet<>();
+        ignore.stream().filter(CurveRules.book()::knows).forEach(curve::add);
+        ignore = java.util.Collections.unmodifiableSet(curve);
         rules = rules == null ? GateRules.DEFAULT : rules;
     }
 
@@ -60,11 +64,6 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
      * is the verdict NOTHING_TO_COMPARE (exit 2), never PASS.
      */
     public GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
-        for (String id : ignore) {
-            if (!CurveRules.book().knows(id)) {
-                throw NcclbenchException.usage("--ignore: no curve rule '" + id + "'");
-            }
-        }
         Admission.checkFinished(runFile, doc, rules.allowPartial());
         BaselineStore store = new BaselineStore(dir);
         Fingerprint fp = Fingerprint.of(doc);
@@ -94,12 +93,11 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
             }
         }
         RouteInputs path = path();
-        FabricCatalog cat = catalog != null ? FabricCatalog.load(catalog)
-                : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                : FabricCatalog.builtIn();
+        FabricCatalog cat = CatalogLocation.read(catalog);
         Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
-                "socket".equals(doc.backend()), doc.spec() == null ? 0 : doc.spec().iters());
+                Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE),
+                doc.spec() == null ? 0 : doc.spec().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
             // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
             throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "

@@ -20,7 +20,7 @@ final class EnvLines {
         if (value.endsWith(".")) {
             value = value.substring(0, value.length() - 1);
         }
-        acc.env(name, value, "nccl", file, lineNo);
+        acc.env(name, value, NcclLogEvidence.EnvSetting.FROM_NCCL, file, lineNo);
         return true;
     }
 
@@ -60,7 +60,7 @@ final class EnvLines {
                     && value.charAt(value.length() - 1) == value.charAt(0)) {
                 value = value.substring(1, value.length() - 1);
             }
-            acc.env(l.substring(i, e), value, "command line", file, lineNo);
+            acc.env(l.substring(i, e), value, NcclLogEvidence.EnvSetting.FROM_COMMAND_LINE, file, lineNo);
             any = true;
             from = ve;
         }

@@ -117,9 +117,20 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                           boolean afterInit, SourceRef source) {
     }
 
-    /** An NCCL_ variable: from NCCL's "set by environment" line, or from a pasted command line. */
+    /**
+     * An NCCL_ variable: from NCCL's "set by environment" line, or from a pasted command line.
+     *
+     * @param origin {@link #FROM_NCCL} or {@link #FROM_COMMAND_LINE}
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record EnvSetting(String name, String value, String origin, SourceRef source) {
+        /** NCCL said it read the variable: what the run used, over a command line pasted beside the log. */
+        public static final String FROM_NCCL = "nccl";
+        public static final String FROM_COMMAND_LINE = "command line";
+
+        public boolean fromNccl() {
+            return FROM_NCCL.equals(origin);
+        }
     }
 
     /** A pasted nccl-tests row: size in bytes and the best busbw of its two placements. */
@@ -178,7 +189,7 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
         EnvSetting best = null;
         for (EnvSetting e : env) {
             if (e.name().equals(name)) {
-                if (e.origin().equals("nccl")) {
+                if (e.fromNccl()) {
                     return java.util.Optional.of(e);
                 }
                 if (best == null) {

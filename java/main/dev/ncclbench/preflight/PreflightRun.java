@@ -2,8 +2,6 @@ package dev.ncclbench.preflight;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.backend.BackendChoice;
-import dev.ncclbench.backend.Capability;
 import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.DoctorReport;
@@ -17,9 +15,8 @@ import dev.ncclbench.report.ReportData;
 import dev.ncclbench.report.RunReport;
 import dev.ncclbench.results.OutputPaths;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
-import dev.ncclbench.spec.Sizes;
+import dev.ncclbench.spec.SweepProfile;
 import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.SweepRunner;
 
@@ -106,11 +103,8 @@ public final class PreflightRun {
     /** The sweep, its failure as its exit code and reason (said on err as `ncclbench sweep` says it). */
     private Preflight.Sweep sweep(PreflightRequest request, RunSpec spec, LaunchInfo launch) {
         try {
-            if (!request.maxBytesGiven()) {
-                spec = withMaxBytesOfTheBackend(spec, launch);
-            }
             SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err)
-                    .withCommandLine(request.commandLine());
+                    .withCommandLine(request.commandLine()).withProfile(SweepProfile.PREFLIGHT);
             return new Preflight.Sweep(runner.run().code, null);
         } catch (NcclbenchException e) {
             err.println("ncclbench: " + e.getMessage());
@@ -128,40 +122,6 @@ public final class PreflightRun {
             human.flush();
             err.flush();
         }
-    }
-
-    /**
-     * -e of the backend that runs: the GPU one's range, or a host-memory backend's shorter one (sockets). A backend
-     * that cannot run leaves the spec as it is: the sweep then refuses it, in its own order of checks.
-     */
-    private static RunSpec withMaxBytesOfTheBackend(RunSpec spec, LaunchInfo launch) {
-        long max = Defaults.PREFLIGHT_MAX_BYTES_HOST;
-        BackendChoice choice;
-        try {
-            choice = BackendChoice.choose(spec, launch.singleNode());
-        } catch (NcclbenchException e) {
-            // the GPU range may be what made a host backend unready (its buffers): ask again with the host's range,
-            // so that the default sizes are those of the backend that will run, not of the one asked (auto)
-            try {
-                choice = BackendChoice.choose(spec.toBuilder().range(spec.range().upTo(Math.max(spec.minBytes(), max),
-                        spec.maxBytesSource())).build(), launch.singleNode());
-            } catch (NcclbenchException again) {
-                return spec;
-            }
-        }
-        if (choice.backend().capabilities().contains(Capability.DEVICE_TIMING)) {
-            return spec;
-        }
-        // and what this JVM holds: send, receive and scratch buffers per local rank (as the sweep's own -e default)
-        int ranks = spec.localRanks() > 0 ? spec.localRanks()
-                : launch.launcher().equals("none") ? Defaults.LOCAL_RANKS_STANDALONE : 1;
-        long budget = Runtime.getRuntime().maxMemory() / 2 / (3L * ranks);
-        max = Math.min(max, Long.highestOneBit(Math.max(1 << 20, budget)));
-        if (spec.minBytes() > max) {
-            throw NcclbenchException.usage("-b " + Sizes.human(spec.minBytes()) + " (" + spec.minBytes()
-                    + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)");
-        }
-        return spec.toBuilder().range(spec.range().upTo(max, spec.maxBytesSource())).build();
     }
 
     /** This preflight's own folder under --out (the sweep creates folders only under --out, not the --json's). */

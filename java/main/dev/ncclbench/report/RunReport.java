@@ -40,6 +40,12 @@ public final class RunReport {
      * run that cannot be read or judged is one line on err; a page that cannot be written is the command's error
      * (exit 2 naming the file): a report asked for and lost is never exit 0.
      */
+    public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, PrintWriter err) {
+        htmlFor(json, html, new GateJudge(dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR,
+                dev.ncclbench.gate.GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of()), err);
+    }
+
+    /** As {@link #htmlFor(Path, Path, String, Path, String, PrintWriter)}, with the gate's settings given. */
     public static void htmlFor(Path json, Path html, GateJudge judge, PrintWriter err) {
         Judged r;
         try {

@@ -1,6 +1,7 @@
 package dev.ncclbench.results;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.output.OutputTarget;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,37 +21,18 @@ public final class OutputPaths {
         checkJsonFile(json, "--json");
     }
 
-    /** As {@link #checkJsonFile(Path)} for the file of {@code flag} (e.g. nccl-tests' -J). */
+    /**
+     * As {@link #checkJsonFile(Path)} for the file of {@code flag} (e.g. nccl-tests' -J): {@link OutputTarget#check},
+     * and no journal beside it, which would be another run's.
+     */
     public static void checkJsonFile(Path json, String flag) {
+        OutputTarget.check(flag, json);
         if (json == null) {
             return;
         }
-        if (json.toString().isBlank()) {
-            throw NcclbenchException.usage(flag + " needs a file name, got an empty one");
-        }
-        if (Files.isDirectory(json)) {
-            throw NcclbenchException.usage(flag + " " + json + " is a folder; name a file in it (e.g. --json "
-                    + json.resolve("result.json") + ") or use --out " + json);
-        }
-        if (Files.exists(json, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(json)) {
-            throw NcclbenchException.usage(flag + " " + json + " exists and is not a regular file (a device, a pipe or a"
-                    + " link to one); name a regular file");
-        }
-        Path parent = json.toAbsolutePath().normalize().getParent();
-        if (parent == null || !Files.isDirectory(parent)) {
-            throw NcclbenchException.usage(flag + " " + json + ": the folder " + parent + " does not exist; create it first"
-                    + " (ncclbench creates folders only under --out)");
-        }
-        if (!Files.isWritable(parent)) {
-            throw NcclbenchException.usage(flag + " " + json + ": cannot write in " + parent
-                    + " (the result and its journal go there)");
-        }
-        if (Files.exists(json) && !Files.isWritable(json)) {
-            throw NcclbenchException.usage(flag + " " + json + " exists and cannot be written");
-        }
         Path journal = ResultFiles.journalOf(json);
         if (Files.exists(journal, LinkOption.NOFOLLOW_LINKS)) {
-            throw NcclbenchException.usage("--json " + journalTaken(json, journal));
+            throw NcclbenchException.usage(flag + " " + journalTaken(json, journal));
         }
     }
 

@@ -11,9 +11,13 @@ public final class ResultSinks {
     private ResultSinks() {
     }
 
-    /** The nccl-tests-compatible text table, written to {@code out} (flushed after every row). */
-    public static ResultSink text(PrintWriter out) {
-        return new TableWriter(Objects.requireNonNull(out, "out"));
+    /**
+     * The nccl-tests-compatible text table, written to {@code out} (flushed after every row).
+     *
+     * @param iterationClock what the backend times -R's per-iteration samples with
+     */
+    public static ResultSink text(PrintWriter out, IterationClock iterationClock) {
+        return new TableWriter(Objects.requireNonNull(out, "out"), iterationClock);
     }
 
     /**

@@ -27,6 +27,17 @@ public final class RunFolder {
         return json != null ? json : runFolder.resolve("result.json");
     }
 
+    /**
+     * A folder of this process's own under --out, named as {@link #name} names a run's ({@code what}: "preflight"),
+     * created: --out is checked first ({@link OutputPaths#checkOutDir}), so a bad one is one sentence, exit 2.
+     */
+    public static Path createUnder(Path out, String what) {
+        OutputPaths.checkOutDir(out);
+        Path dir = out.resolve(name(what, Instant.now(), ProcessHandle.current().pid()));
+        create(dir);
+        return dir;
+    }
+
     public static void create(Path dir) {
         try {
             Files.createDirectories(dir);

@@ -27,17 +27,22 @@ final class TableWriter implements ResultSink {
 
     private final PrintWriter out;
     private final java.time.Clock clock;
+    private final IterationClock iterationClock;
     private ResultDocument run;
     private String openCollective;
     private final List<ResultRow> tableRows = new ArrayList<>();
 
-    TableWriter(PrintWriter out) {
-        this(out, java.time.Clock.systemDefaultZone());
+    TableWriter(PrintWriter out, IterationClock iterationClock) {
+        this(out, iterationClock, java.time.Clock.systemDefaultZone());
     }
 
-    /** @param clock the -S timestamps' clock and zone */
-    TableWriter(PrintWriter out, java.time.Clock clock) {
+    /**
+     * @param iterationClock what -R's per-iteration times were measured with
+     * @param clock          the -S timestamps' clock and zone
+     */
+    TableWriter(PrintWriter out, IterationClock iterationClock, java.time.Clock clock) {
         this.out = out;
+        this.iterationClock = Objects.requireNonNull(iterationClock, "iterationClock");
         this.clock = clock;
     }
 
@@ -140,7 +145,7 @@ final class TableWriter implements ResultSink {
         }
         if (spec.perIterTiming() != 0) {
             // nccl-tests says "CUDA event timing"; a host-timed backend says what it timed with
-            out.print("# Per-Iteration Report: " + ("nccl".equals(run.backend()) ? "CUDA event" : "host clock")
+            out.print("# Per-Iteration Report: " + iterationClock.label
                     + " timing; i_* uses max over process rows");
             if (spec.ncclTests().perIterSkip() != 0) {
                 out.print("; summary skips first " + spec.ncclTests().perIterSkip() + " iterations");

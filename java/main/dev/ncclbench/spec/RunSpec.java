@@ -38,16 +38,16 @@ public record RunSpec(
     /**
      * The sizes swept: -b, -e, -f, -i.
      *
-     * @param maxBytesSource where -e came from: "flag", "default", or a sentence (e.g. the free-memory cap)
+     * @param maxBytesSource where -e came from (the sentence of a lowered one is a header note)
      * @param stepFactor     -f (0 or 1: additive)
      */
     @JsonPropertyOrder({"min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes"})
     public record SizeRange(@JsonProperty("min_bytes") long minBytes, @JsonProperty("max_bytes") long maxBytes,
-                            @JsonProperty("max_bytes_source") String maxBytesSource,
+                            @JsonProperty("max_bytes_source") MaxBytesSource maxBytesSource,
                             @JsonProperty("step_factor") long stepFactor, @JsonProperty("step_bytes") long stepBytes) {
 
         /** -e lowered (or raised) to {@code max}; -b follows it down, so the sweep never starts above its end. */
-        public SizeRange upTo(long max, String source) {
+        public SizeRange upTo(long max, MaxBytesSource source) {
             return new SizeRange(Math.min(minBytes, max), max, source, stepFactor, stepBytes);
         }
     }
@@ -210,7 +210,7 @@ public record RunSpec(
     // The flat names the backends and writers read, each from its group.
     public long minBytes() { return range.minBytes(); }
     public long maxBytes() { return range.maxBytes(); }
-    public String maxBytesSource() { return range.maxBytesSource(); }
+    public MaxBytesSource maxBytesSource() { return range.maxBytesSource(); }
     public long stepFactor() { return range.stepFactor(); }
     public long stepBytes() { return range.stepBytes(); }
     public int iters() { return iterations.iters(); }
@@ -248,18 +248,25 @@ public record RunSpec(
     }
 
     /**
-     * Names each field it sets; a field left unset is 0 or null, as in the record. Like JMH's OptionsBuilder, the
-     * command line, fleet and tests each fill in what they resolved.
+     * Names each field it sets; a field left unset is its flag's default ({@link SweepFlag}, {@link Defaults}): the
+     * default sweep, with no output file. Like JMH's OptionsBuilder, the command line, fleet and tests each set what
+     * they resolved and nothing else.
      */
     public static final class Builder {
-        private List<String> collectives;
-        private long minBytes, maxBytes, stepFactor, stepBytes, socketChunk;
-        private String maxBytesSource, backend, socketIfname, socketAlgo;
-        private int iters, warmupIters, aggIters, repeat, checkIters, root, average, blocking, timeoutSeconds;
-        private int gpusPerThread, threads, cudaGraph, perIterTiming, localRanks, socketsPerPeer;
-        private ReduceOp op;
-        private DataType type;
-        private Path jsonFile, outDir;
+        private List<String> collectives = List.of(Defaults.COLLECTIVE);
+        private long minBytes = Defaults.SWEEP_MIN_BYTES, maxBytes = Defaults.SWEEP_MAX_BYTES;
+        private long stepFactor = Defaults.SWEEP_STEP_FACTOR, stepBytes = Defaults.STEP_BYTES;
+        private long socketChunk = Defaults.SOCKET_CHUNK;
+        private MaxBytesSource maxBytesSource = MaxBytesSource.DEFAULT;
+        private String backend = Defaults.BACKEND, socketIfname, socketAlgo = Defaults.SOCKET_ALGO;
+        private int iters = Defaults.ITERS, warmupIters = Defaults.WARMUP_ITERS, aggIters = Defaults.AGG_ITERS;
+        private int repeat = Defaults.RUN_CYCLES, checkIters = Defaults.CHECK_ITERS, root = Defaults.ROOT;
+        private int average = Defaults.AVERAGE, blocking = Defaults.BLOCKING, timeoutSeconds;
+        private int gpusPerThread = Defaults.GPUS_PER_THREAD, threads = Defaults.THREADS, cudaGraph = Defaults.CUDA_GRAPH;
+        private int perIterTiming = Defaults.PER_ITER_TIMING, localRanks, socketsPerPeer = Defaults.SOCKETS_PER_PEER;
+        private ReduceOp op = Defaults.OP;
+        private DataType type = Defaults.TYPE;
+        private Path jsonFile, outDir = Defaults.OUT_DIR;
         private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null, null);
 
         private Builder() {
@@ -268,7 +275,7 @@ public record RunSpec(
         public Builder collectives(List<String> v) { collectives = v; return this; }
         public Builder minBytes(long v) { minBytes = v; return this; }
         public Builder maxBytes(long v) { maxBytes = v; return this; }
-        public Builder maxBytesSource(String v) { maxBytesSource = v; return this; }
+        public Builder maxBytesSource(MaxBytesSource v) { maxBytesSource = v; return this; }
         public Builder stepFactor(long v) { stepFactor = v; return this; }
         public Builder stepBytes(long v) { stepBytes = v; return this; }
         public Builder iters(int v) { iters = v; return this; }

@@ -1,6 +1,6 @@
 package dev.ncclbench.sweep;
 
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.spec.RunSpec;

@@ -1,6 +1,9 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.results.ResultDocument;
@@ -25,9 +28,7 @@ public final class RouteOptions {
         List<String> said = new ArrayList<>();
         Optional<FabricEntry> fabric = Optional.empty();
         if (fabricId != null) {
-            FabricCatalog catalog = catalogFile != null ? FabricCatalog.load(catalogFile)
-                    : Files.isRegularFile(FabricCatalog.DEFAULT_PATH) ? FabricCatalog.load(FabricCatalog.DEFAULT_PATH)
-                    : FabricCatalog.builtIn();
+            FabricCatalog catalog = CatalogLocation.read(catalogFile);
             fabric = catalog.get(fabricId.trim());
             if (fabric.isEmpty()) {
                 List<String> ids = new ArrayList<>();
@@ -65,7 +66,7 @@ public final class RouteOptions {
         } catch (IOException | RuntimeException e) {
             throw NcclbenchException.usage("--socket-floor: cannot read " + file + ": " + e.getMessage());
         }
-        if (!"socket".equals(doc.backend())) {
+        if (!Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE)) {
             throw NcclbenchException.usage("--socket-floor: " + file + " is a " + doc.backend()
                     + " run, not a socket run");
         }

@@ -5,15 +5,17 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.Version;
 import dev.ncclbench.backend.BackendChoice;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.diagnosis.Health;
 import dev.ncclbench.diagnosis.RouteClassifier;
 import dev.ncclbench.diagnosis.RunLogDiagnosis;
+import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.output.Json;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.rendezvous.Gathers;
+import dev.ncclbench.results.IterationClock;
 import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.results.ResultDocument;
@@ -75,11 +77,13 @@ final class SweepReport {
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
+        IterationClock clock = choice.backend().capabilities().contains(Capability.DEVICE_TIMING)
+                ? IterationClock.CUDA_EVENT : IterationClock.HOST;
         ResultSink sink = spec.ncclTests().outputFile() == null
-                ? ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile))
+                ? ResultSinks.tee(ResultSinks.text(out, clock), ResultSinks.json(jsonFile))
                 // nccl-tests' -J beside our JSON, last (its failure matters least); the table starts at the first
                 // collective, so its "Writing JSON output" line still comes first, as nccl-tests prints it
-                : ResultSinks.tee(ResultSinks.text(out), ResultSinks.json(jsonFile),
+                : ResultSinks.tee(ResultSinks.text(out, clock), ResultSinks.json(jsonFile),
                         ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
@@ -197,17 +201,17 @@ final class SweepReport {
      * sizes (64 MiB up) must reach the healthy band. Null when healthy or when no size was large enough to judge.
      */
     private String socketUnderFabric(dev.ncclbench.diagnosis.FabricEntry f) {
-        if (!"socket".equals(knownPath.path())) {
+        if (!RouteKind.SOCKET.id.equals(knownPath.path())) {
             return null;
         }
         double peak = rows.stream().filter(r -> r.sizeBytes() >= 64L << 20)
                 .mapToDouble(r -> Math.max(r.outOfPlace().busbw(), r.inPlace().busbw())).filter(Double::isFinite)
                 .max().orElse(Double.NaN);
-        if (Double.isNaN(peak) && f.path().equals("socket")) {
+        if (Double.isNaN(peak) && f.socketPath()) {
             out.println("# --fabric " + f.id() + ": no size from 64 MiB up, so busbw was not judged against its band"
                     + " (sweep to -e 64M or more)");
         }
-        if (!f.path().equals("socket")) {
+        if (!f.socketPath()) {
             return "degraded path: the run went over TCP sockets (socket backend), not the " + f.path() + " path a"
                     + " healthy " + f.id() + " job takes";
         }

@@ -6,7 +6,7 @@ import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Backends;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.launch.CpuBinding;
 import dev.ncclbench.launch.LaunchDetector;
@@ -21,6 +21,7 @@ import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.MeasuredFlags;
 import dev.ncclbench.spec.NcclTestsSplit;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.SweepProfile;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ public final class SweepRunner {
     /** Rank 0's result JSON once the run has begun; null elsewhere (for sweep --html). */
     private volatile java.nio.file.Path resultFile;
     private List<String> commandLine = List.of();
+    private SweepProfile profile = SweepProfile.SWEEP;
 
     public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err) {
         this(spec, launch, path, out, err, System.getenv());
@@ -65,6 +67,12 @@ public final class SweepRunner {
         List<String> clean = new ArrayList<>();
         argv.forEach(a -> clean.add(dev.ncclbench.Redactor.urls(a)));
         this.commandLine = List.copyOf(clean);
+        return this;
+    }
+
+    /** The defaults the spec's unset -e came from (preflight's shorter sweep; the sweep's own by default). */
+    public SweepRunner withProfile(SweepProfile p) {
+        this.profile = p;
         return this;
     }
 
@@ -111,7 +119,7 @@ public final class SweepRunner {
             OutputPaths.checkOutDir(asked.outDir());
         }
         List<String> notes = new ArrayList<>();
-        RunSpec spec = SpecForBackend.resolve(asked, backend, launch, notes);
+        RunSpec spec = SpecForBackend.resolve(asked, backend, launch, profile, notes);
         if (path.description() != null) {
             notes.add("path judged against: " + path.description());
         }

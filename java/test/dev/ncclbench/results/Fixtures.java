@@ -17,7 +17,7 @@ final class Fixtures {
 
     static RunSpec spec(List<String> collectives, int checkIters) {
         return RunSpec.builder().collectives(collectives)
-                .minBytes(8).maxBytes(134217728).maxBytesSource("flag").stepFactor(2).stepBytes(1048576)
+                .minBytes(8).maxBytes(134217728).maxBytesSource(dev.ncclbench.spec.MaxBytesSource.FLAG).stepFactor(2).stepBytes(1048576)
                 .iters(20).warmupIters(1).aggIters(1).repeat(1)
                 .checkIters(checkIters).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
                 .average(1).blocking(0).timeoutSeconds(0)

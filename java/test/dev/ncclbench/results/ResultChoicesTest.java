@@ -27,7 +27,7 @@ class ResultChoicesTest {
 
     private Path write(NcclChoices choices) {
         Path file = dir.resolve(choices == null ? "no-log.json" : "log.json");
-        ResultSink sink = ResultSinks.tee(ResultSinks.text(new PrintWriter(new StringWriter())),
+        ResultSink sink = ResultSinks.tee(ResultSinks.text(new PrintWriter(new StringWriter()), IterationClock.HOST),
                 ResultSinks.json(file, Clock.systemUTC()));
         sink.beginRun(Fixtures.run(List.of("all_reduce"), 1));
         sink.beginCollective("all_reduce");

@@ -41,7 +41,7 @@ class TableWriterPerIterTest {
 
     static String render(int timestamps, int cputime) {
         StringWriter text = new StringWriter();
-        TableWriter sink = new TableWriter(new PrintWriter(text), NOON);
+        TableWriter sink = new TableWriter(new PrintWriter(text), IterationClock.HOST, NOON);
         sink.beginRun(run(timestamps, cputime));
         sink.beginCollective("all_reduce");
         rows().forEach(sink::row);

@@ -28,7 +28,7 @@ class TableWriterTest {
 
     static String render() {
         StringWriter text = new StringWriter();
-        ResultSink sink = ResultSinks.text(new PrintWriter(text));
+        ResultSink sink = ResultSinks.text(new PrintWriter(text), IterationClock.HOST);
         ResultDocument run = Fixtures.run(List.of("all_reduce", "broadcast"), 1);
         sink.beginRun(run);
         sink.beginCollective("all_reduce");
@@ -103,7 +103,7 @@ class TableWriterTest {
     @Test
     void unfinishedTableGetsNoFooterAndTheErrorIsAComment() {
         StringWriter text = new StringWriter();
-        ResultSink sink = ResultSinks.text(new PrintWriter(text));
+        ResultSink sink = ResultSinks.text(new PrintWriter(text), IterationClock.HOST);
         sink.beginRun(Fixtures.run(List.of("all_reduce"), 1));
         sink.beginCollective("all_reduce");
         sink.row(Fixtures.allReduceRows().get(0));

@@ -14,7 +14,7 @@ class RunSpecTest {
 
     // every field away from its zero or null, so a field the builder drops shows as a difference
     private static final RunSpec FULL = RunSpec.builder().collectives(List.of("all_reduce", "broadcast"))
-            .minBytes(8).maxBytes(1 << 30).maxBytesSource("flag").stepFactor(3).stepBytes(4096)
+            .minBytes(8).maxBytes(1 << 30).maxBytesSource(dev.ncclbench.spec.MaxBytesSource.FLAG).stepFactor(3).stepBytes(4096)
             .iters(20).warmupIters(5).aggIters(2).repeat(3)
             .checkIters(1).op(ReduceOp.MAX).type(DataType.HALF).root(-1)
             .average(2).blocking(1).timeoutSeconds(7)
@@ -37,9 +37,28 @@ class RunSpecTest {
 
     @Test
     void loweringTheEndBringsTheStartDownWithIt() {
-        RunSpec.SizeRange r = FULL.range().upTo(4, "cap");
-        assertEquals(new RunSpec.SizeRange(4, 4, "cap", 3, 4096), r);
-        assertEquals(new RunSpec.SizeRange(8, 1 << 20, "cap", 3, 4096), FULL.range().upTo(1 << 20, "cap"));
+        RunSpec.SizeRange r = FULL.range().upTo(4, MaxBytesSource.FITTED);
+        assertEquals(new RunSpec.SizeRange(4, 4, MaxBytesSource.FITTED, 3, 4096), r);
+        assertEquals(new RunSpec.SizeRange(8, 1 << 20, MaxBytesSource.FITTED, 3, 4096), FULL.range().upTo(1 << 20, MaxBytesSource.FITTED));
+    }
+
+    @Test
+    void aFieldNotSetIsItsFlagsDefaultNotZero() {
+        RunSpec bare = RunSpec.builder().build();
+        for (SweepFlag f : SweepFlag.values()) {
+            assertEquals(String.valueOf(f.defaultValue()), String.valueOf(f.valueIn(bare)), f.flag());
+        }
+        assertEquals(MaxBytesSource.DEFAULT, bare.maxBytesSource());
+    }
+
+    @Test
+    void maxBytesSourceReadsOlderFilesSentences() throws Exception {
+        // before the source was typed, a lowered -e kept its sentence there
+        String old = Json.mapper().writeValueAsString(FULL).replace("\"max_bytes_source\":\"flag\"",
+                "\"max_bytes_source\":\"-e defaults to 128 MiB on the socket backend (the smaller of ...)\"");
+        assertEquals(MaxBytesSource.FITTED, Json.mapper().readValue(old, RunSpec.class).maxBytesSource());
+        assertEquals(MaxBytesSource.REDUCED, MaxBytesSource.of("Reducing maxBytes to 1073741824 due to memory limitation"));
+        assertEquals(MaxBytesSource.FLAG, MaxBytesSource.of("flag"));
     }
 
     @Test

@@ -3,14 +3,16 @@ package dev.ncclbench.sweep;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.rendezvous.ControlPlane;
+import dev.ncclbench.spec.MaxBytesSource;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.spec.SweepProfile;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -25,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A GPU backend's per-device budget (nccl-tests' maxBytes cap, here for a 16 GiB GPU with -c: 14 GiB / 3): the
- * default -e is lowered to it with a header line, an -e the user gave is lowered as nccl-tests lowers it when this
+ * -e once the backend is known ({@link MaxBytes}). A GPU backend's per-device budget (nccl-tests' maxBytes cap, here
+ * for a 16 GiB GPU with -c: 14 GiB / 3): the default -e is lowered to the largest size that fits with a header line, an -e the user gave is lowered as nccl-tests lowers it when this
  * process is the whole job and refused with the -e that fits in a job of several processes, and the
  * local ranks (threads, each with its own GPUs) do not share it. The backend here only answers memory().
  */
@@ -34,7 +36,7 @@ class DeviceMemoryCapTest {
     private static final long GIB = 1L << 30;
     private static final long CAP = 14 * GIB / 3;
 
-    private static RunSpec spec(long max, String source, int threads) {
+    private static RunSpec spec(long max, MaxBytesSource source, int threads) {
         return RunSpec.builder().collectives(List.of("all_reduce"))
                 .minBytes(8).maxBytes(max).maxBytesSource(source).stepFactor(2).stepBytes(1 << 20)
                 .iters(20).warmupIters(1).aggIters(1).repeat(1)
@@ -62,10 +64,13 @@ class DeviceMemoryCapTest {
     @Test
     void theDefaultMaximumIsLoweredToTheGpusRoomWithOneHeaderLine() {
         List<String> notes = new ArrayList<>();
-        RunSpec capped = SpecForBackend.capToDevice(spec(8 * GIB, "default", 1), GPU, notes);
-        assertEquals(CAP, capped.maxBytes());
+        RunSpec capped = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.SWEEP, 1, true, notes);
+        // the largest size of the sweep that fits (8 x 2^k), as a lowered -e the user gave
+        assertEquals(4 * GIB, capped.maxBytes());
+        assertEquals(MaxBytesSource.FITTED, capped.maxBytesSource());
         assertEquals(1, notes.size());
-        assertTrue(notes.get(0).startsWith("-e reduced from 8 GiB") && notes.get(0).contains("memory limitation"), notes.get(0));
+        assertTrue(notes.get(0).startsWith("-e defaults to 4 GiB on the gpu backend, lowered from 8 GiB due to memory"
+                + " limitation: 3 buffers per GPU in device memory"), notes.get(0));
         BackendChecks.validate(GPU, capped, 1); // and the check then passes
     }
 
@@ -73,8 +78,9 @@ class DeviceMemoryCapTest {
     void aMaximumTheUserGaveIsLoweredInOneProcessWithNcclTestsLine() {
         // nccl-tests lowers a given maxBytes too (common.cu: "Reducing maxBytes to %ld due to memory limitation")
         List<String> notes = new ArrayList<>();
-        RunSpec lowered = SpecForBackend.reduceGiven(spec(8 * GIB, "flag", 1), GPU, 1, true, notes);
+        RunSpec lowered = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.FLAG, 1), GPU, SweepProfile.SWEEP, 1, true, notes);
         assertEquals(4 * GIB, lowered.maxBytes());
+        assertEquals(MaxBytesSource.REDUCED, lowered.maxBytesSource());
         assertEquals(1, notes.size());
         assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + 4 * GIB + " due to memory limitation"), notes.get(0));
         BackendChecks.validate(GPU, lowered, 1);
@@ -83,17 +89,31 @@ class DeviceMemoryCapTest {
     @Test
     void aMaximumTheUserGaveInAJobOfSeveralProcessesIsRefusedWithWhatFits() {
         List<String> notes = new ArrayList<>();
-        RunSpec asked = spec(8 * GIB, "flag", 1);
-        assertSame(asked, SpecForBackend.capToDevice(asked, GPU, notes));
+        RunSpec asked = spec(8 * GIB, MaxBytesSource.FLAG, 1);
         // each host's memory may differ: one host must not lower -e for itself alone
-        assertSame(asked, SpecForBackend.reduceGiven(asked, GPU, 1, false, notes));
+        assertSame(asked, MaxBytes.resolve(asked, GPU, SweepProfile.SWEEP, 1, false, notes));
         NcclbenchException e = assertThrows(NcclbenchException.class, () -> BackendChecks.validate(GPU, asked, 1));
         assertTrue(e.getMessage().contains("-e 4 GiB fits") && e.getMessage().contains("each GPU has"), e.getMessage());
     }
 
     @Test
+    void aHostMemoryBackendTakesTheCommandsHostDefaultAndPreflightItsShorterOne() {
+        Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
+        List<String> notes = new ArrayList<>();
+        RunSpec sweep = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.SWEEP, 1, true, notes);
+        assertEquals(128L << 20, sweep.maxBytes(), notes.toString());
+        assertEquals(MaxBytesSource.DEFAULT, sweep.maxBytesSource(), "the socket backend's own default, not lowered");
+        RunSpec preflight = MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.PREFLIGHT, 1,
+                true, new ArrayList<>());
+        assertEquals(64L << 20, preflight.maxBytes());
+        // the same -e on a GPU backend is the profile's GPU default
+        assertEquals(1 * GIB, MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.PREFLIGHT, 1,
+                true, new ArrayList<>()).maxBytes());
+    }
+
+    @Test
     void threadsEachDriveTheirOwnGpuSoTheyDoNotShareTheRoom() {
-        BackendChecks.validate(GPU, spec(4 * GIB, "flag", 8), 8);
+        BackendChecks.validate(GPU, spec(4 * GIB, MaxBytesSource.FLAG, 8), 8);
     }
 
     @Test
@@ -102,7 +122,7 @@ class DeviceMemoryCapTest {
         // processes lowers it too (memory stays per host and is not judged here)
         List<String> notes = new ArrayList<>();
         Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
-        RunSpec lowered = SpecForBackend.reduceGiven(spec(8 * GIB, "flag", 1), socket, 4, false, notes);
+        RunSpec lowered = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.FLAG, 1), socket, SweepProfile.SWEEP, 4, false, notes);
         assertEquals(socket.maxBytes(), lowered.maxBytes());
         assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + socket.maxBytes() + " due to memory limitation")
                 && notes.get(0).contains("the socket backend sweeps up to 1 GiB per buffer"), notes.get(0));

@@ -34,7 +34,7 @@ class ResultRelayTest {
 
     private static RunSpec spec() {
         return RunSpec.builder().collectives(List.of("all_reduce"))
-                .minBytes(8).maxBytes(8).maxBytesSource("flag").stepFactor(2).stepBytes(1 << 20)
+                .minBytes(8).maxBytes(8).maxBytesSource(dev.ncclbench.spec.MaxBytesSource.FLAG).stepFactor(2).stepBytes(1 << 20)
                 .iters(2).warmupIters(0).aggIters(1).repeat(1)
                 .checkIters(1).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
                 .average(1).blocking(0).timeoutSeconds(0)

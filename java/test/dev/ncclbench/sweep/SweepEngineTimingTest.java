@@ -1,7 +1,7 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.backend.Call;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.DataType;
@@ -36,7 +36,7 @@ class SweepEngineTimingTest {
 
     private RunSpec spec(int iters, int warmup, int agg, int blocking, int graph, long min, long max, int perIter) {
         return RunSpec.builder().collectives(List.of("all_reduce"))
-                .minBytes(min).maxBytes(max).maxBytesSource("flag").stepFactor(2).stepBytes(1 << 20)
+                .minBytes(min).maxBytes(max).maxBytesSource(dev.ncclbench.spec.MaxBytesSource.FLAG).stepFactor(2).stepBytes(1 << 20)
                 .iters(iters).warmupIters(warmup).aggIters(agg).repeat(1)
                 .checkIters(1).op(ReduceOp.SUM).type(DataType.FLOAT).root(0)
                 .average(1).blocking(blocking).timeoutSeconds(0)

@@ -3,7 +3,7 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendException;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;

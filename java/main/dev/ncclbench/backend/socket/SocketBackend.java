@@ -3,7 +3,7 @@ package dev.ncclbench.backend.socket;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
-import dev.ncclbench.backend.Capability;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
@@ -54,7 +54,7 @@ public final class SocketBackend implements Backend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.LOCAL_RANKS, Capability.SOCKET_INTERFACE);
+        return EnumSet.of(Capability.LOCAL_RANKS, Capability.SOCKET_INTERFACE, Capability.CONCURRENT_GROUPS);
     }
 
     /** Every op on float, double, int32 and int64 (it moves every type for the collectives that do not reduce). */

@@ -1,5 +1,7 @@
 package dev.ncclbench.gate.curve;
 
+import dev.ncclbench.backend.Backends;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Quantiles;
 import dev.ncclbench.baseline.SizeKey;
 import dev.ncclbench.baseline.SizeSamples;
@@ -90,7 +92,7 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
 
     /** The fabric when it applies to this run's topology (an inter-node NIC for several nodes, else intra-node). */
     public Optional<FabricEntry> applicableFabric() {
-        return fabric.filter(f -> f.interNode() == (nodes > 1) || f.path().equals("socket") || socketRun);
+        return fabric.filter(f -> f.interNode() == (nodes > 1) || f.socketPath() || socketRun);
     }
 
     /**
@@ -99,7 +101,7 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
      */
     public static Optional<FabricEntry> inferFabric(dev.ncclbench.baseline.Fingerprint fp,
                                                     dev.ncclbench.diagnosis.FabricCatalog catalog) {
-        if (!"socket".equals(fp.backend()) || fp.nics().size() != 1) {
+        if (!Backends.capabilitiesOf(fp.backend()).contains(Capability.SOCKET_INTERFACE) || fp.nics().size() != 1) {
             return Optional.empty();
         }
         String rate = fp.nics().values().iterator().next();

@@ -22,7 +22,7 @@ final class SocketPathOnFabric extends BaseRule<Curve> {
     @Override
     public List<Finding> check(Curve c) {
         FabricEntry f = c.applicableFabric().orElse(null);
-        if (!c.socketRun() || f == null || f.path().equals("socket")) {
+        if (!c.socketRun() || f == null || f.socketPath()) {
             return List.of();
         }
         double peak = c.byCollective().values().stream().flatMap(List::stream).mapToDouble(Curve.Point::busbw)

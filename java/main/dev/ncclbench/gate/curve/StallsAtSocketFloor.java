@@ -22,7 +22,7 @@ final class StallsAtSocketFloor extends BaseRule<Curve> {
     @Override
     public List<Finding> check(Curve c) {
         FabricEntry f = c.applicableFabric().orElse(null);
-        if (f == null || f.path().equals("socket") || c.socketFloor().isEmpty()) {
+        if (f == null || f.socketPath() || c.socketFloor().isEmpty()) {
             return List.of();
         }
         double floor = c.socketFloor().getAsDouble();

@@ -33,7 +33,7 @@ class PeerLinksTest {
 
     private static RunSpec spec(List<String> collectives, int root) {
         return RunSpec.builder().collectives(collectives)
-                .minBytes(8).maxBytes(1 << 20).maxBytesSource("flag").stepFactor(2).stepBytes(1 << 20)
+                .minBytes(8).maxBytes(1 << 20).maxBytesSource(dev.ncclbench.spec.MaxBytesSource.FLAG).stepFactor(2).stepBytes(1 << 20)
                 .iters(1).warmupIters(0).aggIters(1).repeat(1)
                 .checkIters(1).op(ReduceOp.SUM).type(DataType.FLOAT).root(root)
                 .average(1).blocking(0).timeoutSeconds(60)

@@ -1,8 +1,8 @@
-package dev.ncclbench.backend;
+package dev.ncclbench.spec;
 
 /** What a backend can do, asked instead of checking its class or comparing its name. */
 public enum Capability {
-    /** Launches return before the collective completes; {@link Operation#drain} waits. */
+    /** Launches return before the collective completes; the backend's Operation.drain waits. */
     ASYNC_LAUNCH,
     /** -G: capture the timed loop in a CUDA graph. */
     CUDA_GRAPH,
@@ -18,7 +18,13 @@ public enum Capability {
     LOCAL_RANKS,
     /**
      * Binds the interface NCCL_SOCKET_IFNAME's rules pick (loopback when every rank is on one node) and opens
-     * --sockets-per-peer connections; its path is known without a log.
+     * --sockets-per-peer connections (--socket-algo and --socket-chunk shape them); its path is known without a log:
+     * its bytes cross TCP sockets, so its results are judged as a socket run's.
      */
-    SOCKET_INTERFACE
+    SOCKET_INTERFACE,
+    /**
+     * Several independent groups may run on one node at the same time (fleet's --survey all and batches): its ranks
+     * hold no device, where two NCCL communicators on one GPU at once may deadlock.
+     */
+    CONCURRENT_GROUPS
 }

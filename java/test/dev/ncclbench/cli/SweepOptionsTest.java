@@ -1,0 +1,65 @@
+package dev.ncclbench.cli;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.spec.MaxBytesSource;
+import dev.ncclbench.spec.RunSpec;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * sweep and preflight read the sweep's flags through one {@link SweepOptions}: the same flag means the same thing in
+ * both, preflight's --sweep-arg is parsed by it, and each command's defaults come from its profile, with -e's source
+ * saying whether the user typed it.
+ */
+class SweepOptionsTest {
+    private static RunSpec preflight(String... args) {
+        PreflightCommand c = new PreflightCommand();
+        PreflightCommand.acceptFlagsAsSweepArgs(new CommandLine(c)).parseArgs(args);
+        return c.request().sweep();
+    }
+
+    @Test
+    void preflightsDefaultsAreItsProfilesAndItsEndIsNotCalledGiven() {
+        RunSpec s = preflight();
+        assertEquals(1L << 30, s.maxBytes(), "the GPU default; the sweep lowers it for a host-memory backend");
+        assertEquals(MaxBytesSource.DEFAULT, s.maxBytesSource());
+        assertEquals(4, s.stepFactor());
+        assertEquals(5, s.warmupIters());
+        assertEquals(MaxBytesSource.FLAG, preflight("-e", "1M").maxBytesSource());
+    }
+
+    @Test
+    void aSweepFlagWorksDirectlyOrThroughSweepArgAlike() {
+        RunSpec direct = preflight("-d", "double", "-n", "5");
+        RunSpec passed = preflight("--sweep-arg=-d", "--sweep-arg=double", "--sweep-arg=-n", "--sweep-arg=5");
+        assertEquals(DataType.DOUBLE, direct.type());
+        assertEquals(direct.type(), passed.type());
+        assertEquals(5, passed.iters());
+    }
+
+    @Test
+    void aFlagGivenBothWaysIsRefusedAndPreflightsOwnOutputsAreNotSweepArgs() {
+        NcclbenchException twice = assertThrows(NcclbenchException.class,
+                () -> preflight("-n", "5", "--sweep-arg=-n", "--sweep-arg=7"));
+        assertEquals(2, twice.exitCode().code);
+        assertTrue(twice.getMessage().contains("--iters is given to preflight already"), twice.getMessage());
+        NcclbenchException json = assertThrows(NcclbenchException.class, () -> preflight("--sweep-arg=--json=x.json"));
+        assertTrue(json.getMessage().startsWith("--sweep-arg: Unknown option: '--json"), json.getMessage());
+    }
+
+    @Test
+    void theSweepsOwnDefaultsAreTheWholeRange() {
+        SweepCommand c = new SweepCommand();
+        new CommandLine(c).parseArgs();
+        RunSpec s = c.resolve();
+        assertEquals(8L << 30, s.maxBytes());
+        assertEquals(2, s.stepFactor());
+        assertEquals(1, s.warmupIters());
+        assertEquals(MaxBytesSource.DEFAULT, s.maxBytesSource());
+    }
+}
