@@ -1,7 +1,9 @@
 package dev.ncclbench.baseline;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,12 +27,12 @@ public final class RunSamples {
     public static Map<SizeKey, SizeSamples> of(ResultDocument doc, String source) {
         Map<SizeKey, SizeSamples> out = new LinkedHashMap<>();
         boolean anyRow = false;
-        for (ResultDocument.Row row : doc.rows() == null ? List.<ResultDocument.Row>of() : doc.rows()) {
+        for (ResultRow row : doc.rows()) {
             anyRow = true;
             String path = row.verdict() == null || row.verdict().path() == null ? "" : row.verdict().path();
             for (boolean in : new boolean[] {false, true}) {
-                ResultDocument.Placement p = in ? row.inPlace() : row.outOfPlace();
-                SizeKey key = new SizeKey(row.collective(), row.size(), row.type(), row.redop(), row.root(), in);
+                Measurement p = in ? row.inPlace() : row.outOfPlace();
+                SizeKey key = new SizeKey(row.collective(), row.sizeBytes(), row.type(), row.redop(), row.root(), in);
                 SizeSamples line = line(key, p, path);
                 if (line != null) {
                     out.merge(key, line, SizeSamples::plus);
@@ -44,14 +46,14 @@ public final class RunSamples {
         return out;
     }
 
-    private static SizeSamples line(SizeKey key, ResultDocument.Placement p, String path) {
-        if (p == null || p.timeUs() == null || !(p.timeUs() > 0) || !Double.isFinite(p.timeUs())) {
+    private static SizeSamples line(SizeKey key, Measurement p, String path) {
+        if (p == null || !(p.timeUs() > 0) || !Double.isFinite(p.timeUs())) {
             return null;
         }
-        double bt = p.busbw() == null ? Double.NaN : p.busbw() * p.timeUs();
+        double bt = p.busbw() * p.timeUs();
         double busbwTime = bt > 0 ? bt : 0.0;
         List<Double> values = new ArrayList<>();
-        for (Double v : p.samplesUs() == null ? List.<Double>of() : p.samplesUs()) {
+        for (Double v : p.samples() == null ? List.<Double>of() : p.samples().valuesUs()) {
             if (v != null && v > 0 && Double.isFinite(v)) {
                 values.add(v);
             }

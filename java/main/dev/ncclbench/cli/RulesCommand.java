@@ -1,7 +1,11 @@
 package dev.ncclbench.cli;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.finding.Rule;
 import dev.ncclbench.finding.RuleBook;
+import dev.ncclbench.finding.Severity;
 import dev.ncclbench.output.Json;
 import dev.ncclbench.rules.RuleBooks;
 import picocli.CommandLine.Command;
@@ -11,10 +15,8 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench rules`: every rule of every book (id, severity, one line), the ids that --ignore takes. */
@@ -28,28 +30,31 @@ public final class RulesCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print as JSON: {kind, schema_version, rules: [{book, id, severity, degrades_path, summary}]}")
     boolean json;
 
+    /** `rules --json`. 1: the first version with an envelope; before it, a bare array with degradesPath and "ERROR". */
+    @JsonPropertyOrder({"kind", "schema_version", "rules"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Document(String kind, int schemaVersion, List<Line> rules) {
+        static final String KIND = "ncclbench.rules";
+        static final int SCHEMA_VERSION = 1;
+    }
+
+    /** One rule, with the book it belongs to. */
+    @JsonPropertyOrder({"book", "id", "severity", "degrades_path", "summary"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Line(String book, String id, Severity severity, boolean degradesPath, String summary) {
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            List<Map<String, Object>> rows = new ArrayList<>();
+            List<Line> rows = new ArrayList<>();
             for (RuleBook<?> book : RuleBooks.all()) {
                 for (Rule<?> r : book.rules()) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("book", book.name());
-                    m.put("id", r.id());
-                    m.put("severity", r.severity());
-                    m.put("degrades_path", r.degradesPath());
-                    m.put("summary", r.summary());
-                    rows.add(m);
+                    rows.add(new Line(book.name(), r.id(), r.severity(), r.degradesPath(), r.summary()));
                 }
             }
-            // 1: the first version with an envelope; before it, a bare array with degradesPath and "ERROR"
-            Map<String, Object> doc = new LinkedHashMap<>();
-            doc.put("kind", "ncclbench.rules");
-            doc.put("schema_version", 1);
-            doc.put("rules", rows);
-            out.println(Json.pretty().writeValueAsString(doc));
+            out.println(Json.prettyText(new Document(Document.KIND, Document.SCHEMA_VERSION, rows)));
         } else {
             int width = RuleBooks.all().stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);

@@ -1,15 +1,15 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.output.Json;
-import dev.ncclbench.ExitCode;
-import dev.ncclbench.NcclbenchException;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
 import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,17 +27,14 @@ public final class ExplainText {
 
     /** The summary, diagnosis and evidence as one JSON document. */
     public static String json(NcclLogEvidence e, Diagnosis d) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("kind", KIND);
-        doc.put("schema_version", SCHEMA_VERSION);
-        doc.put("summary", ExplainSummary.of(e, d));
-        doc.put("diagnosis", d);
-        doc.put("evidence", e);
-        try {
-            return Json.pretty().writeValueAsString(doc);
-        } catch (IOException ex) {
-            throw new NcclbenchException(ExitCode.INTERNAL, "cannot write JSON: " + ex.getMessage(), ex);
-        }
+        return Json.prettyText(new Document(KIND, SCHEMA_VERSION, ExplainSummary.of(e, d), d, e));
+    }
+
+    /** `explain --json`: the summary, the diagnosis and the evidence it was drawn from. */
+    @JsonPropertyOrder({"kind", "schema_version", "summary", "diagnosis", "evidence"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, ExplainSummary summary, Diagnosis diagnosis,
+                           NcclLogEvidence evidence) {
     }
 
     public static void write(PrintWriter out, NcclLogEvidence e, Diagnosis d) {

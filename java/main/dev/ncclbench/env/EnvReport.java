@@ -1,15 +1,15 @@
 package dev.ncclbench.env;
 
 import dev.ncclbench.output.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.finding.Finding;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.Map;
 
 /**
  * What `ncclbench env` found, as text or JSON.
@@ -44,25 +44,34 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
         return findings.stream().map(Missing::line).toList();
     }
 
-    public String json() throws JsonProcessingException {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", KIND);
-        m.put("schema_version", SCHEMA_VERSION);
-        m.put("nccl", lib(libs.nccl()));
-        m.put("nccl_version", probe == null ? null : probe.versionString());
-        m.put("nccl_bootstrap_interface", probe == null ? null : probe.bootstrapInterface());
-        m.put("probe", probe);
-        m.put("cuda_runtime", lib(libs.cudart()));
-        m.put("cuda_runtime_version", NativeLibraries.versionFromFileName(libs.cudart().path()));
-        m.put("driver", lib(libs.driver()));
-        m.put("driver_version", libs.driverVersion());
-        m.put("nvml", lib(libs.nvml()));
-        m.put("gpus", libs.gpus());
-        m.put("probe_library", probeLibrary);
-        m.put("javacpp_cache", javacppCache);
-        m.put("missing", missing());
-        m.put("findings", findings);
-        return Json.pretty().writeValueAsString(m);
+    /** `env --json`: what was found, each library as {@link Lib}, NCCL's answer in full under "probe". */
+    @JsonPropertyOrder({"kind", "schema_version", "nccl", "nccl_version", "nccl_bootstrap_interface", "probe",
+            "cuda_runtime", "cuda_runtime_version", "driver", "driver_version", "nvml", "gpus", "probe_library",
+            "javacpp_cache", "missing", "findings"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, Lib nccl, String ncclVersion, String ncclBootstrapInterface,
+                           ProbeResult probe, Lib cudaRuntime, String cudaRuntimeVersion, Lib driver,
+                           String driverVersion, Lib nvml, List<String> gpus, boolean probeLibrary,
+                           String javacppCache, List<String> missing, List<Finding> findings) {
+    }
+
+    /** One library: the name asked for, the file found (null: none) and what pointed there. */
+    @JsonPropertyOrder({"library", "path", "source"})
+    public record Lib(String library, String path, String source) {
+        static Lib of(NativeLibraries.Found f) {
+            return new Lib(f.library(), f.path() == null ? null : f.path().toString(), f.source());
+        }
+    }
+
+    public Document document() {
+        return new Document(KIND, SCHEMA_VERSION, Lib.of(libs.nccl()), probe == null ? null : probe.versionString(),
+                probe == null ? null : probe.bootstrapInterface(), probe, Lib.of(libs.cudart()),
+                NativeLibraries.versionFromFileName(libs.cudart().path()), Lib.of(libs.driver()), libs.driverVersion(),
+                Lib.of(libs.nvml()), libs.gpus(), probeLibrary, javacppCache, missing(), findings);
+    }
+
+    public String json() {
+        return Json.prettyText(document());
     }
 
     public void write(PrintWriter out) {
@@ -89,14 +98,6 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
             missing.forEach(s -> out.println("  - " + s));
         }
         out.println("Searched (in order): " + String.join(", ", compact(libs.nccl().searched())));
-    }
-
-    private static Map<String, Object> lib(NativeLibraries.Found f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("library", f.library());
-        m.put("path", f.path() == null ? null : f.path().toString());
-        m.put("source", f.source());
-        return m;
     }
 
     private static List<String> compact(List<String> searched) {

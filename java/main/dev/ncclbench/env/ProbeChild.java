@@ -6,9 +6,10 @@ import dev.ncclbench.internal.jni.NcclProbe;
 import dev.ncclbench.internal.jni.NcclProbeException;
 import dev.ncclbench.internal.jni.NcclResult;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The child's side of the NCCL probe ({@link ProbeRunner} starts it): loads NCCL, asks it for its version and a
@@ -18,10 +19,26 @@ public final class ProbeChild {
     private ProbeChild() {
     }
 
+    /**
+     * The child's answer, one JSON line on its stdout; a field not reached is left out (its camelCase keys are the
+     * wire between the two processes, read by {@link ProbeRunner#parse}).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"library", "loaded", "dlError", "loadedPath", "version", "uniqueIdStatus", "errorString",
+            "lastError", "problem"})
+    public record Answer(String library, Boolean loaded, String dlError, String loadedPath, Integer version,
+                         Integer uniqueIdStatus, String errorString, String lastError, String problem) {
+        static Answer notLoaded(String library, String dlError) {
+            return new Answer(library, false, dlError, null, null, null, null, null, null);
+        }
+    }
+
     /** @param lib libnccl.so.2 to load, or null for the loader's search path */
-    public static Map<String, Object> run(Path lib) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("library", lib == null ? "libnccl.so.2" : lib.toString());
+    public static Answer run(Path lib) {
+        String library = lib == null ? "libnccl.so.2" : lib.toString();
+        boolean loaded = false;
+        String loadedPath = null;
+        Integer version = null;
         try {
             try {
                 NcclProbe.open(lib);
@@ -29,21 +46,18 @@ public final class ProbeChild {
                 if (e.result() != NcclResult.PROBE_NOT_LOADED || e.getCause() != null) {
                     throw e;
                 }
-                r.put("loaded", false);
-                r.put("dlError", e.getMessage());
-                return r;
+                return Answer.notLoaded(library, e.getMessage());
             }
-            r.put("loaded", true);
-            r.put("loadedPath", NcclProbe.loadedPath());
-            r.put("version", NcclProbe.version());
+            loaded = true;
+            loadedPath = NcclProbe.loadedPath();
+            version = NcclProbe.version();
             NcclProbe.UniqueId id = NcclProbe.uniqueId();
-            r.put("uniqueIdStatus", id.status());
-            r.put("errorString", NcclProbe.errorString(id.status()));
-            r.put("lastError", NcclProbe.lastError());
+            return new Answer(library, true, null, loadedPath, version, id.status(),
+                    NcclProbe.errorString(id.status()), NcclProbe.lastError(), null);
         } catch (NcclProbeException e) {
-            r.put("problem", e.getMessage());
+            return new Answer(library, loaded ? true : null, null, loadedPath, version, null, null, null,
+                    e.getMessage());
         }
-        return r;
     }
 
     /** Whether this build's probe library (libjniNcclProbe.so) loads. */

@@ -1,5 +1,7 @@
 package dev.ncclbench.env;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
@@ -27,12 +29,17 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
                           int uniqueIdStatus, String errorString, String lastError, String bootstrapInterface,
                           String bootstrapAddress, List<String> warnings, String logFile, String problem) {
 
+    /** `probe --json`: this result under the envelope. */
+    public Document document() {
+        return new Document(Document.KIND, Document.SCHEMA_VERSION, this);
+    }
+
     /** `probe --json`. 1: the first version with an envelope; keys were camelCase before (loadedPath, ...). */
-    public com.fasterxml.jackson.databind.node.ObjectNode document() {
-        var doc = dev.ncclbench.output.Json.mapper().createObjectNode().put("kind", "ncclbench.probe")
-                .put("schema_version", 1);
-        doc.setAll((com.fasterxml.jackson.databind.node.ObjectNode) dev.ncclbench.output.Json.mapper().valueToTree(this));
-        return doc;
+    @JsonPropertyOrder({"kind", "schema_version"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, @JsonUnwrapped ProbeResult probe) {
+        public static final String KIND = "ncclbench.probe";
+        public static final int SCHEMA_VERSION = 1;
     }
 
     public String versionString() {

@@ -2,9 +2,6 @@ package dev.ncclbench.fleet;
 
 import dev.ncclbench.rendezvous.JobSecret;
 
-import java.util.List;
-import java.util.Map;
-
 /**
  * Whether a search may name nodes to drain: only when only the job's own processes could join it. Without a secret any
  * process that knows the job id could join as a node and report whatever figures it likes, and the drain list would
@@ -30,12 +27,7 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated) {
     }
 
     /** The JSON's account: whether the search was authenticated, and the drain list withheld when it is. */
-    void into(Map<String, Object> json) {
-        json.put("rendezvous_authenticated", authenticated);
-        if (!writes()) {
-            json.put("drain_withheld", json.get("drain"));
-            json.put("drain", List.of());
-            json.put("drain_withheld_because", JobSecret.NOT_AUTHENTICATED);
-        }
+    FleetJson.Document into(FleetJson.Document json) {
+        return json.withDrainAccount(authenticated, writes() ? null : JobSecret.NOT_AUTHENTICATED);
     }
 }

@@ -1,6 +1,9 @@
 package dev.ncclbench.fleet;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.baseline.SizeKey;
 import dev.ncclbench.baseline.SizeSamples;
@@ -13,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -92,36 +94,44 @@ public record FleetBaseline(String name, String createdAt, Map<String, String> f
         return new FleetBaseline(name, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), fingerprint, pairs);
     }
 
-    Path write(Path dir) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("kind", KIND);
-        d.put("schema_version", SCHEMA_VERSION);
-        d.put("name", name);
-        d.put("created_at", createdAt);
-        d.put("fingerprint", fingerprint);
-        List<Map<String, Object>> list = new ArrayList<>();
-        pairs.forEach((k, lines) -> {
-            String[] p = k.split("\\|");
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("a", p[0]);
-            x.put("b", p[1]);
-            x.put("load", Integer.parseInt(p[2]));
-            x.put("lines", lines.stream().map(FleetBaseline::line).toList());
-            list.add(x);
-        });
-        d.put("pairs", list);
-        Path file = dir.resolve(name + SUFFIX);
-        AtomicFile.writeOutput(file, Json.prettyText(d) + "\n");
-        return file;
+    /** The file: pairs as a list, each with its hosts and load spelt out (the map's key is "a|b|load"). */
+    @JsonPropertyOrder({"kind", "schema_version", "name", "created_at", "fingerprint", "pairs"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Document(String kind, int schemaVersion, String name, String createdAt, Map<String, String> fingerprint,
+                    List<Pair> pairs) {
     }
 
-    private static Map<String, Object> line(SizeSamples s) {
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put("collective", s.key().collective());
-        x.put("size", s.key().size());
-        x.put("busbw_time_us", s.busbwTimeUs());
-        x.put("samples_us", s.groups().get(0));
-        return x;
+    @JsonPropertyOrder({"a", "b", "load", "lines"})
+    record Pair(String a, String b, int load, List<Line> lines) {
+    }
+
+    /** One size of a pair: the first group of samples is the pair's (a fleet run keeps one per size). */
+    @JsonPropertyOrder({"collective", "size", "busbw_time_us", "samples_us"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Line(String collective, long size, double busbwTimeUs, double[] samplesUs) {
+        static Line of(SizeSamples s) {
+            return new Line(s.key().collective(), s.key().size(), s.busbwTimeUs(), s.groups().get(0));
+        }
+
+        SizeSamples samples() {
+            return new SizeSamples(new SizeKey(collective, size, "float", "sum", -1), List.of(samplesUs), busbwTimeUs,
+                    List.of());
+        }
+    }
+
+    Document document() {
+        List<Pair> list = new ArrayList<>();
+        pairs.forEach((k, lines) -> {
+            String[] p = k.split("\\|");
+            list.add(new Pair(p[0], p[1], Integer.parseInt(p[2]), lines.stream().map(Line::of).toList()));
+        });
+        return new Document(KIND, SCHEMA_VERSION, name, createdAt, fingerprint, list);
+    }
+
+    Path write(Path dir) {
+        Path file = dir.resolve(name + SUFFIX);
+        AtomicFile.writeOutput(file, Json.prettyText(document()) + "\n");
+        return file;
     }
 
     /** By name in {@code dir} or by path; a missing, corrupt or foreign file is one usage line naming it. */
@@ -140,25 +150,20 @@ public record FleetBaseline(String name, String createdAt, Map<String, String> f
                 throw NcclbenchException.usage("fleet baseline " + file + " has schema_version "
                         + t.path("schema_version").asInt(-1) + "; this ncclbench reads " + SCHEMA_VERSION);
             }
-            Map<String, String> fp = new TreeMap<>();
-            t.path("fingerprint").fields().forEachRemaining(f -> fp.put(f.getKey(), f.getValue().asText()));
+            Document d = Json.mapper().treeToValue(t, Document.class);
             Map<String, List<SizeSamples>> pairs = new TreeMap<>();
-            for (JsonNode p : t.path("pairs")) {
+            for (Pair p : d.pairs() == null ? List.<Pair>of() : d.pairs()) {
                 List<SizeSamples> lines = new ArrayList<>();
-                for (JsonNode l : p.path("lines")) {
-                    double[] us = new double[l.path("samples_us").size()];
-                    for (int i = 0; i < us.length; i++) {
-                        us[i] = l.path("samples_us").get(i).asDouble();
-                    }
-                    if (us.length == 0) {
+                for (Line l : p.lines() == null ? List.<Line>of() : p.lines()) {
+                    if (l.samplesUs() == null || l.samplesUs().length == 0) {
                         throw NcclbenchException.usage("fleet baseline " + file + " is corrupt: a pair line has no samples");
                     }
-                    lines.add(new SizeSamples(new SizeKey(l.path("collective").asText(), l.path("size").asLong(), "float",
-                            "sum", -1), List.of(us), l.path("busbw_time_us").asDouble(), List.of()));
+                    lines.add(l.samples());
                 }
-                pairs.put(key(p.path("a").asText(), p.path("b").asText(), p.path("load").asInt()), lines);
+                pairs.put(key(p.a(), p.b(), p.load()), lines);
             }
-            return new FleetBaseline(t.path("name").asText(), t.path("created_at").asText(), fp, pairs);
+            return new FleetBaseline(d.name(), d.createdAt(), new TreeMap<>(d.fingerprint() == null ? Map.of()
+                    : d.fingerprint()), pairs);
         } catch (IOException e) {
             throw NcclbenchException.usage("fleet baseline " + file + " cannot be read: " + e.getMessage().lines().findFirst().orElse(""));
         }

@@ -36,9 +36,7 @@ public final class FleetOutputs {
      */
     static void write(Paths p, FleetDocument doc, DrainPolicy drain) {
         try {
-            java.util.Map<String, Object> json = doc.json();
-            drain.into(json);
-            AtomicFile.write(p.json(), Json.pretty().writeValueAsString(json) + "\n");
+            AtomicFile.write(p.json(), Json.prettyText(drain.into(doc.json())) + "\n");
             AtomicFile.write(p.html(), FleetHtml.render(doc, drain));
             if (drain.writes()) {
                 AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");

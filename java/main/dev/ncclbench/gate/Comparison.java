@@ -1,5 +1,11 @@
 package dev.ncclbench.gate;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.ncclbench.output.NanAsNull;
+
 /**
  * One table line and placement, run against baseline, on per-call time (busbw is bytes x factor / time, so the time
  * ratio decides for both metrics).
@@ -16,10 +22,17 @@ package dev.ncclbench.gate;
  * @param tableOnly  judged on the table's time of each run: one side has no per-iteration samples, so there is no
  *                   rank test and no within-run noise; the tolerance (and the run-to-run spread of a baseline of
  *                   several runs) alone decides
+ *
+ * <p>The gate's JSON writes it as a line's "statistics".
  */
-public record Comparison(double baselineMedianUs, double runMedianUs, double ratio, double ciLow, double ciHigh,
-                         double pSlower, double pFaster, double noise, int baselineGroups, int baselineCount,
-                         int runCount, boolean tableOnly) {
+@JsonPropertyOrder({"baseline_median_us", "run_median_us", "ratio", "ci_low", "ci_high", "p_slower", "p_faster", "noise",
+        "baseline_groups", "baseline_samples", "run_samples", "table_only"})
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record Comparison(@NanAsNull double baselineMedianUs, @NanAsNull double runMedianUs, @NanAsNull double ratio,
+                         @NanAsNull double ciLow, @NanAsNull double ciHigh, @NanAsNull double pSlower,
+                         @NanAsNull double pFaster, @NanAsNull double noise, int baselineGroups,
+                         @JsonProperty("baseline_samples") int baselineCount,
+                         @JsonProperty("run_samples") int runCount, boolean tableOnly) {
 
     /** Slower beyond the noise band, with the rank test agreeing: the change is real. */
     public boolean reallySlower(double alpha) {

@@ -1,17 +1,24 @@
 package dev.ncclbench.gate;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
+import dev.ncclbench.output.NanAsNull;
 
+import java.util.List;
 import java.util.Locale;
 
-/** The gate's decision as JSON (docs/gate.md): verdict, exit code, per size the figures and the statistics. */
+/**
+ * The gate's decision as JSON (docs/gate.md): verdict, exit code, per size the figures and the statistics. The file
+ * is {@link Document}, built from {@link GateReport}: the report keeps what was decided, the document adds what a
+ * reader of the file needs without our code (the verdict and its line, the size key spelt out).
+ */
 public final class GateJson {
-    static final ObjectMapper JSON = Json.mapper();
     public static final String KIND = "ncclbench.gate";
     /** 2: kind "ncclbench.gate" (was "ncclbench-gate"); a curve finding's "rule" is "id", with remedy and reference. */
     public static final int SCHEMA_VERSION = 2;
@@ -19,90 +26,47 @@ public final class GateJson {
     private GateJson() {
     }
 
-    public static ObjectNode tree(GateReport r) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("kind", KIND);
-        o.put("schema_version", SCHEMA_VERSION);
-        o.put("verdict", r.verdict().name());
-        o.put("exit_code", r.exitCode().code);
-        o.put("summary", r.verdictLine());
-        o.put("run", r.runFile());
-        o.put("baseline", r.baselineName());
-        o.put("baseline_file", r.baselineFile());
-        o.put("baseline_runs", r.baselineRuns());
-        o.put("exact_fingerprint", r.exactMatch());
-        o.put("fingerprint_id", r.runFingerprint().id());
-        o.set("fingerprint", JSON.valueToTree(r.runFingerprint()));
-        o.put("options", r.options());
-        o.put("timestamp", r.timestamp());
-        ArrayNode changes = o.putArray("changes");
-        for (Fingerprint.Change c : r.changes()) {
-            ObjectNode n = changes.addObject();
-            n.put("kind", c.kind());
-            n.put("what", c.what());
-            n.put("before", c.before());
-            n.put("after", c.after());
+    /** The whole file. */
+    @JsonPropertyOrder({"kind", "schema_version", "verdict", "exit_code", "summary", "run", "baseline", "baseline_file",
+            "baseline_runs", "exact_fingerprint", "fingerprint_id", "fingerprint", "options", "timestamp", "changes",
+            "nccl_choices", "sizes", "curve"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, String verdict, int exitCode, String summary,
+                           @JsonProperty("run") String runFile, @JsonProperty("baseline") String baselineName,
+                           String baselineFile, int baselineRuns, @JsonProperty("exact_fingerprint") boolean exactMatch,
+                           String fingerprintId, Fingerprint fingerprint, String options, long timestamp,
+                           List<Fingerprint.Change> changes,
+                           // what NCCL decided differently from the baseline's runs, whatever the verdict
+                           @JsonInclude(JsonInclude.Include.NON_NULL) dev.ncclbench.choices.Comparison ncclChoices,
+                           List<Size> sizes, List<Finding> curve) {
+    }
+
+    /** One table line: its key spelt out, the figures judged, the statistics (null when one side lacks the line). */
+    @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "placement", "status", "judged_on", "statistic",
+            "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "baseline_path",
+            "run_path", "statistics"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Size(String collective, long size, String type, String redop, int root, String placement,
+                       String status, String judgedOn, String statistic, @NanAsNull double baselineTableUs,
+                       @NanAsNull double runTableUs, double tolerance, @NanAsNull double baselineValue,
+                       @NanAsNull double runValue, @NanAsNull double change, String baselinePath, String runPath,
+                       Comparison statistics) {
+        static Size of(SizeResult s) {
+            return new Size(s.key().collective(), s.key().size(), s.key().type(), s.key().redop(), s.key().root(),
+                    s.key().placement(), s.status().name().toLowerCase(Locale.ROOT), s.metric(), s.statistic(),
+                    s.baseTableUs(), s.runTableUs(), s.tolerance(), s.baselineValue(), s.runValue(), s.change(),
+                    s.basePath(), s.runPath(), s.comparison());
         }
-        if (r.ncclChoices() != null) {
-            // what NCCL decided differently from the baseline's runs, whatever the verdict: data for the reader
-            o.set("nccl_choices", JSON.valueToTree(r.ncclChoices()));
-        }
-        ArrayNode sizes = o.putArray("sizes");
-        for (SizeResult s : r.sizes()) {
-            ObjectNode n = sizes.addObject();
-            n.put("collective", s.key().collective());
-            n.put("size", s.key().size());
-            n.put("type", s.key().type());
-            n.put("redop", s.key().redop());
-            n.put("root", s.key().root());
-            n.put("placement", s.key().placement());
-            n.put("status", s.status().name().toLowerCase(Locale.ROOT));
-            n.put("judged_on", s.metric());
-            n.put("statistic", s.statistic());
-            num(n, "baseline_table_us", s.baseTableUs());
-            num(n, "run_table_us", s.runTableUs());
-            n.put("tolerance", s.tolerance());
-            num(n, "baseline_value", s.baselineValue());
-            num(n, "run_value", s.runValue());
-            num(n, "change", s.change());
-            n.put("baseline_path", s.basePath());
-            n.put("run_path", s.runPath());
-            Comparison c = s.comparison();
-            if (c != null) {
-                ObjectNode st = n.putObject("statistics");
-                num(st, "baseline_median_us", c.baselineMedianUs());
-                num(st, "run_median_us", c.runMedianUs());
-                num(st, "ratio", c.ratio());
-                num(st, "ci_low", c.ciLow());
-                num(st, "ci_high", c.ciHigh());
-                num(st, "p_slower", c.pSlower());
-                num(st, "p_faster", c.pFaster());
-                num(st, "noise", c.noise());
-                st.put("baseline_groups", c.baselineGroups());
-                st.put("baseline_samples", c.baselineCount());
-                st.put("run_samples", c.runCount());
-                st.put("table_only", c.tableOnly());
-            } else {
-                n.putNull("statistics");
-            }
-        }
-        o.set("curve", JSON.valueToTree(r.curve()));
-        return o;
+    }
+
+    public static Document document(GateReport r) {
+        return new Document(KIND, SCHEMA_VERSION, r.verdict().name(), r.exitCode().code, r.verdictLine(), r.runFile(),
+                r.baselineName(), r.baselineFile(), r.baselineRuns(), r.exactMatch(), r.runFingerprint().id(),
+                r.runFingerprint(), r.options(), r.timestamp(), r.changes(), r.ncclChoices(),
+                r.sizes().stream().map(Size::of).toList(), r.curve());
     }
 
     public static String render(GateReport r) {
-        try {
-            return Json.pretty().writeValueAsString(tree(r)) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the gate report", e);
-        }
-    }
-
-    private static void num(ObjectNode n, String k, double v) {
-        if (Double.isFinite(v)) {
-            n.put(k, v);
-        } else {
-            n.putNull(k);
-        }
+        return Json.prettyText(document(r)) + "\n";
     }
 }

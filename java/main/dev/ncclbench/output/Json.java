@@ -84,6 +84,19 @@ public final class Json {
         return out;
     }
 
+    /**
+     * An old document of the form {@code "schema": "KIND/1"} with camelCase keys, as one of today's envelope: keys in
+     * snake_case, "schema" replaced by "kind" and "schema_version". Reading an old file is the one place a tree is
+     * edited; documents are written from their records.
+     */
+    public static JsonNode withEnvelope(JsonNode tree, String kind, int schemaVersion, String... mapsKeptAsIs) {
+        ObjectNode out = (ObjectNode) snakeCaseKeys(tree, mapsKeptAsIs);
+        out.remove("schema");
+        out.put("kind", kind);
+        out.put("schema_version", schemaVersion);
+        return out;
+    }
+
     private static final PropertyNamingStrategies.NamingBase SNAKE =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 }

@@ -1,16 +1,19 @@
 package dev.ncclbench.preflight;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.GateJson;
 import dev.ncclbench.output.Json;
 
+import java.util.List;
 
-/** The preflight as JSON: the verdict, every reason, doctor's findings, the sweep's exit and the gate's decision. */
+/**
+ * The preflight as JSON: the verdict, every reason, doctor's findings, the sweep's exit and the gate's decision. The
+ * file is {@link Document}, built from {@link PreflightReport}; a step that did not run is null.
+ */
 public final class PreflightJson {
-    private static final ObjectMapper JSON = Json.mapper();
     public static final String KIND = "ncclbench.preflight";
     /** 2: kind "ncclbench.preflight" (was "ncclbench-preflight"); a finding's "rule" is "id", with reference. */
     public static final int SCHEMA_VERSION = 2;
@@ -18,49 +21,40 @@ public final class PreflightJson {
     private PreflightJson() {
     }
 
-    public static ObjectNode tree(PreflightReport r) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("kind", KIND);
-        o.put("schema_version", SCHEMA_VERSION);
-        o.put("verdict", r.verdict().word());
-        o.put("exit_code", r.verdict().exitCode().code);
-        o.put("reason", r.verdict().reason());
-        o.put("line", r.verdict().line());
-        ArrayNode reasons = o.putArray("reasons");
-        for (Preflight.Reason x : r.verdict().reasons()) {
-            ObjectNode n = reasons.addObject();
-            n.put("verdict", x.word());
-            n.put("exit_code", x.exitCode().code);
-            n.put("text", x.text());
-        }
-        if (r.doctor() == null) {
-            o.putNull("doctor");
-        } else {
-            ObjectNode d = o.putObject("doctor");
-            d.put("host", r.host());
-            d.set("ignored", JSON.valueToTree(r.ignored()));
-            d.set("findings", JSON.valueToTree(r.doctor()));
-        }
-        if (r.sweep() == null) {
-            o.putNull("sweep");
-        } else {
-            ObjectNode s = o.putObject("sweep");
-            s.put("exit_code", r.sweep().exitCode());
-            s.put("last_line", r.sweep().reason());
-        }
-        if (r.gate() == null) {
-            o.putNull("gate");
-        } else {
-            o.set("gate", GateJson.tree(r.gate()));
-        }
-        return o;
+    @JsonPropertyOrder({"kind", "schema_version", "verdict", "exit_code", "reason", "line", "reasons", "doctor", "sweep",
+            "gate"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, String verdict, int exitCode, String reason, String line,
+                           List<Reason> reasons, Doctor doctor, Sweep sweep, GateJson.Document gate) {
+    }
+
+    /** One reason for the verdict. */
+    @JsonPropertyOrder({"verdict", "exit_code", "text"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Reason(String verdict, int exitCode, String text) {
+    }
+
+    /** Doctor's step: the host it looked at, the rules ignored, its findings. */
+    @JsonPropertyOrder({"host", "ignored", "findings"})
+    public record Doctor(String host, List<String> ignored, List<Finding> findings) {
+    }
+
+    /** The sweep's step: how it exited and its last line. */
+    @JsonPropertyOrder({"exit_code", "last_line"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Sweep(int exitCode, String lastLine) {
+    }
+
+    public static Document document(PreflightReport r) {
+        return new Document(KIND, SCHEMA_VERSION, r.verdict().word(), r.verdict().exitCode().code, r.verdict().reason(),
+                r.verdict().line(), r.verdict().reasons().stream()
+                .map(x -> new Reason(x.word(), x.exitCode().code, x.text())).toList(),
+                r.doctor() == null ? null : new Doctor(r.host(), r.ignored(), r.doctor()),
+                r.sweep() == null ? null : new Sweep(r.sweep().exitCode(), r.sweep().reason()),
+                r.gate() == null ? null : GateJson.document(r.gate()));
     }
 
     public static String render(PreflightReport r) {
-        try {
-            return Json.pretty().writeValueAsString(tree(r)) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise the preflight report", e);
-        }
+        return Json.prettyText(document(r)) + "\n";
     }
 }

@@ -14,12 +14,12 @@ final class Journal {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Entry(ResultDocument.Row row,
-                 ResultDocument.Row verdictFor) {
+    record Entry(ResultRow row,
+                 ResultRow verdictFor) {
     }
 
     /** Gives {@code diagnosed}'s verdict to every row of the same table line (repeats of a size share it). */
-    static void applyVerdict(List<ResultDocument.Row> rows, ResultDocument.Row diagnosed) {
+    static void applyVerdict(List<ResultRow> rows, ResultRow diagnosed) {
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).sameLine(diagnosed)) {
                 rows.set(i, rows.get(i).withVerdict(diagnosed.verdict()));

@@ -31,7 +31,7 @@ final class JsonResultWriter implements ResultSink {
      */
     private FileOutputStream journal;
     private ResultDocument header;
-    private final List<ResultDocument.Row> rows = new ArrayList<>();
+    private final List<ResultRow> rows = new ArrayList<>();
     private boolean finished;
     private dev.ncclbench.choices.NcclChoices choices;
 
@@ -42,7 +42,7 @@ final class JsonResultWriter implements ResultSink {
     }
 
     @Override
-    public void beginRun(RunInfo run) {
+    public void beginRun(ResultDocument run) {
         if (header != null) {
             throw new IllegalStateException("beginRun called twice");
         }
@@ -57,7 +57,7 @@ final class JsonResultWriter implements ResultSink {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }
-        header = ResultDocument.begin(run);
+        header = run;
         append(ResultJson.line(header));
     }
 
@@ -69,9 +69,8 @@ final class JsonResultWriter implements ResultSink {
     @Override
     public void row(ResultRow row) {
         requireRun();
-        ResultDocument.Row r = ResultDocument.Row.from(row);
-        rows.add(r);
-        append(ResultJson.line(new Journal.Entry(r, null)));
+        rows.add(row);
+        append(ResultJson.line(new Journal.Entry(row, null)));
     }
 
     @Override
@@ -86,9 +85,8 @@ final class JsonResultWriter implements ResultSink {
             if (d.verdict() == null) {
                 continue;
             }
-            ResultDocument.Row r = ResultDocument.Row.from(d);
-            Journal.applyVerdict(rows, r);
-            append(ResultJson.line(new Journal.Entry(null, r)));
+            Journal.applyVerdict(rows, d);
+            append(ResultJson.line(new Journal.Entry(null, d)));
         }
     }
 

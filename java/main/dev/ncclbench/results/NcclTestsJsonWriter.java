@@ -40,7 +40,7 @@ final class NcclTestsJsonWriter implements ResultSink {
     private final PrintWriter out;
     private final Clock clock;
     private Path file;
-    private RunInfo run;
+    private ResultDocument run;
     private String startTime;
     private final List<ResultRow> rows = new ArrayList<>();
     private final List<String> collectives = new ArrayList<>();
@@ -57,7 +57,7 @@ final class NcclTestsJsonWriter implements ResultSink {
     }
 
     @Override
-    public void beginRun(RunInfo run) {
+    public void beginRun(ResultDocument run) {
         this.run = run;
         this.startTime = TIME.format(LocalDateTime.now(clock));
         file = reserve(asked);

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.ncclbench.spec.RunSpec;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,8 +13,9 @@ import java.util.Map;
  * One run's JSON result, schema version 1 (docs/results-schema.md). The field names of the file are
  * the {@code @JsonProperty} names here; the Java names follow the rest of the code.
  *
- * <p>Numbers that are not finite (a time never measured) are written as null and read back as NaN,
- * so the file stays valid JSON.
+ * <p>The record written is the record read: the sweep's rows ({@link ResultRow}, {@link Measurement},
+ * {@link SampleStats}) are written as they are; a number never measured is NaN in them and null in the file
+ * ({@link dev.ncclbench.output.NanAsNull}).
  */
 @JsonPropertyOrder({"kind", "schema_version", "tool", "tool_version", "started_at", "finished_at", "status", "error",
         "backend", "backend_asked", "backend_reason", "command_line", "spec", "versions", "nranks", "ranks", "environment", "nccl_log_files",
@@ -40,7 +40,7 @@ public record ResultDocument(
         Map<String, String> environment,
         List<String> ncclLogFiles,
         List<String> notes,
-        List<Row> rows,
+        List<ResultRow> rows,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
         dev.ncclbench.choices.NcclChoices ncclChoices) {
 
@@ -58,16 +58,43 @@ public record ResultDocument(
         return KIND;
     }
 
-    /** The document of a run that has just begun: no rows, status "running". */
-    static ResultDocument begin(RunInfo run) {
-        List<RankInfo> ranks = run.ranks() == null ? List.of() : List.copyOf(run.ranks());
-        return new ResultDocument(SCHEMA_VERSION, TOOL, run.toolVersion(), run.startedAt(), null, RUNNING, null,
-                run.backend(), run.backendAsked(), run.backendReason(), run.commandLine(), run.spec(),
-                orEmpty(run.versions()), run.nranks(), ranks, orEmpty(run.environment()),
-                orEmptyList(run.ncclLogFiles()), orEmptyList(run.notes()), List.of(), null);
+    public ResultDocument {
+        commandLine = commandLine == null ? List.of() : List.copyOf(commandLine);
+        ranks = ranks == null ? List.of() : ranks;
+        rows = rows == null ? List.of() : rows;
     }
 
-    ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<Row> allRows) {
+    /**
+     * The document of a run that has just begun: everything known before its first row, status "running", no rows.
+     * It is written first (the journal's header line), so that a partial result still says what it was.
+     *
+     * @param backendReason   why this backend ran (e.g. "auto: no NVIDIA driver (libcuda.so.1 not found)")
+     * @param versions        "ncclbench", "java", "nccl", "cuda_runtime", "driver", "ofed", "os" as known
+     * @param environment     NCCL_*, CUDA_*, UCX_*, OMPI_*, SLURM_* variables; secrets redacted
+     * @param ncclLogFiles    the run's NCCL_DEBUG_FILE outputs, relative to the JSON's folder
+     * @param notes           lines the header prints after the options (e.g. why -e was capped)
+     * @param commandLine     the command as typed ("ncclbench", "sweep", ...), URL passwords redacted; empty when unknown
+     * @param backendAsked    --backend as given: auto, nccl or socket (backend is the one that ran)
+     */
+    public static ResultDocument begin(String toolVersion, String startedAt, String backend, String backendReason,
+                                       RunSpec spec, int nranks, Map<String, String> versions, List<RankInfo> ranks,
+                                       Map<String, String> environment, List<String> ncclLogFiles, List<String> notes,
+                                       List<String> commandLine, String backendAsked) {
+        return new ResultDocument(SCHEMA_VERSION, TOOL, toolVersion, startedAt, null, RUNNING, null, backend,
+                backendAsked, backendReason, commandLine, spec, orEmpty(versions), nranks,
+                ranks == null ? List.of() : List.copyOf(ranks), orEmpty(environment), orEmptyList(ncclLogFiles),
+                orEmptyList(notes), List.of(), null);
+    }
+
+    /** As {@link #begin}, without a recorded command line (a run built in code): --backend as the spec says. */
+    public static ResultDocument begin(String toolVersion, String startedAt, String backend, String backendReason,
+                                       RunSpec spec, int nranks, Map<String, String> versions, List<RankInfo> ranks,
+                                       Map<String, String> environment, List<String> ncclLogFiles, List<String> notes) {
+        return begin(toolVersion, startedAt, backend, backendReason, spec, nranks, versions, ranks, environment,
+                ncclLogFiles, notes, List.of(), spec == null ? null : spec.backend());
+    }
+
+    ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<ResultRow> allRows) {
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
                 backend, backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
                 List.copyOf(allRows), ncclChoices);
@@ -81,133 +108,6 @@ public record ResultDocument(
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, finishedAt, status, error, backend,
                 backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles,
                 notes, rows, choices);
-    }
-
-    /** The run as the rest of the code models it (e.g. to print the table again from a file). */
-    public RunInfo runInfo() {
-        return new RunInfo(toolVersion, startedAt, backend, backendReason, spec,
-                nranks, versions, ranks == null ? List.of() : ranks, environment, ncclLogFiles, notes, commandLine, backendAsked);
-    }
-
-    /** The rows as the rest of the code models them. */
-    public List<ResultRow> resultRows() {
-        List<ResultRow> out = new ArrayList<>();
-        for (Row r : rows == null ? List.<Row>of() : rows) {
-            out.add(r.toResultRow());
-        }
-        return out;
-    }
-
-    /** One table row: size is max(send, receive) bytes; count is the count passed to the call. */
-    @JsonPropertyOrder({"collective", "size", "count", "type", "redop", "root", "cycle", "algorithm", "out_of_place",
-            "in_place", "verdict"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Row(
-            String collective,
-            long size,
-            long count,
-            String type,
-            String redop,
-            int root,
-            int cycle,
-            String algorithm,
-            Placement outOfPlace,
-            Placement inPlace,
-            RouteVerdict verdict) {
-
-        static Row from(ResultRow r) {
-            return new Row(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.cycle(), r.algorithm(),
-                    Placement.from(r.outOfPlace(), r.samplesOutOfPlace()),
-                    Placement.from(r.inPlace(), r.samplesInPlace()), r.verdict());
-        }
-
-        public ResultRow toResultRow() {
-            return new ResultRow(collective, size, count, type, redop, root,
-                    outOfPlace == null ? null : outOfPlace.toMeasurement(),
-                    inPlace == null ? null : inPlace.toMeasurement(),
-                    outOfPlace == null ? null : outOfPlace.toStats(),
-                    inPlace == null ? null : inPlace.toStats(),
-                    verdict, cycle, algorithm);
-        }
-
-        /** Whether a verdict found for {@code other} applies to this row: the same table line, up to repeats. */
-        boolean sameLine(Row other) {
-            return collective.equals(other.collective) && size == other.size && java.util.Objects.equals(type,
-                    other.type) && java.util.Objects.equals(redop, other.redop) && root == other.root;
-        }
-
-        Row withVerdict(RouteVerdict v) {
-            return new Row(collective, size, count, type, redop, root, cycle, algorithm, outOfPlace, inPlace, v);
-        }
-    }
-
-    /**
-     * One placement: time in microseconds, bandwidths in GB/s (1e9 bytes per second), wrong null when the
-     * results were not checked (-c 0).
-     */
-    @JsonPropertyOrder({"time_us", "algbw", "busbw", "wrong", "wrong_ranks", "samples", "samples_us"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Placement(
-            Double timeUs,
-            Double algbw,
-            Double busbw,
-            Long wrong,
-            Integer wrongRanks,
-            Samples samples,
-            List<Double> samplesUs) {
-
-        static Placement from(Measurement m, SampleStats s) {
-            if (m == null) {
-                return null;
-            }
-            return new Placement(finite(m.timeUs()), finite(m.algbw()), finite(m.busbw()),
-                    m.checked() ? m.wrong() : null, m.checked() ? m.wrongRanks() : null, Samples.from(s),
-                    s == null || s.valuesUs().isEmpty() ? null : s.valuesUs());
-        }
-
-        SampleStats toStats() {
-            return samples == null ? null : samples.toStats(samplesUs);
-        }
-
-        Measurement toMeasurement() {
-            return wrongRanks == null
-                    ? new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong)
-                    : new Measurement(nan(timeUs), nan(algbw), nan(busbw), wrong == null ? -1 : wrong, wrongRanks);
-        }
-    }
-
-    /** Statistics of the per-iteration samples, in microseconds (cv in percent). */
-    @JsonPropertyOrder({"count", "min_us", "median_us", "p99_us", "max_us", "mean_us", "cv_percent"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Samples(
-            int count,
-            Double minUs,
-            Double medianUs,
-            Double p99Us,
-            Double maxUs,
-            Double meanUs,
-            Double cvPercent) {
-
-        static Samples from(SampleStats s) {
-            if (s == null) {
-                return null;
-            }
-            return new Samples(s.count(), finite(s.minUs()), finite(s.medianUs()), finite(s.p99Us()),
-                    finite(s.maxUs()), finite(s.meanUs()), finite(s.cvPercent()));
-        }
-
-        SampleStats toStats(List<Double> values) {
-            return new SampleStats(count, nan(minUs), nan(medianUs), nan(p99Us), nan(maxUs), nan(meanUs),
-                    nan(cvPercent), values);
-        }
-    }
-
-    private static Double finite(double v) {
-        return Double.isFinite(v) ? v : null;
-    }
-
-    private static double nan(Double v) {
-        return v == null ? Double.NaN : v;
     }
 
     private static Map<String, String> orEmpty(Map<String, String> m) {

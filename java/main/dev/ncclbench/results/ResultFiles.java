@@ -92,7 +92,7 @@ public final class ResultFiles {
             throw new IOException(journal + ": the first line is not a run header: " + e.getOriginalMessage(), e);
         }
         checkSchema(journal, header);
-        List<ResultDocument.Row> rows = new ArrayList<>();
+        List<ResultRow> rows = new ArrayList<>();
         int dropped = 0;
         for (int i = 1; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {

@@ -18,8 +18,8 @@ public interface ResultSink {
     /** Statuses {@link #finish} accepts. */
     List<String> STATUSES = List.of("ok", "failed", "timeout", "interrupted");
 
-    /** Everything known before the first row. */
-    void beginRun(RunInfo run);
+    /** Everything known before the first row: the document as it begins (status "running", no rows). */
+    void beginRun(ResultDocument run);
 
     /** A new table starts: {@code collective} is nccl-tests' name, e.g. "all_reduce". */
     void beginCollective(String collective);

@@ -49,7 +49,7 @@ public final class ResultSinks {
         List<ResultSink> all = List.of(sinks);
         return new ResultSink() {
             @Override
-            public void beginRun(RunInfo run) {
+            public void beginRun(ResultDocument run) {
                 all.forEach(s -> s.beginRun(run));
             }
 

@@ -1,5 +1,11 @@
 package dev.ncclbench.results;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.output.NanAsNull;
+
 import java.util.List;
 
 /**
@@ -13,10 +19,19 @@ import java.util.List;
  * @param skipped      leading iterations left out of the statistics (-K); they are still in timesUs
  * @param timesUs      every iteration, the maximum over ranks (nccl-tests' times_us); empty when not kept
  * @param perRankUs    each rank's own per-iteration times, rank order (per_process_max_times_us); empty when not kept
+ *
+ * <p>A result file holds the first seven as "samples" and the kept samples beside them ({@link Measurement}); the
+ * rest are for nccl-tests' JSON only and read back as NaN, 0 and empty.
  */
-public record SampleStats(int count, double minUs, double medianUs, double p99Us, double maxUs, double meanUs,
-                          double cvPercent, List<Double> valuesUs, double p95Us, double stdevUs, int skipped,
-                          double[] timesUs, double[][] perRankUs) {
+@JsonPropertyOrder({"count", "min_us", "median_us", "p99_us", "max_us", "mean_us", "cv_percent"})
+public record SampleStats(@JsonProperty("count") int count, @JsonProperty("min_us") @NanAsNull double minUs,
+                          @JsonProperty("median_us") @NanAsNull double medianUs,
+                          @JsonProperty("p99_us") @NanAsNull double p99Us,
+                          @JsonProperty("max_us") @NanAsNull double maxUs,
+                          @JsonProperty("mean_us") @NanAsNull double meanUs,
+                          @JsonProperty("cv_percent") @NanAsNull double cvPercent,
+                          @JsonIgnore List<Double> valuesUs, @JsonIgnore double p95Us, @JsonIgnore double stdevUs,
+                          @JsonIgnore int skipped, @JsonIgnore double[] timesUs, @JsonIgnore double[][] perRankUs) {
     /** A row keeps at most this many samples per placement: -n 100000 must not make a 100 MB result. */
     public static final int MAX_KEPT = 1000;
 
@@ -32,10 +47,20 @@ public record SampleStats(int count, double minUs, double medianUs, double p99Us
         this(count, minUs, medianUs, p99Us, maxUs, meanUs, cvPercent, valuesUs, Double.NaN, Double.NaN, 0, null, null);
     }
 
-    /** Statistics without the samples (a result written before they were kept). */
-    public SampleStats(int count, double minUs, double medianUs, double p99Us, double maxUs, double meanUs,
-                       double cvPercent) {
+    /** Statistics without the samples (as a result file holds them; {@link Measurement} adds the samples). */
+    @JsonCreator
+    public SampleStats(@JsonProperty("count") int count, @JsonProperty("min_us") @NanAsNull double minUs,
+                       @JsonProperty("median_us") @NanAsNull double medianUs,
+                       @JsonProperty("p99_us") @NanAsNull double p99Us, @JsonProperty("max_us") @NanAsNull double maxUs,
+                       @JsonProperty("mean_us") @NanAsNull double meanUs,
+                       @JsonProperty("cv_percent") @NanAsNull double cvPercent) {
         this(count, minUs, medianUs, p99Us, maxUs, meanUs, cvPercent, List.of());
+    }
+
+    /** These statistics with {@code values} as the kept samples (null: none). */
+    public SampleStats withValues(List<Double> values) {
+        return new SampleStats(count, minUs, medianUs, p99Us, maxUs, meanUs, cvPercent, values, p95Us, stdevUs,
+                skipped, timesUs, perRankUs);
     }
 
     /** Arrays by content: a result read back equals the one written. */

@@ -28,7 +28,7 @@ final class TableWriter implements ResultSink {
     private final PrintWriter out;
     private final java.time.Clock clock;
     private final IterationClock iterationClock;
-    private RunInfo run;
+    private ResultDocument run;
     private String openCollective;
     private final List<ResultRow> tableRows = new ArrayList<>();
 
@@ -47,7 +47,7 @@ final class TableWriter implements ResultSink {
     }
 
     @Override
-    public void beginRun(RunInfo run) {
+    public void beginRun(ResultDocument run) {
         this.run = Objects.requireNonNull(run, "run");
     }
 

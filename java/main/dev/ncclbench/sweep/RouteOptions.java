@@ -66,12 +66,12 @@ public final class RouteOptions {
         } catch (IOException | RuntimeException e) {
             throw NcclbenchException.usage("--socket-floor: cannot read " + file + ": " + e.getMessage());
         }
-        if (!Backends.capabilitiesOf(doc.runInfo().backend()).contains(Capability.SOCKET_INTERFACE)) {
-            throw NcclbenchException.usage("--socket-floor: " + file + " is a " + doc.runInfo().backend()
+        if (!Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE)) {
+            throw NcclbenchException.usage("--socket-floor: " + file + " is a " + doc.backend()
                     + " run, not a socket run");
         }
         ResultRow largest = null;
-        for (ResultRow r : doc.resultRows()) {
+        for (ResultRow r : doc.rows()) {
             if (largest == null || r.sizeBytes() > largest.sizeBytes()) {
                 largest = r;
             }

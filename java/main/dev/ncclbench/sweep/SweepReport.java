@@ -18,12 +18,12 @@ import dev.ncclbench.rendezvous.Gathers;
 import dev.ncclbench.results.IterationClock;
 import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.RecordedEnvironment;
 import dev.ncclbench.results.ResultRow;
 import dev.ncclbench.results.ResultSink;
 import dev.ncclbench.results.ResultSinks;
 import dev.ncclbench.results.RunFolder;
-import dev.ncclbench.results.RunInfo;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.IOException;
@@ -88,7 +88,7 @@ final class SweepReport {
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         Map<String, String> versions = versions(comms.get(0));
-        sink.beginRun(new RunInfo(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
+        sink.beginRun(ResultDocument.begin(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
                 choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions, ranks,
                 RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over

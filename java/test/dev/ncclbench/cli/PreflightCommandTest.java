@@ -147,7 +147,7 @@ class PreflightCommandTest {
         assertEquals("socket", doc.backend());
         assertEquals("auto", doc.backendAsked());
         assertEquals(64L << 20, doc.spec().maxBytes());
-        assertEquals(32L << 20, doc.resultRows().stream().mapToLong(ResultRow::sizeBytes).max().orElse(0));
+        assertEquals(32L << 20, doc.rows().stream().mapToLong(ResultRow::sizeBytes).max().orElse(0));
     }
 
     /** A real JVM running ncclbench with NCCL_SOCKET_IFNAME set (doctor judges the process's own environment). */

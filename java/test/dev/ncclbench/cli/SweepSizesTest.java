@@ -84,6 +84,6 @@ class SweepSizesTest {
         assertEquals(typed, doc.commandLine());
         assertEquals("socket", doc.backendAsked());
         assertEquals("socket", doc.backend());
-        assertEquals(List.of(0, 0, 1, 1), doc.rows().stream().map(dev.ncclbench.results.ResultDocument.Row::cycle).toList());
+        assertEquals(List.of(0, 0, 1, 1), doc.rows().stream().map(dev.ncclbench.results.ResultRow::cycle).toList());
     }
 }

@@ -75,12 +75,10 @@ class FleetBaselineTest {
         assertTrue(r.evidence().baseline().without >= 7, "node 3's seven pairs have no baseline");
         FleetDocument doc = new FleetDocument(hosts, opts(8), new FleetSettings(List.of(16L << 20), false, 5, 1, 60, "socket",
                 1, null), "socket", null, r, b);
-        String judgement = (String) doc.json().get("judgement");
+        String judgement = doc.json().judgement();
         assertTrue(judgement.startsWith("judged against baseline lab (recorded "), judgement);
         assertTrue(judgement.contains("no baseline for this pair"), judgement);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> base = (Map<String, Object>) doc.json().get("baseline");
-        assertEquals("lab", base.get("name"));
+        assertEquals("lab", doc.json().baseline().name());
     }
 
     @Test

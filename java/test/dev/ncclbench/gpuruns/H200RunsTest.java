@@ -167,9 +167,9 @@ class H200RunsTest {
         ResultDocument doc = ResultInput.read(WITH_J.resolve("result.json"));
         Path file = tmp.resolve("again.json");
         ResultSink w = ResultSinks.ncclTestsJson(file, new PrintWriter(new StringWriter()));
-        w.beginRun(doc.runInfo());
+        w.beginRun(doc);
         w.beginCollective("all_reduce");
-        doc.resultRows().forEach(w::row);
+        doc.rows().forEach(w::row);
         w.endCollective("all_reduce");
         w.finish("ok", null);
         JsonNode again = m.readTree(file.toFile());

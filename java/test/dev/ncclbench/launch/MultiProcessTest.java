@@ -1,7 +1,9 @@
 package dev.ncclbench.launch;
 
 import dev.ncclbench.rendezvous.JobSecret;
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 import dev.ncclbench.results.ResultFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -155,9 +157,9 @@ class MultiProcessTest {
         assertEquals(nranks, doc.nranks());
         assertEquals(nranks, doc.ranks().size());
         assertEquals(rows, doc.rows().size());
-        for (ResultDocument.Row row : doc.rows()) {
-            assertEquals(0L, row.outOfPlace().wrong(), "size " + row.size());
-            assertEquals(0L, row.inPlace().wrong(), "size " + row.size());
+        for (ResultRow row : doc.rows()) {
+            assertEquals(0L, row.outOfPlace().wrong(), "size " + row.sizeBytes());
+            assertEquals(0L, row.inPlace().wrong(), "size " + row.sizeBytes());
         }
         List<Long> pids = doc.ranks().stream().map(dev.ncclbench.results.RankInfo::pid).distinct().toList();
         assertEquals(nranks, pids.size(), "one process per rank: " + pids);
@@ -392,7 +394,7 @@ class MultiProcessTest {
         assertEquals("failed", doc.status(), "status");
         assertTrue(doc.error() != null && doc.error().contains("rank 2"), "error names rank 2: " + doc.error());
         assertTrue(doc.rows().size() >= 1, "the rows measured before the kill are kept");
-        assertEquals(1L << 20, doc.rows().get(0).size());
+        assertEquals(1L << 20, doc.rows().get(0).sizeBytes());
         assertEquals(0L, doc.rows().get(0).outOfPlace().wrong());
         assertFalse(Files.exists(journal), "the journal is folded into the final file");
         assertTrue(out("lost0").lines().anyMatch(l -> l.startsWith("     1048576  ")), "the table printed the row before the kill: " + out("lost0"));

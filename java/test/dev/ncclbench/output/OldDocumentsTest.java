@@ -29,7 +29,7 @@ class OldDocumentsTest {
         ResultDocument doc = ResultFiles.read(OLD.resolve("result-v1.json"));
         assertEquals(1, doc.schemaVersion());
         assertEquals("ok", doc.status());
-        assertEquals(4, doc.resultRows().size());
+        assertEquals(4, doc.rows().size());
         assertFalse(Json.mapper().readTree(OLD.resolve("result-v1.json").toFile()).has("kind"), "really the old form");
     }
 

@@ -28,14 +28,14 @@ final class Fixtures {
                 .build();
     }
 
-    static RunInfo run(List<String> collectives, int checkIters) {
+    static ResultDocument run(List<String> collectives, int checkIters) {
         Map<String, String> versions = new LinkedHashMap<>();
         versions.put("ncclbench", "0.1.0");
         versions.put("java", "17.0.15");
         Map<String, String> env = new LinkedHashMap<>();
         env.put("NCCL_SOCKET_IFNAME", "eth0");
         env.put("NCCL_DEBUG", "INFO");
-        return new RunInfo("0.1.0", "2025-01-02T03:04:05Z", "socket",
+        return ResultDocument.begin("0.1.0", "2025-01-02T03:04:05Z", "socket",
                 "auto: no NVIDIA driver (libcuda.so.1 not found)", spec(collectives, checkIters), 2, versions,
                 List.of(new RankInfo(0, 0, "node-a", 12345, "eth0 10.0.0.1"),
                         new RankInfo(1, 0, "gpu-node-long-name", 7, "cuda:1 [0000:18:00.0] NVIDIA H200")),

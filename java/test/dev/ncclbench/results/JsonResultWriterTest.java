@@ -35,7 +35,7 @@ class JsonResultWriterTest {
         Locale.setDefault(Locale.forLanguageTag("de-DE"));
         try {
             Path file = dir.resolve("run.json");
-            RunInfo run = Fixtures.run(List.of("all_reduce", "broadcast"), 1);
+            ResultDocument run = Fixtures.run(List.of("all_reduce", "broadcast"), 1);
             List<ResultRow> rows = new ArrayList<>(Fixtures.allReduceRows());
             rows.addAll(Fixtures.broadcastRows());
             ResultSink sink = ResultSinks.json(file, CLOCK);
@@ -47,13 +47,13 @@ class JsonResultWriterTest {
             assertEquals(1, doc.schemaVersion());
             assertEquals("ok", doc.status());
             assertEquals("2025-01-02T03:10:00Z", doc.finishedAt());
-            List<ResultRow> back = doc.resultRows();
+            List<ResultRow> back = doc.rows();
             int last = rows.size() - 1;
             assertEquals(rows.subList(0, last), back.subList(0, last));
             // The last row has an infinite algbw: JSON has no infinity, so it is written null and read as NaN.
             assertTrue(Double.isNaN(back.get(last).outOfPlace().algbw()));
             assertEquals(rows.get(last).inPlace(), back.get(last).inPlace());
-            assertEquals(run, doc.runInfo());
+            assertEquals(run.finished("ok", null, "2025-01-02T03:10:00Z", back), doc, "the header as begun");
             assertFalse(Files.readString(file).contains("1,5"), "no locale decimal comma");
         } finally {
             Locale.setDefault(saved);
@@ -157,7 +157,7 @@ class JsonResultWriterTest {
         assertEquals(ResultDocument.INCOMPLETE, doc.status());
         assertNull(doc.finishedAt());
         assertTrue(doc.error().contains("3 rows kept") && doc.error().contains("1 unreadable lines dropped"), doc.error());
-        List<ResultRow> back = doc.resultRows();
+        List<ResultRow> back = doc.rows();
         assertEquals(3, back.size());
         assertEquals(rows.get(0).withVerdict(null), back.get(0));
         assertEquals(rows.get(1), back.get(1), "the later verdict was applied");
@@ -250,6 +250,6 @@ class JsonResultWriterTest {
     }
 
     private static String jsonOf(ResultRow row) {
-        return ResultJson.line(ResultDocument.Row.from(row));
+        return ResultJson.line(row);
     }
 }

@@ -32,7 +32,7 @@ class NcclTestsJsonWriterTest {
         return out;
     }
 
-    private JsonNode write(Path file, RunInfo run, List<ResultRow> rows) throws Exception {
+    private JsonNode write(Path file, ResultDocument run, List<ResultRow> rows) throws Exception {
         StringWriter out = new StringWriter();
         NcclTestsJsonWriter w = new NcclTestsJsonWriter(file, new PrintWriter(out),
                 Clock.fixed(Instant.parse("2026-01-02T12:00:00Z"), ZoneOffset.UTC));
@@ -47,7 +47,7 @@ class NcclTestsJsonWriterTest {
 
     @Test
     void keysInUtilCuOrderWithPerIterationData() throws Exception {
-        RunInfo base = TableWriterPerIterTest.run(0, 0);
+        ResultDocument base = TableWriterPerIterTest.run(0, 0);
         double[] r0 = {10, 12, 11, 30};
         double[] r1 = {11, 9, 14, 12};
         double[] max = {11, 12, 14, 30};
@@ -88,7 +88,7 @@ class NcclTestsJsonWriterTest {
 
     @Test
     void noPerIterationObjectsWithoutMinusI() throws Exception {
-        RunInfo base = Fixtures.run(List.of("all_reduce"), 1);
+        ResultDocument base = Fixtures.run(List.of("all_reduce"), 1);
         JsonNode doc = write(dir.resolve("plain.json"), base, Fixtures.allReduceRows());
         assertFalse(doc.at("/results/0").has("out_of_place_per_iter"));
         assertEquals(Fixtures.allReduceRows().size(), doc.get("results").size());

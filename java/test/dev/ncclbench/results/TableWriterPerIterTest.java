@@ -23,12 +23,12 @@ class TableWriterPerIterTest {
     private static final String GOLDEN = "golden/table-per-iter.txt";
     private static final Clock NOON = Clock.fixed(Instant.parse("2026-01-02T12:34:56Z"), ZoneOffset.UTC);
 
-    static RunInfo run(int timestamps, int cputime) {
-        RunInfo base = Fixtures.run(List.of("all_reduce"), 1);
+    static ResultDocument run(int timestamps, int cputime) {
+        ResultDocument base = Fixtures.run(List.of("all_reduce"), 1);
         RunSpec spec = base.spec().toBuilder().perIterTiming(1)
                 .ncclTests(new RunSpec.NcclTestsFlags(null, null, null, null, cputime, timestamps, 2, 0, 0, 0, 0, null, null))
                 .build();
-        return new RunInfo(base.toolVersion(), base.startedAt(), base.backend(), base.backendReason(), spec,
+        return ResultDocument.begin(base.toolVersion(), base.startedAt(), base.backend(), base.backendReason(), spec,
                 base.nranks(), base.versions(), base.ranks(), base.environment(), base.ncclLogFiles(), base.notes());
     }
 

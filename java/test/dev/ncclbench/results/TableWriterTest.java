@@ -29,7 +29,7 @@ class TableWriterTest {
     static String render() {
         StringWriter text = new StringWriter();
         ResultSink sink = ResultSinks.text(new PrintWriter(text), IterationClock.HOST);
-        RunInfo run = Fixtures.run(List.of("all_reduce", "broadcast"), 1);
+        ResultDocument run = Fixtures.run(List.of("all_reduce", "broadcast"), 1);
         sink.beginRun(run);
         sink.beginCollective("all_reduce");
         Fixtures.allReduceRows().forEach(sink::row);

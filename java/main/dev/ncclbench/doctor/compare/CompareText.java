@@ -1,15 +1,15 @@
 package dev.ncclbench.doctor.compare;
 
 import dev.ncclbench.output.Json;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** `ncclbench doctor --compare`'s output: one line per finding, or the JSON document. */
 public final class CompareText {
@@ -28,15 +28,18 @@ public final class CompareText {
     }
 
     /** @param failed whether the findings reach the --fail-on level */
-    public static String json(List<HostSnapshot> hosts, List<Finding> findings, boolean failed)
-            throws JsonProcessingException {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("kind", "ncclbench.doctor-compare");
-        // 2: kind and schema_version replace "schema": "ncclbench.doctor-compare/1"
-        doc.put("schema_version", 2);
-        doc.put("hosts", hosts.stream().map(HostSnapshot::hostname).toList());
-        doc.put("failed", failed);
-        doc.put("findings", findings);
-        return Json.pretty().writeValueAsString(doc);
+    public static String json(List<HostSnapshot> hosts, List<Finding> findings, boolean failed) {
+        return Json.prettyText(new Document(KIND, SCHEMA_VERSION, hosts.stream().map(HostSnapshot::hostname).toList(),
+                failed, findings));
+    }
+
+    public static final String KIND = "ncclbench.doctor-compare";
+    /** 2: kind and schema_version replace "schema": "ncclbench.doctor-compare/1". */
+    public static final int SCHEMA_VERSION = 2;
+
+    /** `doctor --compare --json`: the hosts compared, whether the findings reach --fail-on, the findings. */
+    @JsonPropertyOrder({"kind", "schema_version", "hosts", "failed", "findings"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, List<String> hosts, boolean failed, List<Finding> findings) {
     }
 }

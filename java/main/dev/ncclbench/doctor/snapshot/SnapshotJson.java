@@ -3,7 +3,6 @@ package dev.ncclbench.doctor.snapshot;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.output.AtomicFile;
@@ -55,7 +54,7 @@ public final class SnapshotJson {
     public static HostSnapshot parse(String text, String where) {
         try {
             JsonNode tree = Json.mapper().readTree(text);
-            ObjectNode doc = tree != null && tree.isObject() ? upgrade((ObjectNode) tree) : null;
+            JsonNode doc = tree != null && tree.isObject() ? upgrade(tree) : null;
             String kind = doc == null ? null : doc.path("kind").asText(null);
             int version = doc == null ? -1 : doc.path("schema_version").asInt(-1);
             if (!HostSnapshot.KIND.equals(kind) || version != HostSnapshot.SCHEMA_VERSION) {
@@ -72,15 +71,9 @@ public final class SnapshotJson {
     }
 
     /** A version 1 snapshot ("schema": "ncclbench.host/1", camelCase keys) as version 2; others unchanged. */
-    static ObjectNode upgrade(ObjectNode tree) {
-        if (!LEGACY.equals(tree.path("schema").asText(null))) {
-            return tree;
-        }
-        ObjectNode v2 = (ObjectNode) Json.snakeCaseKeys(tree, "env");
-        v2.remove("schema");
-        v2.put("kind", HostSnapshot.KIND);
-        v2.put("schema_version", HostSnapshot.SCHEMA_VERSION);
-        return v2;
+    static JsonNode upgrade(JsonNode tree) {
+        return LEGACY.equals(tree.path("schema").asText(null))
+                ? Json.withEnvelope(tree, HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, "env") : tree;
     }
 
     private static final String LEGACY = "ncclbench.host/1";

@@ -1,6 +1,8 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,10 +46,10 @@ class AllReduceAlgorithmsTest {
                 + " --socket-algo " + algo + " -d " + type + " -o " + op + " " + SIZES);
         assertEquals(0, r.code(), r.err() + r.out());
         assertEquals(6, r.doc().rows().size(), r.out());
-        for (ResultDocument.Row row : r.doc().rows()) {
-            assertEquals(algo, row.algorithm(), "row " + row.size());
-            assertEquals(0L, row.outOfPlace().wrong(), "out of place, " + row.size() + " B");
-            assertEquals(0L, row.inPlace().wrong(), "in place, " + row.size() + " B");
+        for (ResultRow row : r.doc().rows()) {
+            assertEquals(algo, row.algorithm(), "row " + row.sizeBytes());
+            assertEquals(0L, row.outOfPlace().wrong(), "out of place, " + row.sizeBytes() + " B");
+            assertEquals(0L, row.inPlace().wrong(), "in place, " + row.sizeBytes() + " B");
         }
         assertEquals(algo, r.doc().spec().socketAlgo());
     }

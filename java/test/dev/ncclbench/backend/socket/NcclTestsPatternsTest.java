@@ -4,7 +4,9 @@ import dev.ncclbench.backend.socket.SocketConformanceTest.Run;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -44,15 +46,15 @@ class NcclTestsPatternsTest {
         assertEquals(0, r.code(), r.err() + r.out());
         Collective c = Collectives.byName("alltoallv");
         assertTrue(r.doc().rows().size() >= 3, r.out());
-        for (ResultDocument.Row row : r.doc().rows()) {
-            String where = "size " + row.size() + " n=" + n;
+        for (ResultRow row : r.doc().rows()) {
+            String where = "size " + row.sizeBytes() + " n=" + n;
             Counts counts = c.counts(row.count() * n, 4, n);
-            assertEquals(counts.sizeBytes(dev.ncclbench.collective.DataType.INT32), row.size(), where);
+            assertEquals(counts.sizeBytes(dev.ncclbench.collective.DataType.INT32), row.sizeBytes(), where);
             assertEquals(0L, row.outOfPlace().wrong(), where);
-            assertNull(row.inPlace().wrong(), "nccl-tests does not check alltoallv in place: " + where);
-            ResultDocument.Placement p = row.outOfPlace();
+            assertFalse(row.inPlace().checked(), "nccl-tests does not check alltoallv in place: " + where);
+            Measurement p = row.outOfPlace();
             // AlltoAllvGetBw: a rank's total over the time, busbw x (n-1)/n
-            assertRelative((double) row.size() / 1e9 / (p.timeUs() / 1e6), p.algbw(), where);
+            assertRelative((double) row.sizeBytes() / 1e9 / (p.timeUs() / 1e6), p.algbw(), where);
             assertRelative(p.algbw() * (n - 1) / n, p.busbw(), where);
         }
         List<String> rows = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
@@ -69,10 +71,10 @@ class NcclTestsPatternsTest {
                 + " --collective hypercube -d float " + SIZES);
         assertEquals(0, r.code(), r.err() + r.out());
         assertTrue(r.doc().rows().size() >= 3, r.out());
-        for (ResultDocument.Row row : r.doc().rows()) {
-            String where = "size " + row.size() + " n=" + n;
-            assertEquals(row.count() * 4 * n, row.size(), where);
-            for (ResultDocument.Placement p : List.of(row.outOfPlace(), row.inPlace())) {
+        for (ResultRow row : r.doc().rows()) {
+            String where = "size " + row.sizeBytes() + " n=" + n;
+            assertEquals(row.count() * 4 * n, row.sizeBytes(), where);
+            for (Measurement p : List.of(row.outOfPlace(), row.inPlace())) {
                 assertEquals(0L, p.wrong(), where);
                 assertRelative((double) row.count() * 4 * (n - 1) / 1e9 / (p.timeUs() / 1e6), p.algbw(), where);
                 assertEquals(p.algbw(), p.busbw(), 0.0, where);

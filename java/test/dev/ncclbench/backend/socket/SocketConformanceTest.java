@@ -3,7 +3,9 @@ package dev.ncclbench.backend.socket;
 import dev.ncclbench.cli.Main;
 import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 import dev.ncclbench.results.ResultFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,9 +86,9 @@ class SocketConformanceTest {
         assertEquals(n, doc.ranks().size());
 
         Map<String, Integer> rowsPer = new HashMap<>();
-        for (ResultDocument.Row row : doc.rows()) {
+        for (ResultRow row : doc.rows()) {
             Collective c = Collectives.byName(row.collective());
-            String where = row.collective() + " size " + row.size() + " root " + row.root() + " (n=" + n + " " + type + " " + op + ")";
+            String where = row.collective() + " size " + row.sizeBytes() + " root " + row.root() + " (n=" + n + " " + type + " " + op + ")";
             rowsPer.merge(row.collective(), 1, Integer::sum);
             assertEquals(type, row.type(), where);
             assertEquals(c.reduces() ? op : "none", row.redop(), where);
@@ -95,7 +97,7 @@ class SocketConformanceTest {
             } else {
                 assertEquals(-1, row.root(), where);
             }
-            for (ResultDocument.Placement p : List.of(row.outOfPlace(), row.inPlace())) {
+            for (Measurement p : List.of(row.outOfPlace(), row.inPlace())) {
                 assertEquals(0L, p.wrong(), "wrong elements: " + where);
                 assertEquals(0, p.wrongRanks(), where);
                 assertTrue(p.timeUs() > 0, where);
@@ -130,11 +132,11 @@ class SocketConformanceTest {
         Run r = sweep(dir.resolve("ar.json"), "--backend socket --ranks 4 -b 8 -e 64M -f 2 -n 1 -w 0");
         assertEquals(0, r.code(), r.err());
         assertEquals(24, r.doc().rows().size(), "8 B to 64 MiB by 2");
-        for (ResultDocument.Row row : r.doc().rows()) {
+        for (ResultRow row : r.doc().rows()) {
             assertEquals("all_reduce", row.collective());
-            assertEquals(row.count() * 4, row.size());
-            for (ResultDocument.Placement p : List.of(row.outOfPlace(), row.inPlace())) {
-                assertRelative(p.algbw() * 1.5, p.busbw(), "size " + row.size());
+            assertEquals(row.count() * 4, row.sizeBytes());
+            for (Measurement p : List.of(row.outOfPlace(), row.inPlace())) {
+                assertRelative(p.algbw() * 1.5, p.busbw(), "size " + row.sizeBytes());
                 assertEquals(0L, p.wrong());
             }
         }
@@ -145,9 +147,9 @@ class SocketConformanceTest {
         Run r = sweep(dir.resolve("c0.json"), "--backend socket --ranks 2 -c 0 -b 8 -e 4K -f 8 -n 2 -w 0");
         assertEquals(0, r.code(), r.err());
         assertEquals(4, r.doc().rows().size());
-        for (ResultDocument.Row row : r.doc().rows()) {
-            assertNull(row.outOfPlace().wrong());
-            assertNull(row.inPlace().wrong());
+        for (ResultRow row : r.doc().rows()) {
+            assertFalse(row.outOfPlace().checked());
+            assertFalse(row.inPlace().checked());
         }
         List<String> data = dataRows(r.out());
         assertEquals(4, data.size(), r.out());
@@ -163,8 +165,8 @@ class SocketConformanceTest {
         Run r = sweep(dir.resolve("d.json"), "--backend socket --ranks 2 -n 1 -w 0");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.doc().rows().size() >= 18, "8 B .. at least 1 MiB: " + r.doc().rows().size());
-        assertEquals(8, r.doc().rows().get(0).size());
-        for (ResultDocument.Row row : r.doc().rows()) {
+        assertEquals(8, r.doc().rows().get(0).sizeBytes());
+        for (ResultRow row : r.doc().rows()) {
             assertEquals(0L, row.outOfPlace().wrong());
             assertEquals(0L, row.inPlace().wrong());
         }

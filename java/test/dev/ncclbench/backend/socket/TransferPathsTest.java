@@ -1,6 +1,8 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.ResultDocument;
+import dev.ncclbench.results.ResultRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,7 +62,7 @@ class TransferPathsTest {
     private void runsRightBothWays(String name, String args, String algorithm) throws IOException {
         SocketConformanceTest.Run r = SocketConformanceTest.sweep(dir.resolve(name + ".json"), args);
         assertEquals(0, r.code(), r.err() + r.out());
-        ResultDocument.Row row = r.doc().rows().get(0);
+        ResultRow row = r.doc().rows().get(0);
         assertEquals(algorithm, row.algorithm());
         assertEquals(0L, row.outOfPlace().wrong(), "out of place");
         assertEquals(0L, row.inPlace().wrong(), "in place");

@@ -1,0 +1,127 @@
+package dev.ncclbench.fleet;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * fleet.json (docs/fleet.md describes every field): {@link Document}, built from a {@link FleetDocument}. The search
+ * keeps ranks and measurements; the file names hosts and spells out each verdict, so it is its own record.
+ */
+public final class FleetJson {
+    private FleetJson() {
+    }
+
+    /**
+     * The whole file. The last three are the drain policy's account ({@link DrainPolicy#into}), left out until it
+     * is given.
+     */
+    @JsonPropertyOrder({"kind", "schema_version", "verdict", "backend", "nodes", "survey", "group_size", "margin",
+            "floor_gbps", "floor_source", "judgement", "baseline", "sizes_bytes", "collectives", "iters",
+            "round_limit_s", "seed", "rounds_used", "max_rounds", "stop_reason", "drain", "node_verdicts",
+            "link_verdicts", "links_measured", "links_total", "undecided", "rounds", "matrix",
+            "rendezvous_authenticated", "drain_withheld", "drain_withheld_because"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String kind, int schemaVersion, String verdict, String backend, int nodes, String survey,
+                           int groupSize, double margin, Double floorGbps, String floorSource, String judgement,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Baseline baseline, List<Long> sizesBytes,
+                           List<String> collectives, int iters, int roundLimitS, long seed, int roundsUsed,
+                           int maxRounds, String stopReason, List<String> drain, List<Node> nodeVerdicts,
+                           List<Link> linkVerdicts, int linksMeasured, int linksTotal, List<String> undecided,
+                           List<Round> rounds,
+                           // N x N above 64 nodes is megabytes nobody reads: link_verdicts hold every pair
+                           Matrix matrix,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Boolean rendezvousAuthenticated,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> drainWithheld,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String drainWithheldBecause) {
+
+        /** With whether the rendezvous was authenticated, and the drain list moved aside when it is withheld. */
+        Document withDrainAccount(boolean authenticated, String withheldBecause) {
+            return new Document(kind, schemaVersion, verdict, backend, nodes, survey, groupSize, margin, floorGbps,
+                    floorSource, judgement, baseline, sizesBytes, collectives, iters, roundLimitS, seed, roundsUsed,
+                    maxRounds, stopReason, withheldBecause == null ? drain : List.of(), nodeVerdicts, linkVerdicts,
+                    linksMeasured, linksTotal, undecided, rounds, matrix, authenticated,
+                    withheldBecause == null ? null : drain, withheldBecause);
+        }
+    }
+
+    /** The fleet baseline judged against (--baseline). */
+    @JsonPropertyOrder({"name", "recorded_at", "pairs_recorded", "results_judged", "results_without_baseline"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Baseline(String name, String recordedAt, int pairsRecorded, int resultsJudged,
+                           int resultsWithoutBaseline) {
+    }
+
+    @JsonPropertyOrder({"rank", "host", "verdict", "reason"})
+    public record Node(int rank, String host, String verdict, String reason) {
+    }
+
+    @JsonPropertyOrder({"a", "b", "verdict", "busbw_gbps", "ratio", "reason"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Link(String a, String b, String verdict, Double busbwGbps, Double ratio, String reason) {
+    }
+
+    @JsonPropertyOrder({"round", "groups"})
+    public record Round(int round, List<Group> groups) {
+    }
+
+    /** One group measured in a round; ratio and slow are null when the result is unusable. */
+    @JsonPropertyOrder({"members", "purpose", "load", "busbw_gbps", "ratio", "slow", "error"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Group(List<String> members, String purpose, int load, Double busbwGbps, Double ratio, Boolean slow,
+                        String error) {
+    }
+
+    @JsonPropertyOrder({"hosts", "busbw_gbps", "ratio"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Matrix(List<String> hosts, Double[][] busbwGbps, Double[][] ratio) {
+    }
+
+    static Document of(FleetDocument f) {
+        Verdicts v = f.verdicts();
+        SearchOptions search = f.search();
+        FleetSettings settings = f.settings();
+        SearchResult result = f.result();
+        List<String> hosts = f.hosts();
+        BaselineJudge bj = result.evidence().baseline();
+        Baseline baseline = f.baseline() == null || bj == null ? null : new Baseline(f.baseline().name(),
+                f.baseline().createdAt(), f.baseline().pairs().size(), bj.judged, bj.without);
+        List<Node> nodes = v.nodes().stream().map(n -> new Node(n.rank(), hosts.get(n.rank()), n.status().label,
+                FleetDocument.oneLine(n.reason()))).toList();
+        List<Link> links = v.links().stream().map(l -> new Link(hosts.get(l.a()), hosts.get(l.b()),
+                l.status().name().toLowerCase(Locale.ROOT).replace('_', '-'), FleetDocument.finite(l.busbw()),
+                FleetDocument.finite(l.ratio()), l.reason())).toList();
+        return new Document(FleetDocument.KIND, FleetDocument.SCHEMA_VERSION,
+                v.anyBad() ? "bad" : v.undecided().isEmpty() ? "good" : "good-with-undecided", f.backend(),
+                hosts.size(), search.survey().label, search.groupSize(), search.margin(),
+                search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null, f.floorSource(),
+                FleetDocument.judgement(f.floorSource(), f.baseline()), baseline, settings.sizes(),
+                settings.collectives(), settings.iters(), settings.roundSeconds(), search.seed(), result.rounds(),
+                search.maxRounds(), result.stopReason(), f.drain(), nodes, links, v.linksMeasured(), f.linksTotal(),
+                v.undecided(), rounds(f),
+                hosts.size() <= FleetHtml.HEAT_MAP_MAX ? new Matrix(hosts, f.matrix(false), f.matrix(true)) : null,
+                null, null, null);
+    }
+
+    private static List<Round> rounds(FleetDocument f) {
+        Evidence e = f.result().evidence();
+        List<Round> out = new ArrayList<>();
+        for (RoundPlan p : f.result().plans()) {
+            List<Group> groups = new ArrayList<>();
+            for (GroupMeasurement m : e.measurements()) {
+                if (m.round() == p.round()) {
+                    groups.add(new Group(m.group().members().stream().map(f.hosts()::get).toList(),
+                            m.group().purpose().label, m.load(), FleetDocument.finite(m.busbw()),
+                            e.usable(m) ? e.ratio(m) : null, e.usable(m) ? e.slow(m) : null, m.error()));
+                }
+            }
+            out.add(new Round(p.round(), groups));
+        }
+        return out;
+    }
+}
