@@ -6,11 +6,7 @@ import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.DoctorText;
-import dev.ncclbench.doctor.compare.CompareRules;
-import dev.ncclbench.doctor.compare.CompareText;
-import dev.ncclbench.doctor.compare.HostSet;
-import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.SnapshotJson;
+import dev.ncclbench.doctor.HostComparison;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
@@ -25,7 +21,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -99,11 +94,7 @@ public final class DoctorCommand implements Callable<Integer> {
             return compare(out, compare, ignored, fail);
         }
         DoctorOptions o = new DoctorOptions(env, root, snapshot, probe, catalog, ignored, fail);
-        HostSnapshot s = Doctor.snapshot(o);
-        if (save != null) {
-            SnapshotJson.save(s, save);
-        }
-        DoctorReport r = Doctor.judge(s, o);
+        DoctorReport r = Doctor.run(o, save);
         if (json) {
             out.println(Json.pretty().writeValueAsString(r));
             out.flush();
@@ -113,19 +104,15 @@ public final class DoctorCommand implements Callable<Integer> {
         return verdict(r.findings(), fail);
     }
 
-    private int compare(PrintWriter out, List<Path> compare, Set<String> ignored, FailOn fail) throws Exception {
-        List<HostSnapshot> hosts = new ArrayList<>();
-        for (Path p : compare) {
-            hosts.add(SnapshotJson.load(p));
-        }
-        List<Finding> findings = CompareRules.book().run(new HostSet(hosts), ignored);
+    private int compare(PrintWriter out, List<Path> compare, Set<String> ignored, FailOn fail) {
+        HostComparison c = HostComparison.of(compare, ignored);
         if (json) {
-            out.println(CompareText.json(hosts, findings, fail.fails(findings)));
+            out.println(c.json(fail));
         } else {
-            CompareText.write(out, hosts, findings);
+            c.write(out);
         }
         out.flush();
-        return verdict(findings, fail);
+        return verdict(c.findings(), fail);
     }
 
     /** 0, or exit 3 with the worst finding in one line on stderr (the table on stdout has the rest). */

@@ -32,7 +32,16 @@ public final class Doctor {
     }
 
     public static DoctorReport run(DoctorOptions o) {
-        return judge(snapshot(o), o);
+        return run(o, null);
+    }
+
+    /** As {@link #run(DoctorOptions)}, the evidence also saved to {@code saveTo} (--save) when it is not null. */
+    public static DoctorReport run(DoctorOptions o, java.nio.file.Path saveTo) {
+        HostSnapshot s = snapshot(o);
+        if (saveTo != null) {
+            SnapshotJson.save(s, saveTo);
+        }
+        return judge(s, o);
     }
 
     /** The evidence only, as `--save` writes it. */
