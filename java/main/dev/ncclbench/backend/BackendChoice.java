@@ -12,7 +12,8 @@ import java.util.List;
  * Which backend runs, and why: --backend NAME when it is ready here, else exit 3 with its reason; --backend
  * auto takes the first ready backend in {@link Backend#autoOrder} order and says why it passed over the others.
  *
- * @param reason    why this backend runs, recorded in the result (e.g. "auto chose the socket backend: ...")
+ * @param reason    why this backend runs, recorded in the result as backend_reason and said in the sweep's first
+ *                  line (e.g. "auto: no GPU: no NVIDIA driver (libcuda.so.1 not found)")
  * @param announce  whether the reason deserves a visible line (auto passed over a backend)
  */
 public record BackendChoice(Backend backend, String reason, Readiness readiness, boolean announce) {
@@ -44,8 +45,8 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
                 if (passedOver.isEmpty()) {
                     return new BackendChoice(b, "auto: " + r.found(), r, false);
                 }
-                return new BackendChoice(b, "auto chose the " + b.name() + " backend: " + String.join("; ", passedOver),
-                        r, true);
+                // the first passed over is auto's first choice, and its reason is why this one runs instead
+                return new BackendChoice(b, "auto: " + String.join("; ", passedOver), r, true);
             }
             passedOver.add(passedOver.isEmpty() ? r.reason() : b.name() + ": " + r.reason());
             last = r;
@@ -58,6 +59,11 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
         }
         throw new NcclbenchException(ExitCode.ENVIRONMENT, "no backend can run here: " + String.join("; ", why)
                 + (last == null || last.remedy() == null ? "" : "; " + last.remedy()));
+    }
+
+    /** "backend socket (auto: no GPU: ...)": which backend runs and why, as the sweep's first line says it. */
+    public String line() {
+        return "backend " + backend.name() + " (" + reason + ")";
     }
 
     /** The spec {@code backend} runs with here: a socket-interface backend binds loopback on one node unless told. */

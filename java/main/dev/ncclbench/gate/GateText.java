@@ -15,6 +15,16 @@ public final class GateText {
     }
 
     public static void write(GateReport r, PrintWriter out) {
+        writeTable(r, out);
+        out.println(r.verdictLine());
+        out.flush();
+    }
+
+    /**
+     * All but the verdict line: for a command whose own verdict line says the gate's (preflight's "PASS: ...;
+     * doctor: 2 warnings" carries the gate's reason), so that one run prints one verdict.
+     */
+    public static void writeTable(GateReport r, PrintWriter out) {
         if (r.baselineName() != null) {
             out.printf(Locale.ROOT, "# gate: %s against baseline %s (%d run%s, %s fingerprint)%n", r.runFile(),
                     r.baselineName(), r.baselineRuns(), r.baselineRuns() == 1 ? "" : "s",
@@ -57,7 +67,6 @@ public final class GateText {
             out.println("# what NCCL decided differently from the baseline:");
             nccl.forEach(l -> out.println("#   " + l));
         }
-        out.println(r.verdictLine());
         out.flush();
     }
 

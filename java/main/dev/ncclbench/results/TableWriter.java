@@ -125,8 +125,11 @@ final class TableWriter implements ResultSink {
     /** nccl-tests' device report: the lines before the table. */
     private void preamble(String collective) {
         RunSpec spec = run.spec();
-        // nccl-tests prints its own version line here ("# nccl-tests version ..."); this is ours.
-        out.print("# ncclbench version " + run.toolVersion() + " backend " + run.backend() + "\n");
+        // nccl-tests prints its own version line here ("# nccl-tests version ..."); this is ours, and it says which
+        // backend runs and why (backend_reason), as the sweep's stderr line does
+        boolean why = run.backendReason() != null && !run.backendReason().isBlank();
+        comment("ncclbench version " + run.toolVersion() + " backend " + run.backend()
+                + (why ? " (" + run.backendReason() + ")" : ""));
         out.print("# Collective test starting: " + collective + "_perf\n");
         boolean factor = spec.stepFactor() > 1;
         out.print("# nThread " + spec.threads() + " nGpus " + spec.gpusPerThread()
@@ -154,9 +157,6 @@ final class TableWriter implements ResultSink {
         }
         if (spec.ncclTests().parallelInit() != 0) {
             out.print("# Parallel Init Enabled: threads call into NcclInitRank concurrently \n");
-        }
-        if (run.backendReason() != null && !run.backendReason().isBlank()) {
-            comment("Backend: " + run.backend() + ": " + run.backendReason());
         }
         if (run.notes() != null) {
             for (String note : run.notes()) {

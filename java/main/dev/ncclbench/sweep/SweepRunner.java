@@ -104,8 +104,9 @@ public final class SweepRunner {
         }
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
         if (choice.announce()) {
-            // one visible line on stderr; the header repeats it as "# Backend: ..."
-            err.println("ncclbench: " + choice.reason());
+            // the sweep's first line: a backend other than the one auto tries first, and why (the table's first line
+            // says it again, for a stdout read on its own)
+            err.println("ncclbench: " + choice.line());
         }
         Backend backend = choice.backend();
         BackendChecks.refuseIdleFlags(backend, asked);

@@ -12,8 +12,12 @@ import dev.ncclbench.env.ProbeRunner;
 
 /**
  * Whether the nccl backend can run here, decided without loading CUDA or the JavaCPP cuda preset
- * (which needs libcuda.so.1 and cannot load without the driver): find the libraries, ask the real NCCL
- * in a child process whether it can bootstrap, then check the driver.
+ * (which needs libcuda.so.1 and cannot load without the driver): find the libraries, then, where there is a
+ * driver, ask the real NCCL in a child process whether it can bootstrap.
+ * <p>
+ * The reason names the first thing missing in the order a person fixes them: the GPU's driver, then NCCL, then
+ * its CUDA runtime, then the network NCCL bootstraps on. A machine without a driver hears "no GPU" even when
+ * libnccl.so.2 is there (scripts/fetch-nccl.sh puts one in deps/): installing NCCL would not help it.
  */
 final class NcclReadiness {
     private static volatile Readiness cached;
@@ -37,6 +41,11 @@ final class NcclReadiness {
 
     static Readiness assess(Report libs, boolean runProbe) {
         Found nccl = libs.nccl();
+        if (!libs.driver().present()) {
+            // no probe: without a driver nothing NCCL says changes the answer, and the child JVM costs seconds
+            lastProbe = null;
+            return Readiness.notReady(found("NCCL", libs), noGpu(nccl), remedy(Missing.noDriver()));
+        }
         if (!nccl.present()) {
             return Readiness.notReady("nothing",
                     "no NCCL: libnccl.so.2 not found (searched NCCL_HOME, LD_LIBRARY_PATH, ldconfig, CUDA_HOME, /usr/local/cuda,"
@@ -53,8 +62,12 @@ final class NcclReadiness {
             }
             ncclText = "NCCL " + probe.versionString();
         }
-        String found = ncclText + " at " + nccl.describe() + "; CUDA runtime: " + libs.cudart().describe()
-                + "; NVIDIA driver: " + libs.driver().describe();
+        String found = found(ncclText, libs);
+        if (!libs.cudart().present()) {
+            return Readiness.notReady(found,
+                    ncclText + " found at " + nccl.path() + ", but no CUDA runtime: libcudart.so.13 not found",
+                    remedy(Missing.noCudart()));
+        }
         if (probe != null && probe.bootstrapFailed()) {
             String ifname = System.getenv("NCCL_SOCKET_IFNAME");
             return Readiness.notReady(found,
@@ -62,17 +75,18 @@ final class NcclReadiness {
                             + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",
                     InterfaceAdvice.bootstrapRemedy(ifname));
         }
-        if (!libs.driver().present()) {
-            return Readiness.notReady(found,
-                    ncclText + " found at " + nccl.path() + ", but no NVIDIA driver: libcuda.so.1 not found",
-                    remedy(Missing.noDriver()));
-        }
-        if (!libs.cudart().present()) {
-            return Readiness.notReady(found,
-                    ncclText + " found at " + nccl.path() + ", but no CUDA runtime: libcudart.so.13 not found",
-                    remedy(Missing.noCudart()));
-        }
         return Readiness.ready(found);
+    }
+
+    /** "no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at ...": the driver first, NCCL as a fact. */
+    static String noGpu(Found nccl) {
+        return "no GPU: no NVIDIA driver (libcuda.so.1 not found)"
+                + (nccl.present() ? "; NCCL found at " + nccl.path() : "; no NCCL either");
+    }
+
+    private static String found(String ncclText, Report libs) {
+        return ncclText + " at " + libs.nccl().describe() + "; CUDA runtime: " + libs.cudart().describe()
+                + "; NVIDIA driver: " + libs.driver().describe();
     }
 
     /** The remedy of env's finding for the same gap: one source for those words. */

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-/** On a machine without a GPU: exit 3 naming the driver and the NCCL found; auto says why it uses sockets. */
+/** On a machine without a GPU: exit 3 naming the driver, then the NCCL found; auto says why it uses sockets. */
 class NcclBackendNoGpuTest {
     @Test
     void sweepWithNcclExits3NamingTheDriverAndTheNcclFound() {
@@ -26,23 +26,30 @@ class NcclBackendNoGpuTest {
         int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-b", "8", "-e", "64"}, new PrintWriter(out), new PrintWriter(err));
         assertEquals(3, code, err.toString());
         String e = err.toString();
-        assertTrue(e.contains("libcuda.so.1"), e);
-        assertTrue(e.contains("no NVIDIA driver"), e);
-        assertTrue(e.contains("NCCL 2.30."), e);
-        assertTrue(e.contains(NativeLibraries.find().nccl().path().toString()), e + " vs " + lib);
+        // the driver is what a person installs first: "no GPU" leads, the NCCL found is a fact after it
+        assertTrue(e.contains("the nccl backend cannot run here: no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL"
+                + " found at " + NativeLibraries.find().nccl().path()), e + " vs " + lib);
+        assertTrue(e.contains("install the NVIDIA driver"), e);
     }
 
     @Test
-    void autoSaysWhyItFallsBackToSockets(@TempDir Path out) {
+    void autoSaysWhyItFallsBackToSockets(@TempDir Path dir) throws Exception {
         RealNccl.require();
         assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        Path json = dir.resolve("run.json");
+        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"sweep", "--backend", "auto", "--ranks", "1", "-b", "8", "-e", "8", "-n", "1",
-                "-w", "0", "--out", out.toString()},
-                new PrintWriter(new StringWriter()), new PrintWriter(err));
+                "-w", "0", "--json", json.toString()}, new PrintWriter(out), new PrintWriter(err));
         assertEquals(0, code, err.toString());
-        String e = err.toString();
-        assertTrue(e.contains("auto chose the socket backend: ") && e.contains("libcuda.so.1"), e);
+        // the sweep's first line says which backend and why, the GPU's absence first though NCCL is there; the
+        // table's first line and the result's backend_reason say the same
+        String reason = "auto: no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at "
+                + NativeLibraries.find().nccl().path();
+        assertEquals("ncclbench: backend socket (" + reason + ")", err.toString().lines().findFirst().orElse(""), err.toString());
+        assertEquals("# ncclbench version " + dev.ncclbench.Version.string() + " backend socket (" + reason + ")",
+                out.toString().lines().findFirst().orElse(""), out.toString());
+        assertEquals(reason, dev.ncclbench.output.Json.mapper().readTree(json.toFile()).path("backend_reason").asText());
     }
 
     @Test
