@@ -1,23 +1,14 @@
 package dev.ncclbench.cli;
 
-import dev.ncclbench.gate.GateJson;
-import dev.ncclbench.gate.GateJunit;
-import dev.ncclbench.gate.GateMarkdown;
 import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.output.OutputTarget;
-import dev.ncclbench.gate.GatePrometheus;
-import dev.ncclbench.gate.GateReport;
-import dev.ncclbench.gate.GateText;
-import dev.ncclbench.preflight.PreflightJson;
-import dev.ncclbench.preflight.PreflightJunit;
-import dev.ncclbench.preflight.PreflightMarkdown;
-import dev.ncclbench.preflight.PreflightReport;
+import dev.ncclbench.output.Verdicts;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
-/** The gate's outputs, shared by gate and preflight. */
+/** The outputs of a verdict (gate's or preflight's, {@link Verdicts}), shared by both commands. */
 final class GateOutputOptions {
     @Option(names = "--json", description = "Print the decision as JSON instead of the table")
     boolean json;
@@ -38,41 +29,23 @@ final class GateOutputOptions {
         OutputTarget.check("--prometheus", prometheus);
     }
 
-    void write(GateReport r, PrintWriter out) {
+    /** The report as asked: JSON or its text on {@code out}, and each file given. */
+    void write(Verdicts r, PrintWriter out) {
         if (json) {
-            out.print(GateJson.render(r));
+            out.print(r.json());
             out.flush();
         } else {
-            GateText.write(r, out);
+            r.text(out);
         }
         if (junit != null) {
-            AtomicFile.writeOutput(junit, GateJunit.render(r));
+            AtomicFile.writeOutput(junit, r.junit());
         }
         if (markdown != null) {
-            AtomicFile.writeOutput(markdown, GateMarkdown.render(r));
+            AtomicFile.writeOutput(markdown, r.markdown());
         }
-        if (prometheus != null) {
-            AtomicFile.writeOutput(prometheus, GatePrometheus.render(r));
-        }
-    }
-
-    /**
-     * preflight's outputs: its JSON (doctor, the sweep, the gate) instead of the gate's, JUnit and Markdown with
-     * doctor's findings beside the gate's, Prometheus from the gate when it ran. The gate's table went out already.
-     */
-    void write(PreflightReport r, PrintWriter out) {
-        if (json) {
-            out.print(PreflightJson.render(r));
-            out.flush();
-        }
-        if (junit != null) {
-            AtomicFile.writeOutput(junit, PreflightJunit.render(r));
-        }
-        if (markdown != null) {
-            AtomicFile.writeOutput(markdown, PreflightMarkdown.render(r));
-        }
-        if (prometheus != null && r.gate() != null) {
-            AtomicFile.writeOutput(prometheus, GatePrometheus.render(r.gate()));
+        String prom = prometheus == null ? null : r.prometheus();
+        if (prom != null) {
+            AtomicFile.writeOutput(prometheus, prom);
         }
     }
 }

@@ -23,7 +23,32 @@ public record GateReport(String runFile, String baselineName, String baselineFil
                          boolean exactMatch, Fingerprint runFingerprint, List<Fingerprint.Change> changes,
                          List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
                          boolean requireAllSizes, String partialStatus,
-                         dev.ncclbench.choices.Comparison ncclChoices) {
+                         dev.ncclbench.choices.Comparison ncclChoices) implements dev.ncclbench.output.Verdicts {
+
+    @Override
+    public void text(java.io.PrintWriter out) {
+        GateText.write(this, out);
+    }
+
+    @Override
+    public String json() {
+        return GateJson.render(this);
+    }
+
+    @Override
+    public String junit() {
+        return GateJunit.render(this);
+    }
+
+    @Override
+    public String markdown() {
+        return GateMarkdown.render(this);
+    }
+
+    @Override
+    public String prometheus() {
+        return GatePrometheus.render(this);
+    }
 
     /** The lines to print beside a REGRESSION or DEGRADED verdict; empty for any other verdict. */
     public List<String> ncclChoiceLines() {

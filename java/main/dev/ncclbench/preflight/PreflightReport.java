@@ -18,7 +18,34 @@ import java.util.Locale;
  * @param gate    null when the gate did not run (not rank 0, the sweep failed or did not run)
  */
 public record PreflightReport(String host, List<Finding> doctor, List<String> ignored, Preflight.Sweep sweep,
-                              GateReport gate, Preflight.Verdict verdict) {
+                              GateReport gate, Preflight.Verdict verdict) implements dev.ncclbench.output.Verdicts {
+
+    /** Nothing: doctor's findings, the sweep's table and the gate's went out as the steps ran. */
+    @Override
+    public void text(PrintWriter out) {
+    }
+
+    @Override
+    public String json() {
+        return PreflightJson.render(this);
+    }
+
+    /** doctor's findings beside the gate's. */
+    @Override
+    public String junit() {
+        return PreflightJunit.render(this);
+    }
+
+    @Override
+    public String markdown() {
+        return PreflightMarkdown.render(this);
+    }
+
+    /** The gate's, when it ran. */
+    @Override
+    public String prometheus() {
+        return gate == null ? null : gate.prometheus();
+    }
     public PreflightReport {
         doctor = doctor == null ? null : List.copyOf(doctor);
         ignored = List.copyOf(ignored);

@@ -87,7 +87,7 @@ public final class PreflightRun {
                 resultFile = json;
                 gate = request.gate().judge(json.toString(), ResultInput.read(json), request.baseline(), err);
                 if (request.gateText()) {
-                    GateText.write(gate, human);
+                    GateText.writeTable(gate, human); // its verdict is in preflight's one line
                 }
                 html(request, json, gate);
             }

@@ -59,7 +59,10 @@ public final class Defaults {
     public static final long SOCKET_CHUNK = 0;
     /** The socket backend's -e when none is given: large enough to reach the bandwidth plateau on a 100G NIC. */
     public static final long SOCKET_DEFAULT_MAX_BYTES = 128L << 20;
-    /** preflight's short sweep (about a minute): -b, -e with GPUs, -e without (host memory, sockets), -f, -n, -w. */
+    /**
+     * preflight's short sweep (25 s in all on a 2-core VM without a GPU: README's Preflight): -b, -e with GPUs, -e
+     * without (host memory, sockets), -f, -n, -w.
+     */
     public static final long PREFLIGHT_MIN_BYTES = 8;
     public static final long PREFLIGHT_MAX_BYTES_GPU = 1L << 30;
     public static final long PREFLIGHT_MAX_BYTES_HOST = 64L << 20;

@@ -79,6 +79,9 @@ class PreflightCommandTest {
         assertTrue(r.out().contains("# gate: ") && r.out().contains("no baseline: the curve check alone"), r.out());
         assertTrue(r.lastLine().startsWith("PASS: the curve check found nothing that degrades the path; doctor: "),
                 r.lastLine());
+        // one verdict line: the gate's table is printed without its own, which preflight's line carries
+        assertEquals(List.of(r.lastLine()), r.out().lines()
+                .filter(l -> l.matches("(PASS|DEGRADED|FAIL|NOTHING_TO_COMPARE): .*")).toList(), r.out());
     }
 
     @Test
