@@ -7,6 +7,7 @@ import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,8 +60,12 @@ public interface Backend {
     default void refuse(RunSpec asked) {
     }
 
-    /** Whether this backend can run here, and if not, why and what to change. Must not crash the JVM. */
-    Readiness readiness(RunSpec spec);
+    /**
+     * Whether this backend can run here, and if not, why and what to change. Must not crash the JVM.
+     *
+     * @param env the process's environment, read once by the command line (NCCL_SOCKET_FAMILY, NCCL_COMM_ID, ...)
+     */
+    Readiness readiness(RunSpec spec, Map<String, String> env);
 
     /**
      * Opens the ranks this process hosts, one per control plane (threads of this process or one rank per
@@ -68,6 +73,7 @@ public interface Backend {
      *
      * @param localRank this process's index among the processes of its node, which decides the GPUs a GPU
      *                  backend takes
+     * @param env       the process's environment, as {@link #readiness} got it
      */
-    List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank);
+    List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env);
 }

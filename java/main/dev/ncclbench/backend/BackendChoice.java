@@ -7,6 +7,7 @@ import dev.ncclbench.spec.RunSpec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Which backend runs, and why: --backend NAME when it is ready here, else exit 3 with its reason; --backend
@@ -19,17 +20,26 @@ import java.util.List;
 public record BackendChoice(Backend backend, String reason, Readiness readiness, boolean announce) {
 
     /**
-     * @param singleNode whether every rank of the job is on this node: a socket-interface backend then binds
-     *                   loopback, and its readiness is judged on that
+     * Transitional, for preflight/PreflightRun, which does not pass the environment yet: remove it once it calls
+     * the method below with the map the command line read.
      */
     public static BackendChoice choose(RunSpec spec, boolean singleNode) {
+        return choose(spec, singleNode, System.getenv());
+    }
+
+    /**
+     * @param singleNode whether every rank of the job is on this node: a socket-interface backend then binds
+     *                   loopback, and its readiness is judged on that
+     * @param env        the process's environment, read once by the command line
+     */
+    public static BackendChoice choose(RunSpec spec, boolean singleNode, Map<String, String> env) {
         if (!spec.backend().equals("auto")) {
             Backend b = Backends.byName(spec.backend());
             if (b == null) {
                 throw NcclbenchException.usage("unknown backend '" + spec.backend() + "'; known: auto, "
                         + String.join(", ", Backends.names()));
             }
-            Readiness r = b.readiness(specFor(b, spec, singleNode));
+            Readiness r = b.readiness(specFor(b, spec, singleNode), env);
             if (!r.ready()) {
                 // `ncclbench env` lists everything found; the reason already names what matters
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: "
@@ -40,7 +50,7 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
         List<String> passedOver = new ArrayList<>();
         Readiness last = null;
         for (Backend b : Backends.all()) {
-            Readiness r = b.readiness(specFor(b, spec, singleNode));
+            Readiness r = b.readiness(specFor(b, spec, singleNode), env);
             if (r.ready()) {
                 if (passedOver.isEmpty()) {
                     return new BackendChoice(b, "auto: " + r.found(), r, false);

@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Check this host (or a saved snapshot, or a captured tree) for what makes NCCL fail or fall back:"
                 + " the interface it will bind, IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.")
-public final class DoctorCommand implements Callable<Integer> {
+public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment {
     @Spec
     CommandSpec spec;
 
@@ -71,8 +71,13 @@ public final class DoctorCommand implements Callable<Integer> {
     @Mixin
     RuleFilter rules = new RuleFilter();
 
-    /** The environment judged (and given to the probe child); tests replace it. */
-    Map<String, String> env = System.getenv();
+    /** The environment judged (and given to the probe child), handed by {@link Main}. */
+    Map<String, String> env;
+
+    @Override
+    public void environment(Map<String, String> env) {
+        this.env = env;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -99,7 +104,7 @@ public final class DoctorCommand implements Callable<Integer> {
             out.println(Json.pretty().writeValueAsString(r));
             out.flush();
         } else {
-            DoctorText.print(r, out, colour());
+            DoctorText.print(r, out, colour(env));
         }
         return verdict(r.findings(), fail);
     }
@@ -128,7 +133,7 @@ public final class DoctorCommand implements Callable<Integer> {
     }
 
     /** Colour on a terminal only: never when piped, never with NO_COLOR. */
-    private static boolean colour() {
-        return System.console() != null && System.getenv("NO_COLOR") == null && !"dumb".equals(System.getenv("TERM"));
+    private static boolean colour(Map<String, String> env) {
+        return System.console() != null && env.get("NO_COLOR") == null && !"dumb".equals(env.get("TERM"));
     }
 }

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
@@ -28,10 +29,18 @@ import java.util.concurrent.Callable;
         description = "Find the slow node and the bad link of an allocation: rounds of short all_reduces in pairs"
                 + " (and groups), each on its own connections, planned and judged by rank 0. Run one process per node.",
         footer = "%nThe drain list has one host per line.")
-public final class FleetCommand implements Callable<Integer> {
+public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
 
     @Spec
     CommandSpec spec;
+
+    /** The process's environment, handed by {@link Main}. */
+    private Map<String, String> env;
+
+    @Override
+    public void environment(Map<String, String> env) {
+        this.env = env;
+    }
 
     @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = FleetSize.class,
             description = "all_reduce sizes per group, binary K/M/G, 1K to 2G (default: 16M,64M)")
@@ -156,11 +165,11 @@ public final class FleetCommand implements Callable<Integer> {
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
                 baselineDir, allowUnauthenticated);
-        return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), System.getenv()).code;
+        return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), env).code;
     }
 
     FleetSettings settings() {
         return new FleetSettings(new ArrayList<>(sizes == null ? FleetSettings.DEFAULT_SIZES : sizes), sendrecv, iters, warmup, timeout, backend, socketsPerPeer,
-                System.getenv("NCCL_SOCKET_IFNAME"));
+                env.get("NCCL_SOCKET_IFNAME"));
     }
 }

@@ -2,9 +2,11 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.collective.Collectives;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.util.Map;
 
 /** Entry point: runs the root command and turns every failure into one line and an exit code. */
 public final class Main {
@@ -15,9 +17,19 @@ public final class Main {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
-    /** Runs a command line with injected writers; returns the exit code. Tests call this. */
+    /**
+     * Runs a command line with injected writers and this process's environment: the one place that reads it
+     * (launch and env excepted); every command gets it from here. Returns the exit code.
+     */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return run(args, out, err, System.getenv());
+    }
+
+    /** The same with the environment given: a test's own variables, never the JVM's. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        Collectives.allToAllVSpread(env.get("NCCL_TESTS_ALLTOALLV_SPREAD"));
         CommandLine cl = new CommandLine(new RootCommand());
+        handEnvironment(cl, env);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -38,7 +50,7 @@ public final class Main {
                 return ne.exitCode().code;
             }
             err.println("ncclbench: internal error: " + ex);
-            if (System.getenv("NCCLBENCH_DEBUG") != null) {
+            if (env.get("NCCLBENCH_DEBUG") != null) {
                 ex.printStackTrace(err);
             } else {
                 err.println("(set NCCLBENCH_DEBUG=1 for the stack trace)");
@@ -55,6 +67,14 @@ public final class Main {
         }
         err.flush();
         return code;
+    }
+
+    /** Every command that reads the environment gets {@code env}, subcommands of subcommands too. */
+    static void handEnvironment(CommandLine cl, Map<String, String> env) {
+        if (cl.getCommand() instanceof ReadsEnvironment c) {
+            c.environment(env);
+        }
+        cl.getSubcommands().values().forEach(sub -> handEnvironment(sub, env));
     }
 
     /**

@@ -14,14 +14,23 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench probe`: asks the real NCCL, in a child process, which interface it will bootstrap on. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Ask the installed NCCL (no GPU needed) for its version and the interface it bootstraps on.")
-public final class ProbeCommand implements Callable<Integer> {
+public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
     @Spec
     CommandSpec spec;
+
+    /** The process's environment, handed by {@link Main}. */
+    private Map<String, String> env;
+
+    @Override
+    public void environment(Map<String, String> env) {
+        this.env = env;
+    }
 
     @Option(names = "--lib", paramLabel = "PATH", description = "libnccl.so.2 to probe (default: the one `ncclbench env` finds)")
     Path lib;
@@ -67,7 +76,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         if (r.bootstrapFailed()) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "NCCL cannot bootstrap: \"" + r.ncclSentence() + "\" ("
-                    + r.resultName() + "); " + InterfaceAdvice.bootstrapRemedy(System.getenv("NCCL_SOCKET_IFNAME")));
+                    + r.resultName() + "); " + InterfaceAdvice.bootstrapRemedy(env.get("NCCL_SOCKET_IFNAME")));
         }
         return 0;
     }

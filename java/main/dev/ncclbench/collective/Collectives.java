@@ -15,12 +15,21 @@ public final class Collectives {
 
     static {
         for (Collective c : List.of(new AllReduce(), new AllGather(), new ReduceScatter(), new Broadcast(),
-                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(), new AllToAllV(), new HyperCube())) {
+                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(), new AllToAllV(AllToAllV.DEFAULT_SPREAD), new HyperCube())) {
             BY_NAME.put(c.name(), c);
         }
     }
 
     private Collectives() {
+    }
+
+    /**
+     * alltoallv's pattern from NCCL_TESTS_ALLTOALLV_SPREAD's value (null when unset). nccl-tests reads it once per
+     * process into a global (AlltoAllvParseEnv); here the command line reads the environment once and sets it
+     * before any command runs, so that the sizes, the backends' sends and the checks all see one pattern.
+     */
+    public static synchronized void allToAllVSpread(String value) {
+        BY_NAME.put(Kind.ALLTOALLV.label(), new AllToAllV(AllToAllV.spreadOf(value)));
     }
 
     public static List<Collective> all() {

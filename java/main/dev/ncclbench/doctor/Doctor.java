@@ -18,9 +18,7 @@ import dev.ncclbench.finding.RuleBook;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -84,22 +82,10 @@ public final class Doctor {
         if (!nccl.present()) {
             return s; // NCCL-NOT-FOUND says so; --probe-nccl without NCCL is the command's usage error
         }
-        ProbeResult r = ProbeRunner.probe(nccl.path(), childEnv(o.env()));
+        ProbeResult r = ProbeRunner.probeAs(nccl.path(), o.env());
         return s.withProbe(new NcclProbeResult(nccl.path().toString(), r.versionString(), r.problem() == null && r.loaded()
                 ? r.uniqueIdStatus() : -1, r.result() == null ? null : r.result().cName, r.bootstrapInterface(),
                 r.bootstrapAddress(), r.warnings(), r.problem() != null ? r.problem() : r.loaded() ? null : "cannot load: " + r.dlError()));
-    }
-
-    /** The child sees exactly the judged environment's NCCL_ variables: ours are removed, theirs added. */
-    static Map<String, String> childEnv(Map<String, String> env) {
-        Map<String, String> delta = new HashMap<>();
-        System.getenv().keySet().stream().filter(k -> k.startsWith("NCCL_")).forEach(k -> delta.put(k, null));
-        env.forEach((k, v) -> {
-            if (k.startsWith("NCCL_") || k.equals("HOME")) {
-                delta.put(k, v);
-            }
-        });
-        return delta;
     }
 
     /** The site section of the catalog {@link CatalogLocation} picks for --catalog (null: not given). */

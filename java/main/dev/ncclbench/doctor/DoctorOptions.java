@@ -23,9 +23,9 @@ public record DoctorOptions(Map<String, String> env, Path root, Path snapshot, B
         failOn = failOn == null ? FailOn.ERROR : failOn;
     }
 
-    /** This host with this process's environment, the probe on when NCCL is found, failing on errors. */
-    public static DoctorOptions live() {
-        return new DoctorOptions(System.getenv(), null, null, null, null, Set.of(), FailOn.ERROR);
+    /** This host with {@code env} (the process's, read by the command line), the probe on when NCCL is found, failing on errors. */
+    public static DoctorOptions live(Map<String, String> env) {
+        return new DoctorOptions(env, null, null, null, null, Set.of(), FailOn.ERROR);
     }
 
     public DoctorOptions withEnv(Map<String, String> e) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs the NCCL probe in a child JVM: NCCL reads its environment once per process, and a failed
@@ -45,10 +46,36 @@ public final class ProbeRunner {
     }
 
     /**
+     * Probes {@code library} in a child that sees exactly {@code judged}'s NCCL_ variables and HOME: the NCCL_
+     * variables this process has are not inherited (doctor judges an environment that may not be its own).
+     */
+    public static ProbeResult probeAs(Path library, Map<String, String> judged) {
+        return probe(library, env -> {
+            env.keySet().removeIf(k -> k.startsWith("NCCL_"));
+            judged.forEach((k, v) -> {
+                if (k.startsWith("NCCL_") || k.equals("HOME")) {
+                    env.put(k, v);
+                }
+            });
+        }, List.of());
+    }
+
+    /**
      * The same, with the child started through {@code launcher} (e.g. `ip netns exec NS`): the test that proves
      * doctor's prediction against the real NCCL inside network namespaces uses it.
      */
     public static ProbeResult probe(Path library, Map<String, String> extraEnv, List<String> launcher) {
+        return probe(library, env -> extraEnv.forEach((k, v) -> {
+            if (v == null) {
+                env.remove(k);
+            } else {
+                env.put(k, v);
+            }
+        }), launcher);
+    }
+
+    /** {@code edit} changes the child's environment, a copy of this process's. */
+    private static ProbeResult probe(Path library, Consumer<Map<String, String>> edit, List<String> launcher) {
         String lib = library == null ? null : library.toString();
         Path dir = null;
         try {
@@ -75,13 +102,7 @@ public final class ProbeRunner {
             }
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             Map<String, String> env = pb.environment();
-            for (Map.Entry<String, String> e : extraEnv.entrySet()) {
-                if (e.getValue() == null) {
-                    env.remove(e.getKey());
-                } else {
-                    env.put(e.getKey(), e.getValue());
-                }
-            }
+            edit.accept(env);
             // The probe's own log, whatever the user set: it is private and parsed here.
             env.put("NCCL_DEBUG", "INFO");
             env.put("NCCL_DEBUG_SUBSYS", "INIT,BOOTSTRAP,NET");

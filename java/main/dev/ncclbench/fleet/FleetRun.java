@@ -56,7 +56,7 @@ public final class FleetRun {
                     + " or torchrun, or pass --rank, --world-size and --rendezvous to each");
         }
         RunSpec asked = o.settings().runSpec(o.outDir());
-        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
+        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), env);
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
         boolean concurrent = backend.capabilities().contains(Capability.CONCURRENT_GROUPS);
@@ -90,7 +90,7 @@ public final class FleetRun {
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
                 + "\n--survey " + survey.label;
-        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags);
+        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, env);
         if (launch.rank() != 0) {
             worker.run();
             return ExitCode.OK;

@@ -10,6 +10,7 @@ import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.StoreClient;
 import dev.ncclbench.spec.RunSpec;
 
@@ -18,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One node's part in one group: the group's own control plane (a small store rank 0 serves for this group
@@ -35,15 +37,18 @@ final class GroupRun {
     /** A size keeps measuring past -n for about this long when its budget allows: more samples, a steadier median. */
     static final long TARGET_MILLIS = 1000;
 
-    /** @param jobToken the job's token, of which the group's is made ({@link Messages.Assignment#token}) */
+    /**
+     * @param jobToken the job's token, of which the group's is made ({@link Messages.Assignment#token})
+     * @param env      the process's environment, for the backend
+     */
     static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, byte[] jobToken, Messages.Assignment a,
-                                    Messages.Order order) {
+                                    Messages.Order order, Map<String, String> env) {
         List<Messages.Samples> out = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         byte[] token = a.token(jobToken);
         try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()), token,
-                a.groupRank(), a.groupSize(), spec.timeoutMillis())) {
-            RankComm comm = backend.open(spec, List.of(plane), localRank).get(0);
+                a.groupRank(), a.groupSize(), spec.timeoutMillis(), null, HostName.node(null, env))) {
+            RankComm comm = backend.open(spec, List.of(plane), localRank, env).get(0);
             try {
                 long roundBudget = order.budgetMillis() * order.sizes().size() * order.collectives().size();
                 double spentMs = 0;

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,10 +37,14 @@ final class Worker {
     private final int localRank;
     private final Backend backend;
     private final RunSpec spec;
+    private final Map<String, String> env;
 
-    /** @param localRank this node's index among the processes of its node, for the GPU the groups take */
+    /**
+     * @param localRank this node's index among the processes of its node, for the GPU the groups take
+     * @param env       the process's environment, for the backend that opens each group
+     */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
-           RunSpec spec, String flags) {
+           RunSpec spec, String flags, Map<String, String> env) {
         this.nodes = nodes;
         this.flags = flags;
         this.coordinator = coordinator;
@@ -49,6 +54,7 @@ final class Worker {
         this.localRank = localRank;
         this.backend = backend;
         this.spec = spec;
+        this.env = env;
     }
 
     /** How often a node says it is still there: a tenth of -T, between 0.2 and 5 s. */
@@ -85,7 +91,7 @@ final class Worker {
                     }, every, every, TimeUnit.MILLISECONDS);
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
-                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order)));
+                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order, env)));
                     }
                     List<Messages.GroupResult> results = new ArrayList<>();
                     for (int i = 0; i < running.size(); i++) {

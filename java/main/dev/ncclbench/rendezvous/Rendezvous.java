@@ -2,6 +2,7 @@ package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
 
 import java.io.IOException;
@@ -90,7 +91,7 @@ public final class Rendezvous implements AutoCloseable {
         try {
             // one connection for this process's ranks: 1024 nodes x 8 ranks are 1024 connections to the store
             planes.addAll(StoreClient.connectAll(new InetSocketAddress(host, port), token, launch.rank() * localRanks,
-                    localRanks, world, timeoutMillis, flags));
+                    localRanks, world, timeoutMillis, flags, HostName.node(null, env)));
         } catch (RuntimeException e) {
             planes.forEach(ControlPlane::close);
             if (server != null) {

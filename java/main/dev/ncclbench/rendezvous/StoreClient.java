@@ -2,6 +2,7 @@ package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.launch.HostName;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -29,9 +30,18 @@ public final class StoreClient implements ControlPlane {
         this.nranks = nranks;
     }
 
-    /** Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed. */
+    /**
+     * Connects, retrying until rank 0's store is up or {@code timeoutMillis} has passed. The store knows this node by
+     * its kernel's host name: a caller that has the environment (a scheduler's node name) passes the name itself.
+     */
     public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis) {
         return connect(store, token, rank, nranks, timeoutMillis, null);
+    }
+
+    /** @param node this node's name, as the scheduler and NCCL know it ({@link HostName#node}) */
+    public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis,
+                                      String flags, String node) {
+        return connectAll(store, token, rank, 1, nranks, timeoutMillis, flags, node).get(0);
     }
 
     /**
@@ -40,7 +50,7 @@ public final class StoreClient implements ControlPlane {
      */
     public static StoreClient connect(InetSocketAddress store, byte[] token, int rank, int nranks, long timeoutMillis,
                                       String flags) {
-        return connectAll(store, token, rank, 1, nranks, timeoutMillis, flags).get(0);
+        return connect(store, token, rank, nranks, timeoutMillis, flags, HostName.kernel());
     }
 
     /**
@@ -50,7 +60,13 @@ public final class StoreClient implements ControlPlane {
      */
     public static List<StoreClient> connectAll(InetSocketAddress store, byte[] token, int first, int count, int nranks,
                                                long timeoutMillis, String flags) {
-        StoreLink link = StoreLink.connect(store, token, first, count, nranks, timeoutMillis, flags);
+        return connectAll(store, token, first, count, nranks, timeoutMillis, flags, HostName.kernel());
+    }
+
+    /** @param node this node's name, as the scheduler and NCCL know it ({@link HostName#node}) */
+    public static List<StoreClient> connectAll(InetSocketAddress store, byte[] token, int first, int count, int nranks,
+                                               long timeoutMillis, String flags, String node) {
+        StoreLink link = StoreLink.connect(store, token, first, count, nranks, timeoutMillis, flags, node);
         List<StoreClient> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             out.add(new StoreClient(link, first + i, nranks));

@@ -24,8 +24,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * and hands on the answers that are not its own (leader and followers), so one rank alone reads as it always did.
  */
 final class StoreLink {
-    /** This node's name, as the scheduler and NCCL know it. */
-    private static final String HOST = clip(dev.ncclbench.launch.HostName.node(null, System.getenv()));
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
@@ -52,16 +50,17 @@ final class StoreLink {
      *
      * @param flags the flags that change what this process measures, one "flag value" a line (null: none to compare):
      *              a process whose flags differ from the job's is refused, and the job ends (exit 2)
+     * @param node  this node's name, as the scheduler and NCCL know it: a hang names its hosts as well as its ranks
      */
     static StoreLink connect(InetSocketAddress store, byte[] token, int first, int count, int nranks, long timeoutMillis,
-                             String flags) {
+                             String flags, String node) {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         IOException last = null;
         while (System.nanoTime() < deadline) {
             Socket s = new Socket();
             try {
                 s.connect(store, 5_000);
-                return new StoreLink(s, token, first, count, nranks, timeoutMillis, store.toString(), flags);
+                return new StoreLink(s, token, first, count, nranks, timeoutMillis, store.toString(), flags, node);
             } catch (NcclbenchException e) {
                 closeQuietly(s);
                 throw e;
@@ -91,8 +90,8 @@ final class StoreLink {
      * write, then reads both answers: one round trip after the challenge.
      */
     @SuppressWarnings("unchecked")
-    private StoreLink(Socket s, byte[] token, int first, int count, int nranks, long timeoutMillis, String where, String flags)
-            throws IOException {
+    private StoreLink(Socket s, byte[] token, int first, int count, int nranks, long timeoutMillis, String where, String flags,
+                      String node) throws IOException {
         this.socket = s;
         this.first = first;
         this.count = count;
@@ -115,7 +114,7 @@ final class StoreLink {
         // the store speaks first: a nonce for this connection, which the hello answers without sending the token
         byte[] nonce = Wire.readChallenge(in);
         // where these ranks run, so that a hang names its hosts as well as its ranks
-        Wire.writeHello(out, token, nonce, first, count, nranks, flags == null ? "" : flags, HOST);
+        Wire.writeHello(out, token, nonce, first, count, nranks, flags == null ? "" : flags, clip(node));
         out.flush();
         if (in.readInt() != Wire.OK) {
             in.readInt();

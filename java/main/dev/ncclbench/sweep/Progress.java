@@ -7,6 +7,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /** A progress bar on stderr when stderr is a terminal; nothing at all when piped. */
 interface Progress extends AutoCloseable {
@@ -38,8 +39,9 @@ interface Progress extends AutoCloseable {
         }
     }
 
-    static Progress start(long rows, PrintWriter err) {
-        if (!stderrIsTerminal() || "dumb".equals(System.getenv("TERM"))) {
+    /** @param env the process's environment: TERM=dumb (an editor's shell, a CI log) gets no bar */
+    static Progress start(long rows, PrintWriter err, Map<String, String> env) {
+        if (!stderrIsTerminal() || "dumb".equals(env.get("TERM"))) {
             return NONE;
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName("sweep").setInitialMax(rows)

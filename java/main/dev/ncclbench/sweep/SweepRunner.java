@@ -47,11 +47,18 @@ public final class SweepRunner {
     private List<String> commandLine = List.of();
     private SweepProfile profile = SweepProfile.SWEEP;
 
+    /**
+     * Transitional, for the two callers that do not pass the environment yet (cli/SweepCommand, preflight/PreflightRun):
+     * remove it once they call the constructor below with the map the command line read.
+     */
     public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err) {
         this(spec, launch, path, out, err, System.getenv());
     }
 
-    /** With the environment given rather than the process's (nccl-tests' NCCL_TESTS_SPLIT in a test, a launcher). */
+    /**
+     * @param env the process's environment, read once by the command line (a test passes its own: nccl-tests'
+     *            NCCL_TESTS_SPLIT, a launcher's variables)
+     */
     public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err,
                 Map<String, String> env) {
         this.asked = spec;
@@ -102,7 +109,7 @@ public final class SweepRunner {
             askedFor.refuse(asked);
             BackendChecks.refuseIdleFlags(askedFor, asked);
         }
-        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode());
+        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), env);
         if (choice.announce()) {
             // the sweep's first line: a backend other than the one auto tries first, and why (the table's first line
             // says it again, for a stdout read on its own)
@@ -173,7 +180,7 @@ public final class SweepRunner {
             if (runFolder) {
                 RunFolder.create(spec.outDir());
             }
-            List<RankComm> comms = backend.open(spec, planes, launch.localRank());
+            List<RankComm> comms = backend.open(spec, planes, launch.localRank(), env);
             // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
             boolean place = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING);
             CpuBinding binding = place ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
@@ -213,7 +220,7 @@ public final class SweepRunner {
     private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, SweepReport report,
                                       Signals signals, CpuBinding binding) {
         Progress progress = report.reporter() && launchOptions.progress()
-                ? Progress.start(Passes.rowCount(spec, comms.get(0).nranks()), err) : Progress.NONE;
+                ? Progress.start(Passes.rowCount(spec, comms.get(0).nranks()), err, env) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicReference<NcclbenchException> verdict = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();

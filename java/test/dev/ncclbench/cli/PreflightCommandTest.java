@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -67,7 +68,7 @@ class PreflightCommandTest {
 
     @BeforeAll
     static void judgeThisHost() {
-        hostErrors = Doctor.run(DoctorOptions.live()).findings().stream().filter(f -> f.severity() == Severity.ERROR)
+        hostErrors = Doctor.run(DoctorOptions.live(System.getenv())).findings().stream().filter(f -> f.severity() == Severity.ERROR)
                 .map(Finding::ruleId).distinct().toList();
     }
 
@@ -139,7 +140,7 @@ class PreflightCommandTest {
      */
     @Test
     void withoutAGpuTheDefaultSweepEndsAtTheSocketSize() throws Exception {
-        assumeFalse(NcclBackend.readinessFor(null).ready(), "NCCL can run here: auto would run it");
+        assumeFalse(NcclBackend.readinessFor(null, Map.of()).ready(), "NCCL can run here: auto would run it");
         Path out = dir.resolve("auto-runs");
         // the size flags are the defaults; one timed iteration and two ranks keep it short
         Result r = cli(List.of("preflight", "--no-doctor", "--ranks", "2", "-n", "1", "-w", "0", "--out", out.toString(),

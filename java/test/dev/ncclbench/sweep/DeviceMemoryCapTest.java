@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,8 +58,8 @@ class DeviceMemoryCapTest {
         public MemoryBudget memory(RunSpec spec) {
             return MemoryBudget.perDevice("device memory of the smallest GPU (16 GiB)", 3, CAP * 3, "as nccl-tests");
         }
-        public Readiness readiness(RunSpec spec) { return Readiness.ready("test"); }
-        public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) { return List.of(); }
+        public Readiness readiness(RunSpec spec, Map<String, String> env) { return Readiness.ready("test"); }
+        public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) { return List.of(); }
     };
 
     @Test

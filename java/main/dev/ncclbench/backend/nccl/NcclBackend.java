@@ -15,6 +15,7 @@ import dev.ncclbench.spec.RunSpec;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -73,16 +74,16 @@ public final class NcclBackend implements Backend {
     }
 
     @Override
-    public Readiness readiness(RunSpec spec) {
-        return readinessFor(spec);
+    public Readiness readiness(RunSpec spec, Map<String, String> env) {
+        return readinessFor(spec, env);
     }
 
     /**
      * Whether NCCL can run here, for the sweep's {@code --backend auto} decision and for {@code --backend nccl}.
      * Computed once per process (it runs the NCCL probe in a child JVM, about a second). Never loads CUDA.
      */
-    public static Readiness readinessFor(RunSpec spec) {
-        return NcclReadiness.assess();
+    public static Readiness readinessFor(RunSpec spec, Map<String, String> env) {
+        return NcclReadiness.assess(env);
     }
 
     /** The probe result behind the last readiness decision (version, bootstrap interface), or null. */
@@ -91,8 +92,8 @@ public final class NcclBackend implements Backend {
     }
 
     /** Throws the exit-3 {@link BackendException} when NCCL cannot run here. */
-    public static void requireReady(RunSpec spec) {
-        Readiness r = readinessFor(spec);
+    public static void requireReady(RunSpec spec, Map<String, String> env) {
+        Readiness r = readinessFor(spec, env);
         if (!r.ready()) {
             throw new BackendException(ExitCode.ENVIRONMENT, r.reason(), r.remedy());
         }
@@ -129,9 +130,9 @@ public final class NcclBackend implements Backend {
     }
 
     @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
-        requireReady(spec);
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
+        requireReady(spec, env);
         validate(spec);
-        return NcclRuntime.open(spec, planes, localRank);
+        return NcclRuntime.open(spec, planes, localRank, env);
     }
 }

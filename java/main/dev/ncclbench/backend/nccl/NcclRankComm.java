@@ -10,7 +10,6 @@ import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.env.HostVersions;
 import dev.ncclbench.env.NativeLibraries;
-import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.spec.RunSpec;
@@ -58,9 +57,10 @@ final class NcclRankComm implements RankComm {
     /**
      * @param firstRank its first GPU's rank in its communicator (the group's, under nccl-tests' split)
      * @param group     the communicator: the header lists the rank in world numbering with the group's colour
+     * @param host      this node's name, as the header and the result name it
      */
     NcclRankComm(RunSpec spec, ControlPlane plane, ncclComm[] comms, int[] devices, int firstRank, int nranks, int localRank,
-                 Group group) {
+                 Group group, String host) {
         this.spec = spec;
         this.plane = plane;
         this.comms = comms;
@@ -82,7 +82,7 @@ final class NcclRankComm implements RankComm {
                     : "data filled and checked on the host (kernels not loaded: " + k + ")";
         }
         this.watchdog = new BlockedCallWatchdog(BlockedCallWatchdog.limitSeconds(spec), System.err);
-        this.info = new RankInfo(plane.rank() * devices.length, localRank, HostName.node(null, System.getenv()), ProcessHandle.current().pid(),
+        this.info = new RankInfo(plane.rank() * devices.length, localRank, host, ProcessHandle.current().pid(),
                 describeDevices(), group.color());
     }
 

@@ -10,6 +10,8 @@ import dev.ncclbench.env.NativeLibraries.Report;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
 
+import java.util.Map;
+
 /**
  * Whether the nccl backend can run here, decided without loading CUDA or the JavaCPP cuda preset
  * (which needs libcuda.so.1 and cannot load without the driver): find the libraries, then, where there is a
@@ -26,10 +28,11 @@ final class NcclReadiness {
     private NcclReadiness() {
     }
 
-    static Readiness assess() {
+    /** @param env the process's environment: the probe child inherits the same, and the remedy names its NCCL_SOCKET_IFNAME */
+    static Readiness assess(Map<String, String> env) {
         Readiness r = cached;
         if (r == null) {
-            r = assess(NativeLibraries.find(), true);
+            r = assess(NativeLibraries.find(), true, env);
             cached = r;
         }
         return r;
@@ -39,7 +42,7 @@ final class NcclReadiness {
         return lastProbe;
     }
 
-    static Readiness assess(Report libs, boolean runProbe) {
+    static Readiness assess(Report libs, boolean runProbe, Map<String, String> env) {
         Found nccl = libs.nccl();
         if (!libs.driver().present()) {
             // no probe: without a driver nothing NCCL says changes the answer, and the child JVM costs seconds
@@ -69,7 +72,7 @@ final class NcclReadiness {
                     remedy(Missing.noCudart()));
         }
         if (probe != null && probe.bootstrapFailed()) {
-            String ifname = System.getenv("NCCL_SOCKET_IFNAME");
+            String ifname = env.get("NCCL_SOCKET_IFNAME");
             return Readiness.notReady(found,
                     ncclText + " at " + nccl.path() + " cannot bootstrap: ncclGetUniqueId returned " + probe.result().cName
                             + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",

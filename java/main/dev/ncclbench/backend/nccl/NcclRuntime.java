@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,7 +61,7 @@ final class NcclRuntime {
      * from where they were found, then the JavaCPP presets. setenv must come before NCCL's first call:
      * NCCL reads its environment once.
      */
-    static synchronized void load(RunSpec spec) {
+    static synchronized void load(RunSpec spec, Map<String, String> env) {
         if (loaded) {
             return;
         }
@@ -75,7 +76,7 @@ final class NcclRuntime {
             }
             symbols = NcclSymbols.lookUp(NcclProbe::hasSymbol);
             hasAvg = version >= 21000;
-            logFiles = setUpLog(spec);
+            logFiles = setUpLog(spec, env);
             // The presets' JNI libraries link libcuda.so.1, libcudart.so.13 and libnccl.so.2 by soname: loading
             // the files readiness found first makes the dynamic loader reuse them, whatever its search path says.
             if (libs.driver().present()) {
@@ -96,9 +97,10 @@ final class NcclRuntime {
     }
 
     /** NCCL_DEBUG=INFO and friends, with one log file per process in the run's output folder. */
-    private static List<Path> setUpLog(RunSpec spec) {
-        if (System.getenv("NCCL_DEBUG") != null || NcclProbe.getenv("NCCL_DEBUG") != null) {
-            String file = System.getenv("NCCL_DEBUG_FILE");
+    private static List<Path> setUpLog(RunSpec spec, Map<String, String> env) {
+        // the user's NCCL_DEBUG wins: in the environment this process started with, or set in C since (NcclProbe.setenv)
+        if (env.get("NCCL_DEBUG") != null || NcclProbe.getenv("NCCL_DEBUG") != null) {
+            String file = env.get("NCCL_DEBUG_FILE");
             return file == null ? List.of() : List.of(Path.of(file));
         }
         Path dir = spec == null || spec.outDir() == null ? Path.of(".") : spec.outDir();
@@ -126,8 +128,9 @@ final class NcclRuntime {
      * Planes initialise concurrently (init is collective), under the -T watchdog: an init that does not
      * finish (a rank that never joins) is exit 5 naming the step, not a hang.
      */
-    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
-        load(spec);
+    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
+        load(spec, env);
+        String host = HostName.node(null, env);
         int[] count = new int[1];
         checkCuda(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
         DevicePlan plan = DevicePlan.of(localRank, planes.size(), spec.gpusPerThread(), count[0]);
@@ -144,7 +147,7 @@ final class NcclRuntime {
             for (int i = 0; i < planes.size(); i++) {
                 ControlPlane plane = planes.get(i);
                 int firstDevice = plan.firstOf(i);
-                futures.add(pool.submit((Callable<RankComm>) () -> openPlane(spec, plane, firstDevice, plan.gpusPerThread(), localRank)));
+                futures.add(pool.submit((Callable<RankComm>) () -> openPlane(spec, plane, firstDevice, plan.gpusPerThread(), localRank, host)));
             }
             for (int i = 0; i < futures.size(); i++) {
                 try {
@@ -179,7 +182,7 @@ final class NcclRuntime {
      * nccl-tests' split each group has its own id and communicator, as nccl-tests makes them (an id per
      * MPI_Comm_split colour and ncclCommInitRank, not ncclCommSplit).
      */
-    private static RankComm openPlane(RunSpec spec, ControlPlane plane, int firstDevice, int g, int localRank) {
+    private static RankComm openPlane(RunSpec spec, ControlPlane plane, int firstDevice, int g, int localRank, String host) {
         Group group = Group.of(spec, plane);
         byte[] id = null;
         if (plane.rank() == group.leader()) {
@@ -211,7 +214,7 @@ final class NcclRuntime {
         }
         check(nccl.ncclGroupEnd(), "ncclGroupEnd");
         java.lang.ref.Reference.reachabilityFence(configBytes); // the grouped inits read it until ncclGroupEnd
-        return new NcclRankComm(spec, plane, comms, devices, group.rank() * g, nranks, localRank, group);
+        return new NcclRankComm(spec, plane, comms, devices, group.rank() * g, nranks, localRank, group, host);
     }
 
     /** The communicators' configuration ({@link NcclConfig}), or null on an NCCL without ncclCommInitRankConfig. */

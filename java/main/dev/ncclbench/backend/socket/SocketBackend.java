@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -96,8 +97,8 @@ public final class SocketBackend implements Backend {
     }
 
     @Override
-    public Readiness readiness(RunSpec spec) {
-        InterfaceSelector.Selection sel = select(spec);
+    public Readiness readiness(RunSpec spec, Map<String, String> env) {
+        InterfaceSelector.Selection sel = select(spec, env);
         if (sel.empty()) {
             return Readiness.notReady("interfaces: " + InterfaceSelector.names(InterfaceScan.local()),
                     "no socket interface matches " + sel.rule(), remedy());
@@ -105,9 +106,10 @@ public final class SocketBackend implements Backend {
         return Readiness.ready("TCP sockets on " + sel.bootstrap().label() + " (" + sel.rule() + ")");
     }
 
-    static InterfaceSelector.Selection select(RunSpec spec) {
-        String family = System.getenv("NCCL_SOCKET_FAMILY");
-        String commId = System.getenv("NCCL_COMM_ID");
+    /** NCCL's own choice: --socket-ifname's (NCCL_SOCKET_IFNAME's) rule, then NCCL_SOCKET_FAMILY and NCCL_COMM_ID. */
+    static InterfaceSelector.Selection select(RunSpec spec, Map<String, String> env) {
+        String family = env.get("NCCL_SOCKET_FAMILY");
+        String commId = env.get("NCCL_COMM_ID");
         return InterfaceSelector.current().select(InterfaceScan.local(), spec.socketIfname(), family, commId);
     }
 
@@ -119,17 +121,18 @@ public final class SocketBackend implements Backend {
 
     /** Sockets take no GPU: {@code localRank} decides nothing here. */
     @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank) {
-        InterfaceSelector.Selection sel = select(spec);
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
+        InterfaceSelector.Selection sel = select(spec, env);
         if (sel.empty()) {
             throw new BackendException(ExitCode.ENVIRONMENT, "no socket interface matches " + sel.rule(), remedy());
         }
         NetInterface nic = sel.bootstrap();
+        String host = HostName.node(null, env);
         ExecutorService pool = Executors.newFixedThreadPool(planes.size());
         try {
             List<Future<RankComm>> futures = new ArrayList<>();
             for (ControlPlane plane : planes) {
-                futures.add(pool.submit(() -> openRank(spec, plane, nic)));
+                futures.add(pool.submit(() -> openRank(spec, plane, nic, host)));
             }
             List<RankComm> comms = new ArrayList<>();
             NcclbenchException failure = null;
@@ -156,14 +159,14 @@ public final class SocketBackend implements Backend {
         }
     }
 
-    private static RankComm openRank(RunSpec spec, ControlPlane plane, NetInterface nic) throws IOException {
+    /** @param host this node's name, as the header and the result name it */
+    private static RankComm openRank(RunSpec spec, ControlPlane plane, NetInterface nic, String host) throws IOException {
         InetAddress bindAddr = nic.address();
         // the mesh keeps the listener for its reconnect (Mesh#reconnect) and closes it; here only on a failure
         ServerSocketChannel listener = ServerSocketChannel.open();
         try {
             listener.bind(new InetSocketAddress(bindAddr, 0), 1024);
             int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-            String host = HostName.node(null, System.getenv());
             String mine = host + "|" + bindAddr.getHostAddress() + "|" + port;
             // under nccl-tests' split each group is a mesh of its own: its members only, numbered in world order
             Group group = Group.of(spec, plane);

@@ -19,6 +19,9 @@ public final class JavaCppCache {
         if (current != null && !current.isBlank()) {
             return current;
         }
+        // the one read of the environment below the command line: this runs lazily, from whichever native loader
+        // (NativeLoader, HostReduce, NcclRuntime, the probe child) is first, on any thread, none of them holding the
+        // command line's map; its result is a JVM property the later loaders read, so it is decided once either way
         String base = System.getenv("XDG_CACHE_HOME");
         Path root = base != null && !base.isBlank() ? Path.of(base) : Path.of(System.getProperty("user.home"), ".cache");
         String version = NcclProbe.class.getPackage().getImplementationVersion();

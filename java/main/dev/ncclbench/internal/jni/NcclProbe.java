@@ -88,7 +88,7 @@ public final class NcclProbe {
         check(NcclProbeNative.ncclprobe_setenv(name, value, overwrite ? 1 : 0), "setenv " + name);
     }
 
-    /** The C environment's value (it can differ from System.getenv after {@link #setenv}); null when unset. */
+    /** The C environment's value (after {@link #setenv} it can differ from the one Java read at start); null when unset. */
     public static String getenv(String name) {
         NativeLoader.ensureLoaded();
         byte[] buf = new byte[TEXT];

@@ -46,7 +46,7 @@ public class NcclAllReduceBench {
     @Setup
     public void setUp() {
         NcclProbe.setenv("NCCL_DEBUG", "WARN", false); // no log file for a benchmark
-        NcclRuntime.load(null);
+        NcclRuntime.load(null, java.util.Map.of());
         NcclRuntime.checkCuda(cudart.cudaSetDevice(0), "cudaSetDevice(0)");
         send = new Pointer();
         recv = new Pointer();

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -20,7 +21,7 @@ class NcclGpuTest {
     void oneGpuAllReduceSweepVerifies(@TempDir Path out) {
         NativeLibraries.Report libs = NativeLibraries.find();
         assumeTrue(libs.driver().present() && !libs.gpus().isEmpty(), "no GPU here: no NVIDIA driver (libcuda.so.1) or no GPU listed");
-        assumeTrue(NcclBackend.readinessFor(null).ready(), NcclBackend.readinessFor(null).reason());
+        assumeTrue(NcclBackend.readinessFor(null, Map.of()).ready(), NcclBackend.readinessFor(null, Map.of()).reason());
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
         int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-g", "1", "-b", "8", "-e", "1M", "-f", "2",

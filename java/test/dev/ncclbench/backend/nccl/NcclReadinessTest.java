@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,7 +33,7 @@ class NcclReadinessTest {
     @Test
     void noDriverIsNoGpuEvenWithNcclThere() {
         // scripts/fetch-nccl.sh on a machine without a GPU: installing NCCL is not what it lacks
-        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, null), false);
+        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, null), false, Map.of());
         assertFalse(r.ready());
         assertEquals("no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at " + NCCL, r.reason());
         assertTrue(r.remedy().startsWith("install the NVIDIA driver"), r.remedy());
@@ -40,27 +41,27 @@ class NcclReadinessTest {
 
     @Test
     void noDriverAndNoNcclIsNoGpuFirst() {
-        Readiness r = NcclReadiness.assess(machine(null, null, null), false);
+        Readiness r = NcclReadiness.assess(machine(null, null, null), false, Map.of());
         assertEquals("no GPU: no NVIDIA driver (libcuda.so.1 not found); no NCCL either", r.reason());
     }
 
     @Test
     void aDriverWithoutNcclIsNoNccl() {
-        Readiness r = NcclReadiness.assess(machine(null, "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"), false);
+        Readiness r = NcclReadiness.assess(machine(null, "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"), false, Map.of());
         assertTrue(r.reason().startsWith("no NCCL: libnccl.so.2 not found"), r.reason());
         assertTrue(r.remedy().contains("pip install nvidia-nccl-cu13"), r.remedy());
     }
 
     @Test
     void aDriverAndNcclWithoutTheRuntimeIsNoCudaRuntime() {
-        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, "/usr/lib/libcuda.so.1"), false);
+        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, "/usr/lib/libcuda.so.1"), false, Map.of());
         assertEquals("NCCL found at " + NCCL + ", but no CUDA runtime: libcudart.so.13 not found", r.reason());
     }
 
     @Test
     void everythingFoundIsReady() {
         Readiness r = NcclReadiness.assess(machine(NCCL.toString(), "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"),
-                false);
+                false, Map.of());
         assertTrue(r.ready(), r.reason());
     }
 }

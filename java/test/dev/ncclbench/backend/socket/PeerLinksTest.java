@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -89,7 +90,7 @@ class PeerLinksTest {
                 int rank = r;
                 links.add(pool.submit(() -> {
                     try (StoreClient plane = StoreClient.connect(at, TOKEN, rank, n, 60_000)) {
-                        RankComm comm = new SocketBackend().open(spec, List.of(plane), 0).get(0);
+                        RankComm comm = new SocketBackend().open(spec, List.of(plane), 0, Map.of()).get(0);
                         try {
                             int held = ((SocketRankComm) comm).connections();
                             // 8 B and 4 KiB: recursive doubling; 1 MiB: Rabenseifner; every kind in the plan
