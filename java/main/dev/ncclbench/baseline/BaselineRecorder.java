@@ -21,10 +21,11 @@ public final class BaselineRecorder {
     }
 
     /**
-     * @param name the baseline's name, or null for "BACKEND-NODESnRANKSr-ID"
+     * @param name     the baseline's name, or null for "BACKEND-NODESnRANKSr-ID"
+     * @param thisHost this node's name, for the NIC rates of a run made here ({@link Fingerprint#of}), or null
      * @throws NcclbenchException (usage) when a run did not finish, lacks samples, or differs in fingerprint
      */
-    public static Baseline record(List<Source> runs, String name) {
+    public static Baseline record(List<Source> runs, String name, String thisHost) {
         if (runs.isEmpty()) {
             throw NcclbenchException.usage("baseline record needs at least one result JSON");
         }
@@ -38,7 +39,7 @@ public final class BaselineRecorder {
                 throw NcclbenchException.usage(s.file() + " has status '" + d.status() + "'"
                         + (d.error() == null ? "" : " (" + d.error() + ")") + ": a baseline takes only finished runs");
             }
-            Fingerprint f = Fingerprint.of(d);
+            Fingerprint f = Fingerprint.of(d, thisHost);
             if (fp == null) {
                 fp = f;
                 fpFile = s.file();
@@ -71,8 +72,8 @@ public final class BaselineRecorder {
      * `baseline record --append`: the baseline with these runs added (their samples beside its own), refused when
      * they were measured on something else than it.
      */
-    public static Baseline append(Baseline existing, String existingFile, List<Source> runs) {
-        Baseline added = record(runs, existing.name());
+    public static Baseline append(Baseline existing, String existingFile, List<Source> runs, String thisHost) {
+        Baseline added = record(runs, existing.name(), thisHost);
         if (!existing.fingerprint().id().equals(added.fingerprint().id())) {
             List<String> diff = existing.fingerprint().changesTo(added.fingerprint()).stream()
                     .map(Fingerprint.Change::text).toList();

@@ -70,9 +70,14 @@ public record Fingerprint(
         gpuModel = gpuModel == null ? "" : gpuModel;
     }
 
-    /** The fingerprint of a result document; NIC rates are read from this host when the run was on it. */
-    public static Fingerprint of(ResultDocument doc) {
-        return of(doc, NicRates.local());
+    /**
+     * The fingerprint of a result document; NIC rates are read from this host when the run was on it.
+     *
+     * @param thisHost this node's name as the ranks record theirs (launch/HostName.node with the process's
+     *                 environment), or null: no rate is read
+     */
+    public static Fingerprint of(ResultDocument doc, String thisHost) {
+        return of(doc, NicRates.local(thisHost));
     }
 
     static Fingerprint of(ResultDocument doc, NicRates rates) {

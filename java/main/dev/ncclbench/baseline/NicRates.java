@@ -1,7 +1,5 @@
 package dev.ncclbench.baseline;
 
-import dev.ncclbench.launch.HostName;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,10 +11,10 @@ interface NicRates {
 
     NicRates NONE = (host, nic) -> "";
 
-    static NicRates local() {
-        String me = localHost();
+    /** @param me this node's name (launch/HostName.node), or null when not known: then no rate is */
+    static NicRates local(String me) {
         return (host, nic) -> {
-            if (me.isEmpty() || host == null || !(host.equals(me) || me.startsWith(host + ".")
+            if (me == null || me.isEmpty() || host == null || !(host.equals(me) || me.startsWith(host + ".")
                     || host.startsWith(me + "."))) {
                 return "";
             }
@@ -28,9 +26,5 @@ interface NicRates {
                 return ""; // virtual links and loopback have no rate: not known, not zero
             }
         };
-    }
-
-    private static String localHost() {
-        return HostName.node(null, System.getenv());
     }
 }

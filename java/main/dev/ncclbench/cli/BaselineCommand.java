@@ -4,6 +4,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.BaselineRecorder;
 import dev.ncclbench.baseline.BaselineStore;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.output.OutputTarget;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench baseline record|list|show`: runs kept as the reference the gate compares with. */
@@ -32,9 +34,17 @@ public final class BaselineCommand implements Runnable {
 
     @Command(name = "record", mixinStandardHelpOptions = true,
             description = "Store one or more runs of the same fingerprint (or one run with -N repeats) as a baseline.")
-    static final class Record implements Callable<Integer> {
+    static final class Record implements Callable<Integer>, ReadsEnvironment {
         @Spec
         CommandSpec spec;
+
+        /** The process's environment, handed by {@link Main}: this node's name, for the NIC rates of a run made here. */
+        private Map<String, String> env;
+
+        @Override
+        public void environment(Map<String, String> env) {
+            this.env = env;
+        }
 
         @Parameters(paramLabel = "RUN.json", arity = "1..*", description = "result JSON files or run folders")
         List<Path> runs;
@@ -64,11 +74,12 @@ public final class BaselineCommand implements Runnable {
             for (Path p : runs) {
                 sources.add(new BaselineRecorder.Source(p.toString(), ResultInput.read(p)));
             }
-            Baseline b = BaselineRecorder.record(sources, name);
+            String thisHost = HostName.node(null, env);
+            Baseline b = BaselineRecorder.record(sources, name, thisHost);
             BaselineStore store = new BaselineStore(dir);
             Path file = out != null ? out : store.pathOf(b.name());
             if (append && java.nio.file.Files.exists(file)) {
-                b = BaselineRecorder.append(BaselineStore.read(file), file.toString(), sources);
+                b = BaselineRecorder.append(BaselineStore.read(file), file.toString(), sources, thisHost);
             } else if (append) {
                 throw NcclbenchException.usage("--append: " + file + " does not exist (record it first, without"
                         + " --append)");

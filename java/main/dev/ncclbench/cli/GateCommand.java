@@ -5,6 +5,7 @@ import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.gate.GateRules;
+import dev.ncclbench.launch.HostName;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
 import picocli.CommandLine.Command;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench gate`: a run against its baseline, per collective and size; exit 6 on a regression. */
@@ -49,7 +51,15 @@ public final class GateCommand implements Callable<Integer> {
     }
 
     /** The options that shape a gate decision, shared with preflight. */
-    static final class GateSettings {
+    static final class GateSettings implements ReadsEnvironment {
+        /** The process's environment, handed by {@link Main}: this node's name, for the NIC rates of a run made here. */
+        private Map<String, String> env;
+
+        @Override
+        public void environment(Map<String, String> env) {
+            this.env = env;
+        }
+
         @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: ${DEFAULT-VALUE})")
         Path dir = BaselineStore.DEFAULT_DIR;
 
@@ -97,7 +107,7 @@ public final class GateCommand implements Callable<Integer> {
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
-                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial));
+                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial), HostName.node(null, env));
         }
     }
 }

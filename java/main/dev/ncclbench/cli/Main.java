@@ -69,12 +69,17 @@ public final class Main {
         return code;
     }
 
-    /** Every command that reads the environment gets {@code env}, subcommands of subcommands too. */
+    /** Every command and mixin that reads the environment gets {@code env}, subcommands of subcommands too. */
     static void handEnvironment(CommandLine cl, Map<String, String> env) {
-        if (cl.getCommand() instanceof ReadsEnvironment c) {
+        handEnvironment(cl.getCommandSpec(), env);
+        cl.getSubcommands().values().forEach(sub -> handEnvironment(sub, env));
+    }
+
+    private static void handEnvironment(CommandLine.Model.CommandSpec spec, Map<String, String> env) {
+        if (spec.userObject() instanceof ReadsEnvironment c) {
             c.environment(env);
         }
-        cl.getSubcommands().values().forEach(sub -> handEnvironment(sub, env));
+        spec.mixins().values().forEach(mixin -> handEnvironment(mixin, env));
     }
 
     /**

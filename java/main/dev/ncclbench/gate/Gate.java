@@ -40,13 +40,13 @@ public final class Gate {
     }
 
     /**
+     * @param fp           the run's fingerprint ({@link Fingerprint#of})
      * @param baseline     null for the curve check alone
      * @param baselineFile where the baseline came from (for the report)
      * @param curve        the curve check's findings for this run
      */
-    public GateReport judge(String runFile, ResultDocument run, Baseline baseline, String baselineFile,
+    public GateReport judge(String runFile, ResultDocument run, Fingerprint fp, Baseline baseline, String baselineFile,
                             List<Finding> curve) {
-        Fingerprint fp = Fingerprint.of(run);
         Map<SizeKey, SizeSamples> runSamples = RunSamples.of(run, runFile);
         List<SizeResult> sizes = new ArrayList<>();
         List<Fingerprint.Change> changes = List.of();

@@ -32,9 +32,11 @@ import java.util.Set;
  * @param socketFloor what sockets reach on the same interface (GB/s or a socket run's file), or null
  * @param ignore      rule ids to skip: the curve check's are kept, the other books' (--ignore is every book's) left out
  * @param rules       what the gate accepts to compare
+ * @param thisHost    this node's name (launch/HostName.node with the process's environment): a run made here gets
+ *                    its NIC rates in the fingerprint; null: none
  */
 public record GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
-                        Set<String> ignore, GateRules rules) {
+                        Set<String> ignore, GateRules rules, String thisHost) {
     public GateJudge {
         // in the order given: the first unknown id is the one the usage line names
         Set<String> curve = new java.util.LinkedHashSet<>();
@@ -43,9 +45,14 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         rules = rules == null ? GateRules.DEFAULT : rules;
     }
 
+    /**
+     * Transitional, for cli/SweepCommand's --html judge, which does not pass this node's name yet: remove it once it
+     * calls the canonical constructor with the name made from the command line's environment.
+     */
     public GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
                      Set<String> ignore) {
-        this(dir, options, fabric, catalog, socketFloor, ignore, GateRules.DEFAULT);
+        this(dir, options, fabric, catalog, socketFloor, ignore, GateRules.DEFAULT,
+                dev.ncclbench.launch.HostName.node(null, System.getenv()));
     }
 
     /**
@@ -66,7 +73,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
     public GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
         Admission.checkFinished(runFile, doc, rules.allowPartial());
         BaselineStore store = new BaselineStore(dir);
-        Fingerprint fp = Fingerprint.of(doc);
+        Fingerprint fp = Fingerprint.of(doc, thisHost);
         java.util.Map<dev.ncclbench.baseline.SizeKey, dev.ncclbench.baseline.SizeSamples> lines = RunSamples.of(doc, runFile);
         Set<String> runCollectives = Admission.collectives(lines.keySet());
         Baseline b = null;
@@ -106,13 +113,13 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                     + " name the fabric they took");
         }
         List<Finding> findings = CurveRules.book().run(curve, ignore);
-        return new Gate(options, rules).judge(runFile, doc, b, bFile, findings);
+        return new Gate(options, rules).judge(runFile, doc, fp, b, bFile, findings);
     }
 
     /** The same decision, judging an unfinished run on its measured sizes (sweep --html of an interrupted run). */
     public GateJudge allowingPartial() {
         return new GateJudge(dir, options, fabric, catalog, socketFloor, ignore,
-                new GateRules(rules.allowChanged(), rules.requireAllSizes(), true));
+                new GateRules(rules.allowChanged(), rules.requireAllSizes(), true), thisHost);
     }
 
     /** The baseline the report overlays: the one the gate compared with, if any. */

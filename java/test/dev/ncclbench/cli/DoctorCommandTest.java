@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -27,18 +26,12 @@ class DoctorCommandTest {
         return Main.run(args, new PrintWriter(out), new PrintWriter(err));
     }
 
-    /** The command with its own environment, as the process would have it (the JVM's cannot be changed). */
+    /** `ncclbench doctor ARGS` with its own environment, as the command line hands it (the JVM's cannot be changed). */
     private int runWithEnv(Map<String, String> env, String... args) {
-        DoctorCommand cmd = new DoctorCommand();
-        cmd.env = env;
-        CommandLine cl = new CommandLine(cmd);
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        cl.setExecutionExceptionHandler((ex, c, p) -> {
-            err.write("ncclbench: " + ex.getMessage() + "\n");
-            return ex instanceof dev.ncclbench.NcclbenchException ne ? ne.exitCode().code : 1;
-        });
-        return cl.execute(args);
+        String[] all = new String[args.length + 1];
+        all[0] = "doctor";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return Main.run(all, new PrintWriter(out), new PrintWriter(err), env);
     }
 
     private static String host(String name) {

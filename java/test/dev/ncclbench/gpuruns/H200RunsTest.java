@@ -135,7 +135,7 @@ class H200RunsTest {
 
     @Test
     void preflightsJudgementPassesTheHealthyRuns() {
-        GateJudge judge = new GateJudge(tmp.resolve("none"), GateOptions.defaults(), null, null, null, Set.of());
+        GateJudge judge = new GateJudge(tmp.resolve("none"), GateOptions.defaults(), null, null, null, Set.of(), null, null);
         for (Path run : List.of(PREFLIGHT, DEFAULT)) {
             GateReport r = judge.judge(run.toString(), ResultInput.read(run), null, new PrintWriter(new StringWriter()));
             Preflight.Verdict v = Preflight.decide(List.of(), new Preflight.Sweep(0, null), Preflight.GateStep.of(r));
@@ -145,7 +145,7 @@ class H200RunsTest {
 
     @Test
     void anOlderResultsVersionSentenceIsSplitIntoFields() {
-        Fingerprint fp = Fingerprint.of(ResultInput.read(PLAIN));
+        Fingerprint fp = Fingerprint.of(ResultInput.read(PLAIN), null);
         assertEquals("2.28.9", fp.versions().get("nccl"), fp.versions().toString());
         assertFalse(fp.versions().values().stream().anyMatch(v -> v.contains("/")), "no library path in the key");
     }
