@@ -20,14 +20,6 @@ import java.util.Map;
 public record BackendChoice(Backend backend, String reason, Readiness readiness, boolean announce) {
 
     /**
-     * Transitional, for preflight/PreflightRun, which does not pass the environment yet: remove it once it calls
-     * the method below with the map the command line read.
-     */
-    public static BackendChoice choose(RunSpec spec, boolean singleNode) {
-        return choose(spec, singleNode, System.getenv());
-    }
-
-    /**
      * @param singleNode whether every rank of the job is on this node: a socket-interface backend then binds
      *                   loopback, and its readiness is judged on that
      * @param env        the process's environment, read once by the command line

@@ -45,14 +45,10 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         rules = rules == null ? GateRules.DEFAULT : rules;
     }
 
-    /**
-     * Transitional, for cli/SweepCommand's --html judge, which does not pass this node's name yet: remove it once it
-     * calls the canonical constructor with the name made from the command line's environment.
-     */
+    /** The gate's defaults: what report and sweep --html judge with. */
     public GateJudge(Path dir, GateOptions options, String fabric, Path catalog, String socketFloor,
-                     Set<String> ignore) {
-        this(dir, options, fabric, catalog, socketFloor, ignore, GateRules.DEFAULT,
-                dev.ncclbench.launch.HostName.node(null, System.getenv()));
+                     Set<String> ignore, String thisHost) {
+        this(dir, options, fabric, catalog, socketFloor, ignore, GateRules.DEFAULT, thisHost);
     }
 
     /**

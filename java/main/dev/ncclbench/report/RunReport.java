@@ -41,11 +41,21 @@ public final class RunReport {
      * (exit 2 naming the file): a report asked for and lost is never exit 0.
      */
     public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, PrintWriter err) {
-        htmlFor(json, html, new GateJudge(dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR,
-                dev.ncclbench.gate.GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of()), err);
+        // transitional, for cli/SweepCommand until it passes this node's name from the command line's environment
+        htmlFor(json, html, fabric, catalog, socketFloor, dev.ncclbench.launch.HostName.node(null, System.getenv()), err);
     }
 
-    /** As {@link #htmlFor(Path, Path, String, Path, String, PrintWriter)}, with the gate's settings given. */
+    /**
+     * @param thisHost this node's name (launch/HostName.node with the command line's environment): a run made here
+     *                 gets its NIC rates in the fingerprint
+     */
+    public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, String thisHost,
+                               PrintWriter err) {
+        htmlFor(json, html, new GateJudge(dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR,
+                dev.ncclbench.gate.GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of(), thisHost), err);
+    }
+
+    /** As {@link #htmlFor(Path, Path, String, Path, String, String, PrintWriter)}, with the gate's settings given. */
     public static void htmlFor(Path json, Path html, GateJudge judge, PrintWriter err) {
         Judged r;
         try {

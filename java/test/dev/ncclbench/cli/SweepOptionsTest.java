@@ -7,6 +7,8 @@ import dev.ncclbench.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SweepOptionsTest {
     private static RunSpec preflight(String... args) {
         PreflightCommand c = new PreflightCommand();
-        PreflightCommand.acceptFlagsAsSweepArgs(new CommandLine(c)).parseArgs(args);
+        CommandLine cl = PreflightCommand.acceptFlagsAsSweepArgs(new CommandLine(c));
+        Main.handEnvironment(cl, Map.of());
+        cl.parseArgs(args);
         return c.request().sweep();
     }
 

@@ -19,7 +19,7 @@ class GateTextTest {
     @Test
     void theTableIsTheTextWithoutItsVerdictLine(@TempDir Path dir) {
         Path run = Goldens.resources().resolve("golden/json/old/result-v1.json");
-        GateReport r = new GateJudge(dir.resolve("no-baselines"), GateOptions.defaults(), null, null, null, Set.of())
+        GateReport r = new GateJudge(dir.resolve("no-baselines"), GateOptions.defaults(), null, null, null, Set.of(), null)
                 .judge(run.toString(), ResultInput.read(run), null, new PrintWriter(new StringWriter()));
         StringWriter whole = new StringWriter();
         GateText.write(r, new PrintWriter(whole));
