@@ -15,7 +15,8 @@ public final class Collectives {
 
     static {
         for (Collective c : List.of(new AllReduce(), new AllGather(), new ReduceScatter(), new Broadcast(),
-                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(), new AllToAllV(AllToAllV.DEFAULT_SPREAD), new HyperCube())) {
+                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(),
+                new AllToAllV(AllToAllV.DEFAULT_SPREAD), new HyperCube())) {
             BY_NAME.put(c.name(), c);
         }
     }

@@ -23,7 +23,10 @@ public record DoctorOptions(Map<String, String> env, Path root, Path snapshot, B
         failOn = failOn == null ? FailOn.ERROR : failOn;
     }
 
-    /** This host with {@code env} (the process's, read by the command line), the probe on when NCCL is found, failing on errors. */
+    /**
+     * This host with {@code env} (the process's, read by the command line), the probe on when NCCL is found, failing
+     * on errors.
+     */
     public static DoctorOptions live(Map<String, String> env) {
         return new DoctorOptions(env, null, null, null, null, Set.of(), FailOn.ERROR);
     }

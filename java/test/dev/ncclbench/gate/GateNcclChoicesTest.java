@@ -128,7 +128,8 @@ class GateNcclChoicesTest {
         var run = ResultFiles.read(slowGdrOff);
         // recorded elsewhere: no NIC rate read from this host
         GateReport r = new Gate(GateOptions.defaults()).judge(slowGdrOff.toString(), run,
-                dev.ncclbench.baseline.Fingerprint.of(run, null), dev.ncclbench.baseline.BaselineStore.read(baselines.resolve("gdr.baseline.json")), "gdr", new ArrayList<>());
+                dev.ncclbench.baseline.Fingerprint.of(run, null),
+                dev.ncclbench.baseline.BaselineStore.read(baselines.resolve("gdr.baseline.json")), "gdr", new ArrayList<>());
         Preflight.Verdict v = Preflight.decide(List.of(), new Preflight.Sweep(0, null), Preflight.GateStep.of(r));
         assertTrue(v.line().contains("; GPUDirect RDMA off on 2 of 2 pairs (was NET/IB/0/GDRDMA)"), v.line());
     }
