@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -36,7 +37,16 @@ import java.util.concurrent.Callable;
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
                 + " other doctor error is FAIL (exit 3); a single process then skips the sweep, a rank with peers still"
                 + " joins it so that they do not wait for it.")
-public final class PreflightCommand implements Callable<Integer> {
+public final class PreflightCommand implements Callable<Integer>, ReadsEnvironment {
+
+    /** The process's environment, handed by {@link Main}. */
+    private Map<String, String> env;
+
+    @Override
+    public void environment(Map<String, String> env) {
+        this.env = env;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -82,7 +92,7 @@ public final class PreflightCommand implements Callable<Integer> {
         // a bad flag is exit 2 before the sweep's half minute
         outputs.check();
         OutputTarget.check("--html", html);
-        PreflightRun.Outcome r = new PreflightRun(human, e).run(request());
+        PreflightRun.Outcome r = new PreflightRun(human, e, env).run(request());
         outputs.write(r.report(), o);
         // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)
         human.println(r.report().verdict().line());
@@ -99,7 +109,7 @@ public final class PreflightCommand implements Callable<Integer> {
         // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
         RouteInputs sweepPath = RouteOptions.resolve(settings.fabricFlags.fabric,
                 settings.fabricFlags.fabric == null ? null : settings.fabricFlags.catalog, settings.floor.socketFloor);
-        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, System.getenv("NCCL_SOCKET_IFNAME")),
+        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, env.get("NCCL_SOCKET_IFNAME")),
                 sweepOptions.launch(false), sweepPath, argv, !noDoctor, ignored, settings.fabricFlags.catalog, gate,
                 baseline, html, !outputs.json);
     }

@@ -40,11 +40,12 @@ public final class PreflightRun {
     /**
      * @param human where doctor's findings, the sweep's table and the gate's text go (stderr with --json)
      * @param err   where the sweep's and the gate's one-line notes go
+     * @param env   the process's environment, read once by the command line
      */
-    public PreflightRun(PrintWriter human, PrintWriter err) {
+    public PreflightRun(PrintWriter human, PrintWriter err, Map<String, String> env) {
         this.human = human;
         this.err = err;
-        this.env = System.getenv();
+        this.env = env;
     }
 
     /**
@@ -100,7 +101,7 @@ public final class PreflightRun {
     /** The sweep, its failure as its exit code and reason (said on err as `ncclbench sweep` says it). */
     private Preflight.Sweep sweep(PreflightRequest request, RunSpec spec, LaunchInfo launch) {
         try {
-            SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err)
+            SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err, env)
                     .withCommandLine(request.commandLine()).withProfile(SweepProfile.PREFLIGHT);
             return new Preflight.Sweep(runner.run().code, null);
         } catch (NcclbenchException e) {

@@ -35,11 +35,6 @@ public final class RunReport {
         return new Judged(data, gate);
     }
 
-    /** Transitional, for cli/SweepCommand until it passes this node's name from the command line's environment. */
-    public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, PrintWriter err) {
-        htmlFor(json, html, fabric, catalog, socketFloor, dev.ncclbench.launch.HostName.node(null, System.getenv()), err);
-    }
-
     /**
      * sweep --html: the report of one run (an interrupted one too), judged against its matching baseline if any. A
      * run that cannot be read or judged is one line on err; a page that cannot be written is the command's error

@@ -48,14 +48,6 @@ public final class SweepRunner {
     private SweepProfile profile = SweepProfile.SWEEP;
 
     /**
-     * Transitional, for the two callers that do not pass the environment yet (cli/SweepCommand, preflight/PreflightRun):
-     * remove it once they call the constructor below with the map the command line read.
-     */
-    public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err) {
-        this(spec, launch, path, out, err, System.getenv());
-    }
-
-    /**
      * @param env the process's environment, read once by the command line (a test passes its own: nccl-tests'
      *            NCCL_TESTS_SPLIT, a launcher's variables)
      */

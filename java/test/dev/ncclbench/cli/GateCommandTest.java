@@ -44,17 +44,31 @@ class GateCommandTest {
         CliRun r = cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "1K", "-e", "4M", "-f", "16", "-n", "10",
                 "--no-progress", "--json", run.toString(), "--out", dir.toString());
         assertEquals(0, r.code(), r.err());
+        // each placement's samples become their median: a real run's figures, without the spread a loaded machine puts
+        // in them (a 4 MiB line at ±200% on a busy 2-core VM hid even a tenfold slowdown). What is judged here is
+        // what the gate writes, not how it weighs noise (SampleComparisonTest does that)
         ObjectNode doc = (ObjectNode) JSON.readTree(run.toFile());
+        scaleSamples(doc, 1);
+        JSON.writeValue(run.toFile(), doc);
+        scaleSamples(doc, 10);
+        slow = dir.resolve("slow.json");
+        JSON.writeValue(slow.toFile(), doc);
+    }
+
+    /** Every placement's samples set to their median times {@code factor}. */
+    private static void scaleSamples(ObjectNode doc, double factor) {
         for (JsonNode row : doc.get("rows")) {
             for (String placement : List.of("out_of_place", "in_place")) {
                 ArrayNode samples = (ArrayNode) row.get(placement).get("samples_us");
+                List<Double> sorted = new ArrayList<>();
+                samples.forEach(v -> sorted.add(v.asDouble()));
+                sorted.sort(null);
+                double median = sorted.get(sorted.size() / 2);
                 for (int i = 0; i < samples.size(); i++) {
-                    samples.set(i, samples.get(i).asDouble() * 10);
+                    samples.set(i, median * factor);
                 }
             }
         }
-        slow = dir.resolve("slow.json");
-        JSON.writeValue(slow.toFile(), doc);
     }
 
     Path baselines(String name, Path... runs) {
@@ -98,7 +112,7 @@ class GateCommandTest {
         int failures = x.getElementsByTagName("failure").getLength();
         assertEquals(Integer.parseInt(((Element) x.getElementsByTagName("testsuite").item(0)).getAttribute("failures")),
                 failures);
-        assertTrue(failures >= 1, "failures " + failures); // small sizes' noise on a loaded VM can hide even 10x
+        assertEquals(cases.getLength(), failures, "every line is ten times slower");
         Element last = (Element) cases.item(cases.getLength() - 1);
         assertEquals("all_reduce 4 MiB in-place", last.getAttribute("name"));
         assertEquals(1, last.getElementsByTagName("failure").getLength());

@@ -71,6 +71,7 @@ class NcclTestsCommandLinesTest {
     void parsesWithNcclTestsMeaningsAndTheSocketBackendTakesItOrSaysItNeedsAGpu(String line) {
         SweepCommand cmd = new SweepCommand();
         new CommandLine(cmd).parseArgs(sweepArgs(line).toArray(new String[0]));
+        cmd.environment(java.util.Map.of());
         RunSpec spec = cmd.resolve();
         try {
             BackendChecks.refuseIdleFlags(Backends.byName("socket"), spec);

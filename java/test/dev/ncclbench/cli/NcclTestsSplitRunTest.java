@@ -49,6 +49,7 @@ class NcclTestsSplitRunTest {
         withSplit.remove("NCCL_TESTS_SPLIT");
         withSplit.remove("NCCL_TESTS_SPLIT_MASK");
         withSplit.putAll(env);
+        cmd.environment(withSplit);
         int code = new SweepRunner(cmd.resolve(), cmd.launch(), cmd.path(), new PrintWriter(out, true),
                 new PrintWriter(err, true), withSplit).run().code;
         return new Run(code, out.toString(), err.toString());

@@ -60,6 +60,7 @@ class SweepOptionsTest {
     void theSweepsOwnDefaultsAreTheWholeRange() {
         SweepCommand c = new SweepCommand();
         new CommandLine(c).parseArgs();
+        c.environment(Map.of());
         RunSpec s = c.resolve();
         assertEquals(8L << 30, s.maxBytes());
         assertEquals(2, s.stepFactor());

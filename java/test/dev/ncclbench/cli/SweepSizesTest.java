@@ -22,6 +22,7 @@ class SweepSizesTest {
     private static RunSpec resolve(String... args) {
         SweepCommand cmd = new SweepCommand();
         new CommandLine(cmd).parseArgs(args);
+        cmd.environment(java.util.Map.of());
         return cmd.resolve();
     }
 
