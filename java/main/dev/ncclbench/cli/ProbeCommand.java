@@ -2,7 +2,6 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.netif.InterfaceAdvice;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
@@ -75,8 +74,7 @@ public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "libnccl.so.2 at " + library + " cannot be loaded: " + r.dlError());
         }
         if (r.bootstrapFailed()) {
-            throw new NcclbenchException(ExitCode.ENVIRONMENT, "NCCL cannot bootstrap: \"" + r.ncclSentence() + "\" ("
-                    + r.resultName() + "); " + InterfaceAdvice.bootstrapRemedy(env.get("NCCL_SOCKET_IFNAME")));
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, r.bootstrapFailure(env.get("NCCL_SOCKET_IFNAME")));
         }
         return 0;
     }

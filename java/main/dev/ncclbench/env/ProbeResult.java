@@ -56,6 +56,12 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
     }
 
     /** NCCL loaded and ncclGetUniqueId failed: a bootstrap that would fail in every rank. */
+    /** "NCCL cannot bootstrap: ..." with what to change, judged with this process's NCCL_SOCKET_IFNAME. */
+    public String bootstrapFailure(String socketIfname) {
+        return "NCCL cannot bootstrap: \"" + ncclSentence() + "\" (" + resultName() + "); "
+                + dev.ncclbench.netif.InterfaceAdvice.bootstrapRemedy(socketIfname);
+    }
+
     public boolean bootstrapFailed() {
         return problem == null && loaded && uniqueIdStatus != 0;
     }
