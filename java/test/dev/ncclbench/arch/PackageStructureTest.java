@@ -49,6 +49,20 @@ class PackageStructureTest {
             .that().resideInAPackage("dev.ncclbench.cli")
             .should().dependOnClassesThat().resideInAPackage("dev.ncclbench.internal..");
 
+    /**
+     * cli builds requests and renders what comes back: it reaches each command's engine through one library call,
+     * never the rooms behind it (the log reader, the interface rules, a rule book's rules, a host's evidence, the
+     * store, a backend's own classes). A command that needs one of these needs a library call in its package.
+     */
+    @ArchTest
+    static final ArchRule cliStaysOutOfTheEngineRooms = noClasses()
+            .that().resideInAPackage("dev.ncclbench.cli")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.ncclbench.nccllog..", "dev.ncclbench.netif..",
+                    "dev.ncclbench.gate.curve..", "dev.ncclbench.doctor.rules..", "dev.ncclbench.doctor.compare..",
+                    "dev.ncclbench.doctor.snapshot..", "dev.ncclbench.doctor.predict..", "dev.ncclbench.diagnosis.facts..",
+                    "dev.ncclbench.diagnosis.rules..", "dev.ncclbench.backend.nccl..", "dev.ncclbench.backend.socket..",
+                    "dev.ncclbench.rendezvous..");
+
     /** The rules above pass trivially on an empty or wrong import: main's classes are there, the tests are not. */
     @ArchTest
     static void readsTheMainClassesOnly(JavaClasses classes) {
