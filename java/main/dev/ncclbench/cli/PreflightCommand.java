@@ -50,12 +50,8 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
-    boolean help;
-
-    // -V is nccl-tests' device_cta_count (the sweep's flags): the version is --version alone
-    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
-    boolean version;
+    @Mixin
+    HelpFlags helpFlags = new HelpFlags();
 
     /** The sweep's own flags, with preflight's shorter defaults ({@link SweepProfile#PREFLIGHT}). */
     @Mixin

@@ -39,12 +39,8 @@ public final class SweepCommand implements Callable<Integer>, ReadsEnvironment {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
-    boolean help;
-
-    // -V is nccl-tests' device_cta_count (NcclTestsFlags): the version is --version alone
-    @Option(names = "--version", versionHelp = true, description = "Print version information and exit.")
-    boolean version;
+    @Mixin
+    HelpFlags helpFlags = new HelpFlags();
 
     @Mixin
     SweepOptions options = new SweepOptions();
