@@ -7,11 +7,11 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * The sweep's flags, one entry each: what the command line calls it, what the result's "spec" calls it, its default,
- * which backends honour it, whether every rank must agree on it, whether a baseline is keyed by it and whether a
- * baseline measured with another value is refused. {@link MeasuredFlags} (the rendezvous' agreement), the baseline's
- * fingerprint, the gate's admission, the idle-flag refusal and {@link RunSpec.Builder}'s defaults all read this
- * table: a new flag is one entry here, its option and converter in cli, and the code that uses it.
+ * The sweep's flags, one entry each: what the command line calls it, what the result's "spec" calls it, its type and
+ * default, which backends honour it, whether every rank must agree on it, whether a baseline is keyed by it and
+ * whether a baseline measured with another value is refused. {@link MeasuredFlags} (the rendezvous' agreement), the
+ * baseline's fingerprint, the gate's admission, the idle-flag refusal and {@link RunSpec.Builder}'s defaults all read
+ * this table: a new flag is one entry here, its option and converter in cli, and the code that uses it.
  *
  * <p>Only the flags of {@link RunSpec} are here; the ones that choose where a run writes or what it prints (--json,
  * --html, --no-progress, --force) or how it is launched (--rank, --rendezvous) are not measured and not recorded.
@@ -121,6 +121,11 @@ public enum SweepFlag {
 
     public Object defaultValue() {
         return defaultValue;
+    }
+
+    /** Its value's type as the spec holds it: Long (sizes), Integer (counts, switches) or String (names). */
+    public Class<?> type() {
+        return defaultValue.getClass();
     }
 
     /** The capability a backend must have to honour it; null when every backend does. */

@@ -29,6 +29,10 @@ class SweepFlagTableTest {
                 OptionSpec o = cl.getCommandSpec().findOption(f.longName());
                 assertNotNull(o, cl.getCommandName() + " has no " + f.longName());
                 assertTrue(Arrays.asList(o.names()).contains(f.flag()), f.longName() + " is also " + f.flag());
+                Class<?> type = o.type().isPrimitive() ? boxed(o.type()) : o.type();
+                if (!type.isEnum()) {
+                    assertEquals(f.type(), type, f.flag() + "'s type");
+                }
                 Object initial = o.initialValue();
                 if (initial != null && !(o.typeInfo().isCollection())) {
                     String asGiven = initial instanceof Enum<?> e ? e.name() : String.valueOf(initial);
@@ -36,6 +40,10 @@ class SweepFlagTableTest {
                 }
             }
         }
+    }
+
+    private static Class<?> boxed(Class<?> primitive) {
+        return primitive == long.class ? Long.class : primitive == int.class ? Integer.class : primitive;
     }
 
     @Test
