@@ -30,8 +30,8 @@ import java.util.concurrent.Callable;
  * {@link Preflight} decides.
  */
 @Command(name = "preflight", sortOptions = false, versionProvider = VersionProvider.class,
-        description = "Before a long job: doctor's host checks, a short sweep (8 B to 1G with GPUs, 64M on sockets: 25 s"
-                + " in all on a 2-core VM without a GPU), the path verdict from"
+        description = "Before a long job: doctor's host checks, a short sweep (8 B to 1G with GPUs, 64M on sockets: 10 s"
+                + " in all on an idle 2-core VM without a GPU), the path verdict from"
                 + " NCCL's log, the gate against the matching baseline; one line PASS / DEGRADED / FAIL with the reason.",
         footer = "%nVerdict: FAIL of any step over DEGRADED over PASS; the line names the worst reason and how many more."
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"

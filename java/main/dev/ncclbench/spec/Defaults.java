@@ -60,7 +60,7 @@ public final class Defaults {
     /** The socket backend's -e when none is given: large enough to reach the bandwidth plateau on a 100G NIC. */
     public static final long SOCKET_DEFAULT_MAX_BYTES = 128L << 20;
     /**
-     * preflight's short sweep (25 s in all on a 2-core VM without a GPU: README's Preflight): -b, -e with GPUs, -e
+     * preflight's short sweep (10 s in all on an idle 2-core VM without a GPU: README's Preflight): -b, -e with GPUs, -e
      * without (host memory, sockets), -f, -n, -w.
      */
     public static final long PREFLIGHT_MIN_BYTES = 8;
