@@ -37,7 +37,7 @@ public final class BackendChecks {
         List<String> have = new ArrayList<>();
         Backends.all().stream().filter(b -> b.capabilities().contains(f.needs())).forEach(b -> have.add(b.name()));
         // nccl-tests' own flags say so first: a nccl-tests command line is refused only for wanting a GPU
-        boolean ncclTestsFlag = f.flag().length() == 2 && !backend.capabilities().contains(Capability.DEVICE_TIMING);
+        boolean ncclTestsFlag = f.isNcclTests() && !backend.capabilities().contains(Capability.DEVICE_TIMING);
         return (ncclTestsFlag ? "nccl-tests flag " + f.given(asked) + " needs a GPU: it " : f.given(asked) + " ")
                 + "does nothing on the " + backend.name() + " backend" + (have.isEmpty() ? "" : "; it is a flag of the "
                 + String.join(" and ", have) + " backend" + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")");
@@ -77,28 +77,30 @@ public final class BackendChecks {
      * else the largest power of two below -b that does; 0 when nothing fits.
      */
     public static long largestFitting(Backend backend, RunSpec spec, int world, boolean memory) {
-        if (fits(backend, spec, spec.maxBytes(), world, memory)) {
+        // one budget for every size tried: the memory is the same, only the buffers grow
+        MemoryBudget budget = memory ? backend.memory(spec) : null;
+        if (fits(backend, spec, spec.maxBytes(), world, budget)) {
             return spec.maxBytes(); // -e itself need not be a size of the sweep (8 x 4^k never is 64M)
         }
         long fits = 0;
         for (long size : spec.sizes()) {
-            if (fits(backend, spec, size, world, memory)) {
+            if (fits(backend, spec, size, world, budget)) {
                 fits = size;
             }
         }
         for (long size = Long.highestOneBit(Math.max(1, spec.minBytes())); fits == 0 && size >= 1; size >>= 1) {
-            if (fits(backend, spec, size, world, memory)) {
+            if (fits(backend, spec, size, world, budget)) {
                 fits = size;
             }
         }
         return fits;
     }
 
-    private static boolean fits(Backend backend, RunSpec spec, long size, int world, boolean memory) {
+    /** @param budget where the buffers must fit, or null to judge the per-buffer limit alone */
+    private static boolean fits(Backend backend, RunSpec spec, long size, int world, MemoryBudget budget) {
         if (size > backend.maxBytes()) {
             return false;
         }
-        MemoryBudget budget = memory ? backend.memory(spec) : null;
         return budget == null || need(budget, spec, size, world) <= room(budget);
     }
 

@@ -110,6 +110,11 @@ public enum SweepFlag {
         return letter != null ? letter : longName;
     }
 
+    /** Whether nccl-tests has it (it has a letter): a nccl-tests command line may carry it. */
+    public boolean isNcclTests() {
+        return letter != null;
+    }
+
     public String longName() {
         return longName;
     }
