@@ -9,6 +9,8 @@ public enum ExitCode {
     RUN_FAILED(4, "run failed (wrong results, rank lost, NCCL error)"),
     TIMEOUT(5, "timeout / hang"),
     DEGRADED(6, "regression against baseline or degraded path"),
+    NO_BASELINE(7, "no baseline to compare with: none was measured as the run was (gate; --curve-only judges the"
+            + " curve alone)"),
     INTERRUPTED(130, "interrupted by SIGINT (Ctrl-C): rows measured are kept, status interrupted"),
     TERMINATED(143, "terminated by SIGTERM (scancel, a time limit): rows measured are kept, status interrupted");
 

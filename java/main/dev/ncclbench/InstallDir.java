@@ -13,6 +13,11 @@ import java.util.Optional;
 public final class InstallDir {
     /** Overrides the lookup (the build passes the checkout to the tests' child JVMs). */
     public static final String PROPERTY = "ncclbench.basedir";
+    /**
+     * The folder of a checkout or bundle that holds what a site keeps beside the code: the fabric catalog
+     * (diagnosis/CatalogLocation) and the recorded baselines (baseline/BaselineFolder).
+     */
+    public static final Path BASELINES = Path.of("results", "baselines");
 
     private InstallDir() {
     }

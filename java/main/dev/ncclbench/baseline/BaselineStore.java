@@ -19,9 +19,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-/** Baseline files: NAME.baseline.json under a folder (default results/baselines), written atomically. */
+/** Baseline files: NAME.baseline.json under a folder ({@link BaselineFolder}), written atomically. */
 public final class BaselineStore {
-    public static final Path DEFAULT_DIR = Path.of("results", "baselines");
     public static final String SUFFIX = ".baseline.json";
     // Sorted map keys and indented; reading ignores fields a later version adds.
     private static final ObjectWriter JSON = Json.sortedPretty();
@@ -47,11 +46,13 @@ public final class BaselineStore {
      * @throws NcclbenchException (usage) when it is missing, corrupt, or not a baseline: one line
      */
     public Baseline resolve(String nameOrFile) {
+        return read(fileOf(nameOrFile));
+    }
+
+    /** The file {@link #resolve} reads: the path given, else NAME.baseline.json in this folder. */
+    public Path fileOf(String nameOrFile) {
         Path p = Path.of(nameOrFile);
-        if (!Files.exists(p) && !nameOrFile.contains("/")) {
-            p = pathOf(nameOrFile);
-        }
-        return read(p);
+        return !Files.exists(p) && !nameOrFile.contains("/") ? pathOf(nameOrFile) : p;
     }
 
     /** Reads and checks one baseline file; a corrupt or foreign file is a usage error naming it. */
@@ -107,7 +108,8 @@ public final class BaselineStore {
             throw NcclbenchException.usage("cannot rename atomically in " + file.toAbsolutePath().getParent()
                     + "; choose another --out");
         } catch (IOException e) {
-            throw NcclbenchException.usage("cannot write baseline " + file + ": " + e.getMessage());
+            throw NcclbenchException.usage("cannot write baseline " + file + ": " + e.getMessage()
+                    + " (name a folder you can write with --dir, or a file with --out)");
         }
     }
 

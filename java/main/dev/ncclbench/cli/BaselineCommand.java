@@ -2,6 +2,7 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.baseline.Baseline;
+import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.baseline.BaselineRecorder;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.launch.HostName;
@@ -55,8 +56,8 @@ public final class BaselineCommand implements Runnable {
         @Option(names = "--out", paramLabel = "FILE", description = "write here instead of <dir>/NAME.baseline.json")
         Path out;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
-        Path dir = BaselineStore.DEFAULT_DIR;
+        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
+        Path dir;
 
         @Option(names = "--force", description = "replace an existing baseline of that name (or --out file)")
         boolean force;
@@ -76,7 +77,7 @@ public final class BaselineCommand implements Runnable {
             }
             String thisHost = HostName.node(null, env);
             Baseline b = BaselineRecorder.record(sources, name, thisHost);
-            BaselineStore store = new BaselineStore(dir);
+            BaselineStore store = new BaselineStore(BaselineFolder.of(dir));
             Path file = out != null ? out : store.pathOf(b.name());
             if (append && java.nio.file.Files.exists(file)) {
                 b = BaselineRecorder.append(BaselineStore.read(file), file.toString(), sources, thisHost);
@@ -102,16 +103,16 @@ public final class BaselineCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
-        Path dir = BaselineStore.DEFAULT_DIR;
+        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
+        Path dir;
 
         @Override
         public Integer call() {
             PrintWriter w = spec.commandLine().getOut();
-            BaselineStore store = new BaselineStore(dir);
+            BaselineStore store = new BaselineStore(BaselineFolder.of(dir));
             List<Path> files = store.files();
             if (files.isEmpty()) {
-                w.println("no baselines in " + dir + " (record one: ncclbench baseline record RUN.json)");
+                w.println("no baselines in " + store.dir() + " (record one: ncclbench baseline record RUN.json)");
                 return 0;
             }
             w.printf(Locale.ROOT, "%-32s %-12s %4s %5s  %-20s  %s%n", "# name", "fingerprint", "runs", "sizes",
@@ -137,12 +138,12 @@ public final class BaselineCommand implements Runnable {
         @Parameters(paramLabel = "NAME|FILE", description = "a baseline name in the folder, or a file")
         String baseline;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: results/baselines)")
-        Path dir = BaselineStore.DEFAULT_DIR;
+        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
+        Path dir;
 
         @Override
         public Integer call() {
-            Baseline b = new BaselineStore(dir).resolve(baseline);
+            Baseline b = new BaselineStore(BaselineFolder.of(dir)).resolve(baseline);
             PrintWriter w = spec.commandLine().getOut();
             w.println("# baseline " + b.name() + ", recorded " + b.createdAt() + ", fingerprint " + b.fingerprintId());
             w.println("# " + b.fingerprint().summary());

@@ -50,8 +50,10 @@ final class ExitCodes {
             Map.entry("gate", List.of(
                     m(ExitCode.OK, "pass"),
                     INTERNAL,
-                    m(ExitCode.USAGE, "usage (bad file, corrupt baseline)"),
-                    m(ExitCode.DEGRADED, "regression or degraded path"))),
+                    m(ExitCode.USAGE, "usage (bad file, corrupt baseline, no size in both: NOTHING_TO_COMPARE)"),
+                    m(ExitCode.DEGRADED, "regression or degraded path"),
+                    m(ExitCode.NO_BASELINE, "NO_BASELINE: no baseline was measured as the run was (--curve-only:"
+                            + " the curve check alone)"))),
             Map.entry("report", List.of(
                     m(ExitCode.OK, "written"),
                     INTERNAL,

@@ -1,5 +1,6 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.fleet.FleetOutputs;
 import dev.ncclbench.fleet.FleetRun;
 import dev.ncclbench.fleet.FleetSettings;
@@ -105,8 +106,9 @@ public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
             + " is kept per load, so record with --survey round-robin to have every pair alone")
     String recordBaseline;
 
-    @Option(names = "--baseline-dir", paramLabel = "DIR", description = "Baseline folder (default: ${DEFAULT-VALUE})")
-    Path baselineDir = dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR;
+    @Option(names = "--baseline-dir", paramLabel = "DIR", description = "Baseline folder (default: results/baselines of"
+            + " ncclbench's checkout or bundle, as for gate)")
+    Path baselineDir;
 
     @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name in the verdicts and the drain list"
             + " (default: SLURMD_NODENAME under Slurm, else the kernel's host name up to the first dot, as NCCL takes it)")
@@ -164,7 +166,7 @@ public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
-                baselineDir, allowUnauthenticated);
+                BaselineFolder.of(baselineDir), allowUnauthenticated);
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), env).code;
     }
 

@@ -1,5 +1,6 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.gate.GateOptions;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -42,10 +44,13 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        outputs.check();
         GateJudge judge = settings.judge();
+        Map<String, Path> inputs = new LinkedHashMap<>();
+        inputs.put("the run's result", ResultInput.fileOf(run));
+        inputs.putAll(settings.inputs(baseline));
+        outputs.check(inputs, Map.of());
         ResultDocument doc = ResultInput.read(run);
-        GateReport r = judge.judge(run.toString(), doc, baseline, spec.commandLine().getErr());
+        GateReport r = judge.judge(run.toString(), doc, baseline);
         outputs.write(r, spec.commandLine().getOut());
         return r.exitCode().code;
     }
@@ -60,8 +65,12 @@ public final class GateCommand implements Callable<Integer> {
             this.env = env;
         }
 
-        @Option(names = "--dir", paramLabel = "DIR", description = "baseline folder (default: ${DEFAULT-VALUE})")
-        Path dir = BaselineStore.DEFAULT_DIR;
+        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
+        Path dir;
+
+        @Option(names = "--curve-only", description = "judge the curve's shape alone, looking for no baseline; without"
+                + " it a run that no baseline matches is the verdict NO_BASELINE (gate: exit 7)")
+        boolean curveOnly;
 
         @Option(names = "--tolerance", paramLabel = "PCT", converter = Ranges.Percent.class,
                 description = "smallest change that counts (default: 5)")
@@ -104,10 +113,24 @@ public final class GateCommand implements Callable<Integer> {
             return new GateOptions(tolerance, GateOptions.overrides(toleranceAt), latencyBelow, alpha);
         }
 
+        /**
+         * The files these flags have the gate read, in words, for the check that no output names one of them.
+         *
+         * @param baseline --baseline, or null
+         */
+        Map<String, Path> inputs(String baseline) {
+            Map<String, Path> in = new LinkedHashMap<>();
+            in.put("the baseline", baseline == null ? null : new BaselineStore(BaselineFolder.of(dir)).fileOf(baseline));
+            in.put("the fabric catalog (--catalog)", fabricFlags.catalog);
+            in.put("the socket floor's run (--socket-floor)", floor.socketFloor == null ? null
+                    : Path.of(floor.socketFloor));
+            return in;
+        }
+
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
-                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial), HostName.node(null, env));
+                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial, curveOnly), HostName.node(null, env));
         }
     }
 }

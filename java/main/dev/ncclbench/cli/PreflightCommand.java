@@ -7,7 +7,6 @@ import dev.ncclbench.preflight.PreflightRun;
 import dev.ncclbench.spec.SweepProfile;
 import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
-import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,6 +17,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,11 +83,12 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
     public Integer call() {
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter e = spec.commandLine().getErr();
-        // --json: stdout holds the one JSON document; the findings, the sweep's table and the verdict go to stderr
-        PrintWriter human = outputs.json ? e : o;
+        // --json -: stdout holds the one JSON document; the findings, the sweep's table and the verdict go to stderr
+        PrintWriter human = outputs.jsonOnStdout() ? e : o;
         // a bad flag is exit 2 before the sweep's half minute
-        outputs.check();
-        OutputTarget.check("--html", html);
+        Map<String, Path> report = new LinkedHashMap<>();
+        report.put("--html", html);
+        outputs.check(settings.inputs(baseline), report);
         PreflightRun.Outcome r = new PreflightRun(human, e, env).run(request());
         outputs.write(r.report(), o);
         // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)
@@ -107,8 +108,9 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
                 settings.fabricFlags.fabric == null ? null : settings.fabricFlags.catalog, settings.floor.socketFloor);
         return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, env.get("NCCL_SOCKET_IFNAME")),
                 sweepOptions.launch(false), sweepPath, argv, !noDoctor, ignored, settings.fabricFlags.catalog, gate,
-                baseline, html, !outputs.json);
+                baseline, html, !outputs.jsonOnStdout());
     }
+
 
     private Set<String> doctorIgnored() {
         return PreflightRequest.doctorIgnored(doctorIgnore, settings.rules.ignored());

@@ -57,7 +57,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (Path p : runs) {
             docs.add(new ReportData.Run(RunReport.label(p), p.toString(), ResultInput.read(p)));
         }
-        RunReport.Judged r = RunReport.assemble(docs, settings.judge(), baseline, spec.commandLine().getErr());
+        RunReport.Judged r = RunReport.assemble(docs, settings.judge(), baseline);
         RunReport.write(r.data(), html, png, svg);
         PrintWriter out = spec.commandLine().getOut();
         out.println(r.gate().verdictLine());

@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public final class CatalogLocation {
     /** Where the site-editable catalog lives in a checkout and in a bundle. */
-    public static final Path IN_INSTALL = Path.of("results", "baselines", "fabric-catalog.txt");
+    public static final Path IN_INSTALL = InstallDir.BASELINES.resolve("fabric-catalog.txt");
 
     private CatalogLocation() {
     }

@@ -40,14 +40,16 @@ public final class Gate {
     }
 
     /**
+     * @param runSamples   the run's samples per line ({@link RunSamples#of})
      * @param fp           the run's fingerprint ({@link Fingerprint#of})
-     * @param baseline     null for the curve check alone
+     * @param baseline     null when there is none to compare with
      * @param baselineFile where the baseline came from (for the report)
      * @param curve        the curve check's findings for this run
+     * @param none         where the gate looked for a baseline and found none; null with a baseline, or when the
+     *                     curve check alone was asked for
      */
-    public GateReport judge(String runFile, ResultDocument run, Fingerprint fp, Baseline baseline, String baselineFile,
-                            List<Finding> curve) {
-        Map<SizeKey, SizeSamples> runSamples = RunSamples.of(run, runFile);
+    public GateReport judge(String runFile, ResultDocument run, Map<SizeKey, SizeSamples> runSamples, Fingerprint fp,
+                            Baseline baseline, String baselineFile, List<Finding> curve, NoBaseline none) {
         List<SizeResult> sizes = new ArrayList<>();
         List<Fingerprint.Change> changes = List.of();
         if (baseline != null) {
@@ -68,7 +70,7 @@ public final class Gate {
                 }
             }
         } else {
-            runSamples.values().forEach(r -> sizes.add(absent(r, SizeResult.Status.NEW, fp.ranks())));
+            runSamples.values().forEach(r -> sizes.add(absent(r, SizeResult.Status.UNCOMPARED, fp.ranks())));
         }
         sizes.sort((a, b) -> SizeKey.ORDER.compare(a.key(), b.key()));
         return new GateReport(runFile, baseline == null ? null : baseline.name(), baselineFile,
@@ -77,7 +79,7 @@ public final class Gate {
                 List.copyOf(curve), options.describe(), Instant.now().getEpochSecond(), rules.requireAllSizes(),
                 "ok".equals(run.status()) ? null : run.status(),
                 baseline == null ? null : dev.ncclbench.choices.ChoiceDiff.compare(baseline.ncclChoices(),
-                        run.ncclChoices(), "the baseline", "this run"));
+                        run.ncclChoices(), "the baseline", "this run"), none);
     }
 
     /** One line's verdict: also what fleet --baseline judges each pair with (the same tests and thresholds). */
@@ -118,6 +120,9 @@ public final class Gate {
             status = SizeResult.Status.UNJUDGED;
         } else if (c.reallySlower(options.alpha()) && worse > tol) {
             status = SizeResult.Status.REGRESSION;
+        } else if (worse > tol) {
+            // worse beyond the tolerance, yet inside the noise band or not shown by the rank test: not "ok"
+            status = SizeResult.Status.TOO_NOISY;
         } else if (c.reallyFaster(options.alpha()) && better > tol) {
             status = SizeResult.Status.IMPROVED;
         } else {

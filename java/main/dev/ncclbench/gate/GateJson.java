@@ -28,13 +28,16 @@ public final class GateJson {
 
     /** The whole file. */
     @JsonPropertyOrder({"kind", "schema_version", "verdict", "exit_code", "summary", "run", "baseline", "baseline_file",
-            "baseline_runs", "exact_fingerprint", "fingerprint_id", "fingerprint", "options", "timestamp", "changes",
-            "nccl_choices", "sizes", "curve"})
+            "baseline_runs", "exact_fingerprint", "fingerprint_id", "fingerprint", "no_baseline", "options", "timestamp",
+            "changes", "nccl_choices", "sizes", "curve"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String kind, int schemaVersion, String verdict, int exitCode, String summary,
                            @JsonProperty("run") String runFile, @JsonProperty("baseline") String baselineName,
                            String baselineFile, int baselineRuns, @JsonProperty("exact_fingerprint") boolean exactMatch,
-                           String fingerprintId, Fingerprint fingerprint, String options, long timestamp,
+                           String fingerprintId, Fingerprint fingerprint,
+                           // where the gate looked for a baseline and found none (verdict NO_BASELINE)
+                           @JsonInclude(JsonInclude.Include.NON_NULL) NoBaseline noBaseline, String options,
+                           long timestamp,
                            List<Fingerprint.Change> changes,
                            // what NCCL decided differently from the baseline's runs, whatever the verdict
                            @JsonInclude(JsonInclude.Include.NON_NULL) dev.ncclbench.choices.Comparison ncclChoices,
@@ -43,26 +46,27 @@ public final class GateJson {
 
     /** One table line: its key spelt out, the figures judged, the statistics (null when one side lacks the line). */
     @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "placement", "status", "judged_on", "statistic",
-            "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "baseline_path",
-            "run_path", "statistics"})
+            "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "change_ci_low",
+            "change_ci_high", "baseline_path", "run_path", "statistics"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Size(String collective, long size, String type, String redop, int root, String placement,
                        String status, String judgedOn, String statistic, @NanAsNull double baselineTableUs,
                        @NanAsNull double runTableUs, double tolerance, @NanAsNull double baselineValue,
-                       @NanAsNull double runValue, @NanAsNull double change, String baselinePath, String runPath,
-                       Comparison statistics) {
+                       @NanAsNull double runValue, @NanAsNull double change, @NanAsNull double changeCiLow,
+                       @NanAsNull double changeCiHigh, String baselinePath, String runPath, Comparison statistics) {
         static Size of(SizeResult s) {
+            double[] ci = s.changeInterval();
             return new Size(s.key().collective(), s.key().size(), s.key().type(), s.key().redop(), s.key().root(),
                     s.key().placement(), s.status().name().toLowerCase(Locale.ROOT), s.metric(), s.statistic(),
-                    s.baseTableUs(), s.runTableUs(), s.tolerance(), s.baselineValue(), s.runValue(), s.change(),
-                    s.basePath(), s.runPath(), s.comparison());
+                    s.baseTableUs(), s.runTableUs(), s.tolerance(), s.baselineValue(), s.runValue(), s.change(), ci[0],
+                    ci[1], s.basePath(), s.runPath(), s.comparison());
         }
     }
 
     public static Document document(GateReport r) {
         return new Document(KIND, SCHEMA_VERSION, r.verdict().name(), r.exitCode().code, r.verdictLine(), r.runFile(),
                 r.baselineName(), r.baselineFile(), r.baselineRuns(), r.exactMatch(), r.runFingerprint().id(),
-                r.runFingerprint(), r.options(), r.timestamp(), r.changes(), r.ncclChoices(),
+                r.runFingerprint(), r.noBaseline(), r.options(), r.timestamp(), r.changes(), r.ncclChoices(),
                 r.sizes().stream().map(Size::of).toList(), r.curve());
     }
 

@@ -4,9 +4,12 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Baseline;
+import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.baseline.BaselineStore;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.baseline.RunSamples;
+import dev.ncclbench.baseline.SizeKey;
+import dev.ncclbench.baseline.SizeSamples;
 import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.finding.Finding;
@@ -16,9 +19,10 @@ import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.RouteOptions;
 
-import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -26,7 +30,7 @@ import java.util.Set;
  * A gate decision as gate, report, sweep --html and preflight make it: find the baseline, run the curve check and
  * the gate.
  *
- * @param dir         the baseline folder
+ * @param dir         the baseline folder as given (--dir), or null for {@link BaselineFolder}'s
  * @param fabric      the fabric the job should reach (catalog id) for the curve check, or null
  * @param catalog     the fabric catalog, or null for the default one
  * @param socketFloor what sockets reach on the same interface (GB/s or a socket run's file), or null
@@ -43,6 +47,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         ignore.stream().filter(CurveRules.book()::knows).forEach(curve::add);
         ignore = java.util.Collections.unmodifiableSet(curve);
         rules = rules == null ? GateRules.DEFAULT : rules;
+        dir = BaselineFolder.of(dir);
     }
 
     /** The gate's defaults: what report and sweep --html judge with. */
@@ -63,17 +68,23 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
      * The one gate decision of every command (gate, preflight, report, sweep --html, fleet --baseline): finds the
      * baseline, refuses a run that did not finish or was measured differently from the baseline named (exit 2,
      * every difference named), runs the curve check and the gate. A baseline found by fingerprint is one measured
-     * the same way; when there is none it says so on err and the curve check alone decides. Zero sizes compared
-     * is the verdict NOTHING_TO_COMPARE (exit 2), never PASS.
+     * the same way; when there is none the verdict is NO_BASELINE (exit 7) naming where it looked, unless the
+     * rules ask for the curve check alone (--curve-only). Zero sizes compared is the verdict NOTHING_TO_COMPARE
+     * (exit 2). Neither is ever PASS.
      */
-    public GateReport judge(String runFile, ResultDocument doc, String baselineName, PrintWriter err) {
+    public GateReport judge(String runFile, ResultDocument doc, String baselineName) {
+        if (rules.curveOnly() && baselineName != null) {
+            throw NcclbenchException.usage("--curve-only judges the curve alone and --baseline " + baselineName
+                    + " names a baseline to compare with: give one of them");
+        }
         Admission.checkFinished(runFile, doc, rules.allowPartial());
         BaselineStore store = new BaselineStore(dir);
         Fingerprint fp = Fingerprint.of(doc, thisHost);
-        java.util.Map<dev.ncclbench.baseline.SizeKey, dev.ncclbench.baseline.SizeSamples> lines = RunSamples.of(doc, runFile);
+        Map<SizeKey, SizeSamples> lines = RunSamples.of(doc, runFile);
         Set<String> runCollectives = Admission.collectives(lines.keySet());
         Baseline b = null;
         String bFile = null;
+        NoBaseline none = null;
         if (baselineName != null) {
             b = store.resolve(baselineName);
             bFile = baselineName;
@@ -82,17 +93,18 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
             if (!blockers.isEmpty()) {
                 throw Admission.refused(runFile, fp, b.name(), blockers);
             }
-        } else {
+        } else if (!rules.curveOnly()) { // --curve-only: no baseline is looked for
             Optional<BaselineStore.Match> m = store.find(fp, c -> Admission.blockers(c.fingerprint(),
                     Admission.collectivesOf(c), fp, runCollectives, rules.allowChanged()).isEmpty());
             if (m.isPresent()) {
                 b = m.get().baseline();
                 bFile = m.get().file().toString();
             } else {
-                err.println("ncclbench: no baseline in " + dir + " was measured as this run was (" + fp.summary()
-                        + ", " + String.join(",", runCollectives) + " " + fp.measurement().getOrDefault("type", "")
-                        + " " + fp.measurement().getOrDefault("op", "") + "); the curve check alone decides"
-                        + " (record one: ncclbench baseline record " + runFile + ")");
+                none = new NoBaseline(dir.toString(), Files.isDirectory(dir) ? store.files().size() : -1, fp.id(),
+                        fp.summary() + ", " + String.join(",", runCollectives) + " "
+                                + fp.measurement().getOrDefault("type", "") + " "
+                                + fp.measurement().getOrDefault("op", ""),
+                        "ncclbench baseline record " + runFile + " --dir " + dir);
             }
         }
         RouteInputs path = path();
@@ -109,13 +121,12 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                     + " name the fabric they took");
         }
         List<Finding> findings = CurveRules.book().run(curve, ignore);
-        return new Gate(options, rules).judge(runFile, doc, fp, b, bFile, findings);
+        return new Gate(options, rules).judge(runFile, doc, lines, fp, b, bFile, findings, none);
     }
 
     /** The same decision, judging an unfinished run on its measured sizes (sweep --html of an interrupted run). */
     public GateJudge allowingPartial() {
-        return new GateJudge(dir, options, fabric, catalog, socketFloor, ignore,
-                new GateRules(rules.allowChanged(), rules.requireAllSizes(), true), thisHost);
+        return new GateJudge(dir, options, fabric, catalog, socketFloor, ignore, rules.allowingPartial(), thisHost);
     }
 
     /** The baseline the report overlays: the one the gate compared with, if any. */

@@ -33,11 +33,19 @@ public final class GateJunit {
             cases.add(TestCase.failed("ncclbench.gate", "compared sizes", "nothing_to_compare", r.verdictLine(),
                     r.verdictLine()));
         }
+        if (r.noBaseline() != null) {
+            // nothing was compared: a CI page must not show the sizes' cases green and nothing else
+            cases.add(TestCase.skipped("ncclbench.gate", "baseline", "no baseline: " + r.noBaseline().sentence() + "; "
+                    + r.noBaseline().remedy()));
+        }
         List<SizeResult> failing = r.failing();
         for (SizeResult s : sizes(r)) {
             String detail = detail(s);
             String classname = "ncclbench.gate." + s.key().collective();
-            cases.add(!failing.contains(s) ? TestCase.passed(classname, s.key().label(), detail, "")
+            boolean unjudged = s.status() == SizeResult.Status.TOO_NOISY
+                    || s.status() == SizeResult.Status.UNCOMPARED;
+            cases.add(unjudged ? TestCase.skipped(classname, s.key().label(), detail)
+                    : !failing.contains(s) ? TestCase.passed(classname, s.key().label(), detail, "")
                     : TestCase.failed(classname, s.key().label(), s.status().name().toLowerCase(Locale.ROOT),
                             s.key().label() + ": " + detail,
                             detail + (changed.isEmpty() ? "\nnothing changed in the fingerprint"
@@ -59,22 +67,18 @@ public final class GateJunit {
         return r.sizes().stream().filter(s -> r.requireAllSizes() || s.status() != SizeResult.Status.MISSING).toList();
     }
 
+    /** The row in words: the same cells as the table ({@link GateRow}), named. */
     private static String detail(SizeResult s) {
+        GateRow row = GateRow.of(s);
+        String values = row.judged() + " " + row.baseline() + " -> " + row.run() + " (judged on " + s.statistic()
+                + "; run table " + row.runTable() + ")";
         Comparison c = s.comparison();
-        String values = s.metric() + " " + GateText.value(s, s.baselineValue()) + " -> " + GateText.value(s, s.runValue())
-                + " (judged on " + s.statistic() + "; table " + GateText.us(s.runTableUs()) + ")";
         if (c == null) {
-            return s.status().label + ": " + values;
+            return row.verdict() + ": " + values;
         }
-        if (c.tableOnly()) {
-            return String.format(Locale.ROOT, "%s: %s (%s), tolerance %s%s", s.status().label, values,
-                    Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-", GateOptions.pct(s.tolerance()),
-                    c.baselineGroups() < 2 ? ", no noise estimate" : ", run-to-run noise ±" + GateOptions.pct(c.noise()));
-        }
-        return String.format(Locale.ROOT, "%s: %s (%s), noise ±%s, tolerance %s, p %s, ratio CI [%.3f, %.3f]%s",
-                s.status().label, values, Double.isFinite(s.change()) ? GateText.signedPct(s.change()) : "-",
-                GateOptions.pct(c.noise()), GateOptions.pct(s.tolerance()), GateText.p(c.pSlower()), c.ciLow(),
-                c.ciHigh(), s.basePath().equals(s.runPath()) || s.runPath().isEmpty() ? ""
-                        : "; path " + s.basePath() + " -> " + s.runPath());
+        return row.verdict() + ": " + values + " (" + row.change()
+                + (row.interval().equals("-") ? "" : ", 95% interval " + row.interval()) + ")"
+                + (row.noise().equals("none") ? ", no noise estimate" : ", noise " + row.noise())
+                + ", tolerance " + GateOptions.pct(s.tolerance()) + (row.p().equals("-") ? "" : ", p " + row.p());
     }
 }

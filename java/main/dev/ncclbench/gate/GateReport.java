@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Everything one gate decided, for every output format.
  *
- * @param baselineName null when the gate ran without a baseline (the curve check alone)
+ * @param baselineName null when the gate compared with no baseline: none matched ({@code noBaseline}) or the curve
+ *                     check alone was asked for (--curve-only)
  * @param exactMatch   whether every fingerprint field matched
  * @param changes      what differs between the baseline's fingerprint and the run's
  * @param curve        the curve check's findings (no baseline needed)
@@ -18,12 +19,15 @@ import java.util.List;
  * @param partialStatus the run's status when it did not finish and was judged on its measured sizes, else null
  * @param ncclChoices  what NCCL decided differently from the baseline's runs (unknown where a side kept no log);
  *                     null without a baseline
+ * @param noBaseline   where the gate looked for a baseline and found none (the verdict NO_BASELINE); null when it
+ *                     compared with one, or was asked for the curve check alone
  */
 public record GateReport(String runFile, String baselineName, String baselineFile, int baselineRuns,
                          boolean exactMatch, Fingerprint runFingerprint, List<Fingerprint.Change> changes,
                          List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
                          boolean requireAllSizes, String partialStatus,
-                         dev.ncclbench.choices.Comparison ncclChoices) implements dev.ncclbench.output.Verdicts {
+                         dev.ncclbench.choices.Comparison ncclChoices, NoBaseline noBaseline)
+        implements dev.ncclbench.output.Verdicts {
 
     @Override
     public void text(java.io.PrintWriter out) {
@@ -59,10 +63,21 @@ public record GateReport(String runFile, String baselineName, String baselineFil
 
     /**
      * NOTHING_TO_COMPARE: a baseline was there and no size was in both (exit 2: a gate that compared nothing
-     * has not passed). INCOMPLETE: --require-all-sizes and a size in one side only.
+     * has not passed). NO_BASELINE: no baseline was measured as the run was (exit 7), and the curve check found
+     * nothing that degrades the path. INCOMPLETE: --require-all-sizes and a size in one side only.
      */
     public enum Verdict {
-        PASS, REGRESSION, DEGRADED, INCOMPLETE, NOTHING_TO_COMPARE
+        PASS, REGRESSION, DEGRADED, INCOMPLETE, NOTHING_TO_COMPARE, NO_BASELINE
+    }
+
+    /** The curve check alone was asked for (--curve-only): no baseline was looked for. */
+    public boolean curveOnly() {
+        return baselineName == null && noBaseline == null;
+    }
+
+    /** The rows worse than the tolerance that the noise keeps the gate from judging. */
+    public List<SizeResult> tooNoisy() {
+        return sizes.stream().filter(s -> s.status() == SizeResult.Status.TOO_NOISY).toList();
     }
 
     public List<SizeResult> failing() {
@@ -102,6 +117,9 @@ public record GateReport(String runFile, String baselineName, String baselineFil
         if (sizes.stream().anyMatch(s -> s.status() == SizeResult.Status.DEGRADED_PATH) || curveDegraded()) {
             return Verdict.DEGRADED;
         }
+        if (noBaseline != null) {
+            return Verdict.NO_BASELINE;
+        }
         if (requireAllSizes && !oneSided().isEmpty()) {
             return Verdict.INCOMPLETE;
         }
@@ -112,6 +130,7 @@ public record GateReport(String runFile, String baselineName, String baselineFil
         return switch (verdict()) {
             case PASS -> ExitCode.OK;
             case NOTHING_TO_COMPARE -> ExitCode.USAGE;
+            case NO_BASELINE -> ExitCode.NO_BASELINE;
             default -> ExitCode.DEGRADED;
         };
     }

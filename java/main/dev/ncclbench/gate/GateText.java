@@ -25,32 +25,19 @@ public final class GateText {
      * doctor: 2 warnings" carries the gate's reason), so that one run prints one verdict.
      */
     public static void writeTable(GateReport r, PrintWriter out) {
-        if (r.baselineName() != null) {
-            out.printf(Locale.ROOT, "# gate: %s against baseline %s (%d run%s, %s fingerprint)%n", r.runFile(),
-                    r.baselineName(), r.baselineRuns(), r.baselineRuns() == 1 ? "" : "s",
-                    r.exactMatch() ? "same" : "same topology, changed");
-        } else {
-            out.printf(Locale.ROOT, "# gate: %s, no baseline: the curve check alone%n", r.runFile());
-        }
+        out.println("# gate: " + r.runFile() + " " + against(r));
         out.println("# " + r.options());
         for (String st : statistics(r)) {
             out.println("# judged on " + st);
         }
-        out.println("# 'table' is the run's time as the sweep's table printed it (nccl-tests' mean over the timed"
-                + " loop), beside the judged figure");
-        out.printf(Locale.ROOT, "%-14s %9s %-3s %-7s %12s %12s %10s %8s %6s %7s %15s  %s%n", "# collective", "size",
-                "pl", "judged", "baseline", "run", "table", "change", "noise", "p", "95% CI (ratio)", "verdict");
-        for (SizeResult s : r.sizes()) {
-            Comparison c = s.comparison();
-            out.printf(Locale.ROOT, "%-14s %9s %-3s %-7s %12s %12s %10s %8s %6s %7s %15s  %s%n", s.key().collective(),
-                    Sizes.human(s.key().size()) + (s.key().root() >= 0 ? " r" + s.key().root() : ""),
-                    s.key().inPlace() ? "ip" : "oop", s.metric(),
-                    value(s, s.baselineValue()), value(s, s.runValue()), us(s.runTableUs()),
-                    Double.isFinite(s.change()) ? signedPct(s.change()) : "-",
-                    c == null ? "-" : c.tableOnly() && c.baselineGroups() < 2 ? "none" : "±" + GateOptions.pct(c.noise()),
-                    c == null || c.tableOnly() ? "-" : p(c.pSlower()),
-                    c == null || c.tableOnly() ? "-" : String.format(Locale.ROOT, "[%.2f, %.2f]", c.ciLow(), c.ciHigh()),
-                    s.status().label + (c != null && c.tableOnly() ? " (tolerance only)" : "") + pathNote(s));
+        GateRow.LEGEND.forEach(l -> out.println("# " + l));
+        String format = "%-14s %9s %-3s %-7s %12s %12s %8s %18s %7s %6s %12s  %s%n";
+        out.printf(Locale.ROOT, format, "# collective", "size", "pl", "judged", "baseline", "run", "change",
+                "95% interval", "noise", "p", "run table", "verdict");
+        for (GateRow row : GateRow.of(r)) {
+            out.printf(Locale.ROOT, format, row.collective(), row.size(), row.placementShort(), row.judged(),
+                    row.baseline(), row.run(), row.change(), row.interval(), row.noise(), row.p(), row.runTable(),
+                    row.verdict());
         }
         if (!r.changes().isEmpty()) {
             out.println("# what changed since the baseline:");
@@ -70,6 +57,17 @@ public final class GateText {
         out.flush();
     }
 
+    /** "against baseline X (2 runs, same fingerprint)", or why there is none. */
+    public static String against(GateReport r) {
+        if (r.baselineName() != null) {
+            return String.format(Locale.ROOT, "against baseline %s (%d run%s, %s fingerprint)", r.baselineName(),
+                    r.baselineRuns(), r.baselineRuns() == 1 ? "" : "s",
+                    r.exactMatch() ? "same" : "same topology, changed");
+        }
+        return r.curveOnly() ? "with the curve check alone (--curve-only): no baseline looked for"
+                : "with no baseline: none found, nothing compared (the verdict says where the gate looked)";
+    }
+
     static String verdictLine(GateReport r) {
         if (r.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
             return "NOTHING_TO_COMPARE: nothing to compare: " + r.runFile() + " has " + range(r, true)
@@ -85,16 +83,40 @@ public final class GateText {
         r.curve().stream().filter(f -> f.severity() == dev.ncclbench.finding.Severity.ERROR)
                 .forEach(f -> parts.add(f.title()));
         String head = r.verdict().name();
-        if (parts.isEmpty()) {
-            return head + ": " + (r.baselineName() == null ? "the curve check found nothing that degrades the path"
-                    : r.comparedSizes() + " sizes within noise and tolerance of baseline " + r.baselineName()
-                    + ", each placement on its own")
-                    + oneSidedNote(r) + partialNote(r);
+        if (r.verdict() == GateReport.Verdict.NO_BASELINE) {
+            return head + ": nothing compared: " + r.noBaseline().sentence() + "; " + r.noBaseline().remedy()
+                    + " (the curve check found nothing that degrades the path)" + partialNote(r);
         }
-        String changed = r.changes().isEmpty() ? "; nothing changed in the fingerprint"
+        if (parts.isEmpty()) {
+            return head + ": " + (r.baselineName() == null
+                    ? "the curve check alone (--curve-only) found nothing that degrades the path; no baseline compared"
+                    : r.comparedSizes() + " sizes " + (r.tooNoisy().isEmpty() ? "within noise and tolerance of"
+                    : "compared with") + " baseline " + r.baselineName() + ", each placement on its own")
+                    + tooNoisyNote(r) + oneSidedNote(r) + partialNote(r);
+        }
+        String changed = r.baselineName() == null ? "; " + (r.noBaseline() == null ? "no baseline compared (--curve-only)"
+                : "no baseline compared: " + r.noBaseline().sentence())
+                : r.changes().isEmpty() ? "; nothing changed in the fingerprint"
                 : "; what changed: " + String.join(", ", r.changes().stream().map(Fingerprint.Change::text).toList());
-        return head + ": " + String.join("; ", parts) + changed + (r.requireAllSizes() ? "" : oneSidedNote(r))
-                + partialNote(r);
+        return head + ": " + String.join("; ", parts) + changed + tooNoisyNote(r)
+                + (r.requireAllSizes() ? "" : oneSidedNote(r)) + partialNote(r);
+    }
+
+    /**
+     * "; 2 rows too noisy to judge (worse beyond the tolerance, inside the noise): all_reduce 4 MiB busbw -72.9%
+     * (noise ±96.4%), ...; record more runs into the baseline to judge them".
+     */
+    private static String tooNoisyNote(GateReport r) {
+        List<SizeResult> noisy = r.tooNoisy();
+        if (noisy.isEmpty()) {
+            return "";
+        }
+        List<String> named = noisy.stream().map(s -> s.key().label() + " " + s.changeText() + " (noise ±"
+                + GateOptions.pct(s.noiseInMetric()) + ")").toList();
+        return "; " + noisy.size() + (noisy.size() == 1 ? " row" : " rows") + " too noisy to judge (worse beyond the"
+                + " tolerance, inside the noise): " + String.join(", ", named) + "; record more runs into the baseline"
+                + " (ncclbench baseline record --append) or run on a quieter machine to judge "
+                + (noisy.size() == 1 ? "it" : "them");
     }
 
     /** "; not compared (in one side only): all_reduce 8 MiB (not in run)". */
@@ -149,38 +171,12 @@ public final class GateText {
         return String.join(", ", out);
     }
 
-    /** Each statistic the report judged on, with how many lines: the reader must know what "run" means. */
+    /** Each statistic the report judged on, with how many rows: the reader must know what "run" means. */
     public static List<String> statistics(GateReport r) {
         java.util.Map<String, Integer> by = new java.util.LinkedHashMap<>();
         r.sizes().forEach(s -> by.merge(s.statistic(), 1, Integer::sum));
         List<String> out = new ArrayList<>();
-        by.forEach((st, n) -> out.add(st + " (" + n + (n == 1 ? " line)" : " lines)")));
+        by.forEach((st, n) -> out.add(st + " (" + n + (n == 1 ? " row)" : " rows)")));
         return out;
-    }
-
-    public static String us(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f us", v) : "-";
-    }
-
-    static String value(SizeResult s, double v) {
-        if (!Double.isFinite(v)) {
-            return "-";
-        }
-        return s.latency() ? String.format(Locale.ROOT, "%.1f us", v) : String.format(Locale.ROOT, "%.3g GB/s", v);
-    }
-
-    static String signedPct(double change) {
-        return String.format(Locale.ROOT, "%+.1f%%", change * 100);
-    }
-
-    static String p(double p) {
-        return p < 0.001 ? "<0.001" : String.format(Locale.ROOT, "%.3f", p);
-    }
-
-    private static String pathNote(SizeResult s) {
-        if (!s.basePath().isEmpty() && !s.runPath().isEmpty() && !s.basePath().equals(s.runPath())) {
-            return " (path " + s.basePath() + " -> " + s.runPath() + ")";
-        }
-        return "";
     }
 }

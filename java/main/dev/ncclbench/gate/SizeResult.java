@@ -30,9 +30,17 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
 
     public enum Status {
         OK("ok"), REGRESSION("regression"), DEGRADED_PATH("degraded path"), IMPROVED("improved"),
+        /**
+         * Worse than the tolerance, but inside the noise band (the baseline's runs, or either side's iterations,
+         * scatter as much) or not shown by the rank test: the gate cannot tell a regression from noise. Never
+         * failed on, never "ok": counted in the verdict line.
+         */
+        TOO_NOISY("too noisy to judge"),
         /** Latency with a one-run baseline: how far a whole run moves is unknown, so it cannot fail. */
         UNJUDGED("not judged (one-run baseline)"),
         NEW("new size"), MISSING("not in run"),
+        /** No baseline to compare with: the run's figure alone, shown for the curve check. */
+        UNCOMPARED("not compared (no baseline)"),
         /** In place on one rank: NCCL moves no data, the time is the host's launch; shown, never failed on. */
         HOST_ONLY("not judged (in place on one rank: no data moves)");
 
@@ -53,6 +61,35 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
 
     /** "busbw -20.3%" or "latency +35%". */
     public String changeText() {
-        return Double.isFinite(change) ? metric() + " " + GateText.signedPct(change) : metric();
+        return Double.isFinite(change) ? metric() + " " + GateRow.signedPct(change) : metric();
+    }
+
+    /**
+     * The 95% interval of {@link #change}, in the judged metric as the change is: the bootstrap interval of the time
+     * ratio turned into "latency +X%" or "busbw -X%" (busbw is bytes over time, so its interval is the ratio's
+     * inverse); NaN where there is no interval (no comparison, or table times only).
+     *
+     * @return {low, high}
+     */
+    public double[] changeInterval() {
+        Comparison c = comparison;
+        if (c == null || c.tableOnly()) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        return latency ? new double[] {c.ciLow() - 1, c.ciHigh() - 1}
+                : new double[] {1 / c.ciHigh() - 1, 1 / c.ciLow() - 1};
+    }
+
+    /**
+     * How far the judged metric moves with nothing changed, the way it gets worse: the noise band of the time ratio
+     * ({@link Comparison#noise}) as latency up (+n) or busbw down (1 - 1/(1 + n)), so that it reads beside the change;
+     * NaN without a comparison.
+     */
+    public double noiseInMetric() {
+        if (comparison == null) {
+            return Double.NaN;
+        }
+        double n = comparison.noise();
+        return latency ? n : 1 - 1 / (1 + n);
     }
 }

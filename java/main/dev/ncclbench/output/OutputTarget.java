@@ -4,6 +4,9 @@ import dev.ncclbench.NcclbenchException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A file an option names (--json, --html, --junit, --save ...), checked before any work: one sentence and exit 2,
@@ -25,13 +28,25 @@ public final class OutputTarget {
      * @param file null when the option was not given
      */
     public static void check(String flag, Path file) {
+        check(flag, file, false);
+    }
+
+    /**
+     * As {@link #check} for a file a sweep writes its rows to (--json, -J): the messages name --out, which makes
+     * folders, and the journal written beside the result.
+     */
+    public static void checkRunFile(String flag, Path file) {
+        check(flag, file, true);
+    }
+
+    private static void check(String flag, Path file, boolean runFile) {
         if (file == null) {
             return;
         }
         if (file.toString().isBlank()) {
             throw NcclbenchException.usage(flag + " needs a file name, got an empty one");
         }
-        boolean result = flag.equals(RESULT_FLAG);
+        boolean result = runFile && flag.equals(RESULT_FLAG);
         if (Files.isDirectory(file)) {
             throw NcclbenchException.usage(flag + " " + file + " is a folder; name a file in it (e.g. " + flag + " "
                     + file.resolve(suggestedName(flag)) + ")" + (result ? " or use --out " + file : ""));
@@ -46,7 +61,7 @@ public final class OutputTarget {
         Path parent = file.toAbsolutePath().normalize().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
             throw NcclbenchException.usage(flag + " " + file + ": the folder " + parent + " does not exist; create it"
-                    + " first" + (result || flag.equals("-J") ? " (ncclbench creates folders only under --out)" : ""));
+                    + " first" + (runFile ? " (ncclbench creates folders only under --out)" : ""));
         }
         // the file is written beside itself and renamed over: the folder must be writable even when the file is
         if (!Files.isWritable(parent)) {
@@ -60,6 +75,46 @@ public final class OutputTarget {
 
     /** A sweep's result file: the messages name --out, which makes folders, and the journal written beside it. */
     private static final String RESULT_FLAG = "--json";
+
+    /**
+     * No output is one of the command's inputs, nor another output: `gate RUN.json --json RUN.json` would replace the
+     * run with its verdict, and `--junit x --markdown x` keep one of the two. Exit 2 naming both; links are followed.
+     *
+     * @param outputs each output flag as the user wrote it to its file (null: not given)
+     * @param inputs  each input, in words ("the run's result"), to its file (null: none)
+     */
+    public static void refuseOverlap(Map<String, Path> outputs, Map<String, Path> inputs) {
+        List<Map.Entry<String, Path>> seen = new ArrayList<>();
+        for (Map.Entry<String, Path> o : outputs.entrySet()) {
+            if (o.getValue() == null) {
+                continue;
+            }
+            for (Map.Entry<String, Path> i : inputs.entrySet()) {
+                if (i.getValue() != null && same(o.getValue(), i.getValue())) {
+                    throw NcclbenchException.usage(o.getKey() + " " + o.getValue() + " is " + i.getKey() + ", which"
+                            + " this command reads: name another file (an output never replaces an input)");
+                }
+            }
+            for (Map.Entry<String, Path> s : seen) {
+                if (same(o.getValue(), s.getValue())) {
+                    throw NcclbenchException.usage(o.getKey() + " and " + s.getKey() + " name the same file, "
+                            + o.getValue() + ": give each output its own");
+                }
+            }
+            seen.add(o);
+        }
+    }
+
+    private static boolean same(Path a, Path b) {
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (java.io.IOException e) {
+            return false; // cannot tell: the check at the write names what goes wrong
+        }
+    }
 
     /**
      * An existing regular file is refused unless {@code force}: an earlier run's result is never replaced by accident.

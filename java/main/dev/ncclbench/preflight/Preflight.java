@@ -25,6 +25,8 @@ public final class Preflight {
     /**
      * What the gate decided, in the terms the verdict needs.
      *
+     * @param line         the gate's verdict line; with no baseline to compare, what preflight says of it: "no
+     *                     baseline compared: ..." (a preflight on a fresh node passes on its other checks)
      * @param regressed    sizes that regressed
      * @param degradedPath sizes whose path verdict is worse than the baseline's
      * @param curveErrors  the curve check's ERROR rule ids
@@ -37,7 +39,10 @@ public final class Preflight {
 
         /** The gate's line names the first thing NCCL decided differently from the baseline, when it failed. */
         public static GateStep of(GateReport r) {
-            String line = r.verdictLine();
+            String line = r.verdict() == GateReport.Verdict.NO_BASELINE
+                    ? "no baseline compared: " + r.noBaseline().sentence() + "; " + r.noBaseline().remedy()
+                    + "; the curve check found nothing that degrades the path"
+                    : r.verdictLine();
             boolean failed = r.verdict() == GateReport.Verdict.REGRESSION || r.verdict() == GateReport.Verdict.DEGRADED;
             if (failed && r.ncclChoices() != null && r.ncclChoices().first().isPresent()) {
                 line += "; " + r.ncclChoices().first().get().headline();
@@ -93,7 +98,11 @@ public final class Preflight {
      *       ERROR finding is FAIL (exit 3, environment not ready); warnings and info do not count.</li>
      *   <li>the sweep: its exit 2-5 is FAIL with that code; its exit 6 (NCCL's log showed a degraded path) is
      *       DEGRADED.</li>
-     *   <li>the gate: a regression, a degraded path or a curve-check error is DEGRADED.</li>
+     *   <li>the gate: a regression, a degraded path or a curve-check error is DEGRADED. No baseline to compare
+     *       with is no failure: preflight has always been the check of a fresh node (doctor, the sweep, the path
+     *       verdict, the curve check), so it passes on those, and its line says first that nothing was compared
+     *       (never "PASS: ... within tolerance"). `ncclbench gate` on the result file is the comparison that
+     *       insists on a baseline (exit 7).</li>
      * </ul>
      *
      * @param doctor the doctor's findings, null when --no-doctor
@@ -121,7 +130,8 @@ public final class Preflight {
         }
         if (gate != null && gate.verdict() == GateReport.Verdict.NOTHING_TO_COMPARE) {
             reasons.add(new Reason("FAIL", ExitCode.USAGE, gate.line(), "the gate: nothing to compare"));
-        } else if (gate != null && gate.verdict() != GateReport.Verdict.PASS) {
+        } else if (gate != null && gate.verdict() != GateReport.Verdict.PASS
+                && gate.verdict() != GateReport.Verdict.NO_BASELINE) {
             reasons.add(new Reason("DEGRADED", ExitCode.DEGRADED, gate.line(), "the gate: " + gateBrief(gate)));
         }
         Reason worst = reasons.stream().filter(r -> r.word().equals("FAIL")).findFirst()

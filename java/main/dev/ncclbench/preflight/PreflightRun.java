@@ -39,7 +39,7 @@ public final class PreflightRun {
 
     /**
      * @param human where doctor's findings, the sweep's table and the gate's text go (stderr with --json)
-     * @param err   where the sweep's and the gate's one-line notes go
+     * @param err   where the sweep's one-line notes go
      * @param env   the process's environment, read once by the command line
      */
     public PreflightRun(PrintWriter human, PrintWriter err, Map<String, String> env) {
@@ -86,7 +86,7 @@ public final class PreflightRun {
             if (Files.isRegularFile(json)
                     && (sweep.exitCode() == ExitCode.OK.code || sweep.exitCode() == ExitCode.DEGRADED.code)) {
                 resultFile = json;
-                gate = request.gate().judge(json.toString(), ResultInput.read(json), request.baseline(), err);
+                gate = request.gate().judge(json.toString(), ResultInput.read(json), request.baseline());
                 if (request.gateText()) {
                     GateText.writeTable(gate, human); // its verdict is in preflight's one line
                 }

@@ -2,9 +2,9 @@ package dev.ncclbench.report;
 
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
-import dev.ncclbench.gate.Comparison;
 import dev.ncclbench.gate.GateReport;
-import dev.ncclbench.gate.SizeResult;
+import dev.ncclbench.gate.GateRow;
+import dev.ncclbench.gate.GateText;
 import dev.ncclbench.output.Html;
 import dev.ncclbench.spec.Sizes;
 
@@ -28,6 +28,8 @@ public final class HtmlReport {
                 .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}\n")
                 .append(".verdict{font-size:16px;padding:10px 14px;border-radius:4px;font-weight:bold}\n")
                 .append(".PASS{background:#e8f5e9;color:#1b5e20}.REGRESSION,.DEGRADED{background:#ffebee;color:#b71c1c}\n")
+                .append(".NO_BASELINE,.NOTHING_TO_COMPARE,.INCOMPLETE{background:#fff8e1;color:#8d6e00}\n")
+                .append(".legend{font-size:12px;color:#444}\n")
                 .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n")
                 .append("td.l,th.l{text-align:left}tr.fail td{background:#ffebee;font-weight:bold}\n")
                 .append(".plot svg{width:100%;height:auto;border:1px solid #eee}\ncode{font-size:12px}\n")
@@ -68,34 +70,34 @@ public final class HtmlReport {
         return h.toString();
     }
 
+    /** The gate's table: which run it covers and against what, what each column is, one row per size and placement. */
     private static void table(StringBuilder h, GateReport g) {
-        h.append("<h2>Per size</h2>\n");
-        for (String st : dev.ncclbench.gate.GateText.statistics(g)) {
+        h.append("<h2>Per size: ").append(Html.escape(g.runFile())).append(' ')
+                .append(Html.escape(GateText.against(g))).append("</h2>\n");
+        for (String st : GateText.statistics(g)) {
             h.append("<p class=\"statistic\">Judged on ").append(Html.escape(st)).append(".</p>\n");
         }
-        h.append("<p><small><i>table</i> is the run's time as the sweep printed it (nccl-tests' mean over the timed"
-                + " loop).</small></p>\n<table id=\"sizes\">\n<tr><th class=\"l\">collective</th><th>size</th>"
-                + "<th class=\"l\">placement</th><th class=\"l\">judged on</th><th>baseline</th><th>run</th><th>table</th>"
-                + "<th>change</th><th>noise</th><th>p</th><th class=\"l\">verdict</th></tr>\n");
-        for (SizeResult s : g.sizes()) {
-            Comparison c = s.comparison();
-            h.append(s.status().fails() ? "<tr class=\"fail\">" : "<tr>")
-                    .append("<td class=\"l\">").append(Html.escape(s.key().collective())).append("</td><td>")
-                    .append(Html.escape(Sizes.human(s.key().size()))).append("</td><td class=\"l\">")
-                    .append(s.key().placement()).append("</td><td class=\"l\">").append(s.metric())
-                    .append("</td><td>").append(Html.escape(value(s, s.baselineValue()))).append("</td><td>")
-                    .append(Html.escape(value(s, s.runValue()))).append("</td><td>")
-                    .append(Html.escape(dev.ncclbench.gate.GateText.us(s.runTableUs()))).append("</td><td>")
-                    .append(Double.isFinite(s.change()) ? String.format(Locale.ROOT, "%+.1f%%", s.change() * 100) : "-")
-                    .append("</td><td>").append(c == null ? "-" : c.tableOnly() && c.baselineGroups() < 2 ? "none"
-                            : String.format(Locale.ROOT, "&plusmn;%.0f%%", c.noise() * 100))
-                    .append("</td><td>").append(c == null || c.tableOnly() ? "-" : c.pSlower() < 0.001 ? "&lt;0.001"
-                            : String.format(Locale.ROOT, "%.3f", c.pSlower()))
-                    .append("</td><td class=\"l\">").append(Html.escape(s.status().label
-                            + (c != null && c.tableOnly() ? " (tolerance only)" : ""))).append("</td></tr>\n");
+        h.append("<ul class=\"legend\">\n");
+        GateRow.LEGEND.forEach(l -> h.append("<li>").append(Html.escape(l)).append("</li>\n"));
+        h.append("</ul>\n<table id=\"sizes\">\n<tr>");
+        List<String> titles = GateRow.TITLES;
+        for (int i = 0; i < titles.size(); i++) {
+            h.append(LEFT.contains(i) ? "<th class=\"l\">" : "<th>").append(Html.escape(titles.get(i))).append("</th>");
+        }
+        h.append("</tr>\n");
+        for (GateRow row : GateRow.of(g)) {
+            h.append(row.fails() ? "<tr class=\"fail\">" : "<tr>");
+            List<String> cells = row.cells();
+            for (int i = 0; i < cells.size(); i++) {
+                h.append(LEFT.contains(i) ? "<td class=\"l\">" : "<td>").append(Html.escape(cells.get(i))).append("</td>");
+            }
+            h.append("</tr>\n");
         }
         h.append("</table>\n");
     }
+
+    /** The columns of {@link GateRow#TITLES} that hold words (left-aligned); the others hold figures. */
+    private static final java.util.Set<Integer> LEFT = java.util.Set.of(0, 2, 3, 11);
 
     private static void changes(StringBuilder h, GateReport g) {
         if (g.baselineName() == null) {
@@ -141,13 +143,6 @@ public final class HtmlReport {
                     .append("<br><small>").append(Html.escape(f.detail())).append("</small></li>\n");
         }
         h.append("</ul>\n");
-    }
-
-    private static String value(SizeResult s, double v) {
-        if (!Double.isFinite(v)) {
-            return "-";
-        }
-        return s.latency() ? String.format(Locale.ROOT, "%.1f us", v) : String.format(Locale.ROOT, "%.3g GB/s", v);
     }
 
     /** The SVG element alone: the XML declaration and DOCTYPE do not belong inside HTML. */

@@ -25,9 +25,9 @@ public final class RunReport {
     }
 
     /** Judges the last of {@code runs} (against {@code baselineName}, or the matching one) and assembles the report. */
-    public static Judged assemble(List<ReportData.Run> runs, GateJudge judge, String baselineName, PrintWriter err) {
+    public static Judged assemble(List<ReportData.Run> runs, GateJudge judge, String baselineName) {
         ReportData.Run last = runs.get(runs.size() - 1);
-        GateReport gate = judge.judge(last.file(), last.doc(), baselineName, err);
+        GateReport gate = judge.judge(last.file(), last.doc(), baselineName);
         RouteInputs path = judge.path();
         ReportData data = ReportData.of(runs, judge.baselineOf(gate), path.fabric(), path.socketFloor(),
                 judge.options().latencyBelow(), gate, "ncclbench " + last.doc().backend() + " "
@@ -45,7 +45,7 @@ public final class RunReport {
      */
     public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, String thisHost,
                                PrintWriter err) {
-        htmlFor(json, html, new GateJudge(dev.ncclbench.baseline.BaselineStore.DEFAULT_DIR,
+        htmlFor(json, html, new GateJudge(null,
                 dev.ncclbench.gate.GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of(), thisHost), err);
     }
 
@@ -54,8 +54,7 @@ public final class RunReport {
         Judged r;
         try {
             ResultDocument doc = ResultInput.read(json);
-            r = assemble(List.of(new ReportData.Run(label(json), json.toString(), doc)), judge.allowingPartial(), null,
-                    err);
+            r = assemble(List.of(new ReportData.Run(label(json), json.toString(), doc)), judge.allowingPartial(), null);
         } catch (NcclbenchException | java.io.UncheckedIOException e) {
             err.println("ncclbench: no HTML report: " + e.getMessage());
             return;

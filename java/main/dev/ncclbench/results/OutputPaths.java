@@ -26,7 +26,7 @@ public final class OutputPaths {
      * and no journal beside it, which would be another run's.
      */
     public static void checkJsonFile(Path json, String flag) {
-        OutputTarget.check(flag, json);
+        OutputTarget.checkRunFile(flag, json);
         if (json == null) {
             return;
         }

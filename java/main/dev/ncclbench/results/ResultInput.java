@@ -11,9 +11,14 @@ public final class ResultInput {
     private ResultInput() {
     }
 
+    /** The file {@link #read} reads: the path given, or the result.json of a run folder. */
+    public static Path fileOf(Path given) {
+        return Files.isDirectory(given) ? given.resolve("result.json") : given;
+    }
+
     /** A result.json, or a run folder holding one. */
     public static ResultDocument read(Path file) {
-        Path f = Files.isDirectory(file) ? file.resolve("result.json") : file;
+        Path f = fileOf(file);
         if (!Files.isRegularFile(f)) {
             throw NcclbenchException.usage(file + " does not exist" + (Files.isDirectory(file)
                     ? " (the folder has no result.json)" : ""));

@@ -1,17 +1,17 @@
 package dev.ncclbench.arch;
 
+import dev.ncclbench.ChildCli;
+import dev.ncclbench.CliRun;
 import dev.ncclbench.diagnosis.CatalogLocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -105,12 +105,7 @@ class CatalogReadersTest {
 
     /** ncclbench in a child JVM started in {@code cwd}: its exit code and its output, stderr included. */
     private static String[] run(Path install, Path cwd, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dncclbench.basedir=" + install, "-cp", System.getProperty("java.class.path"), "dev.ncclbench.cli.Main"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "ncclbench finished");
-        return new String[] {String.valueOf(p.exitValue()), out};
+        CliRun r = ChildCli.run(install, cwd, args);
+        return new String[] {String.valueOf(r.code()), r.out() + r.err()};
     }
 }

@@ -150,7 +150,7 @@ class GateAdmissionTest {
     @Test
     void aBaselineOrAGateDocumentIsNotARun() throws Exception {
         Path gateJson = dir.resolve("gate-decision.json");
-        Files.writeString(gateJson, cli("gate", "--dir", baselines.toString(), "--json", run.toString()).out());
+        Files.writeString(gateJson, cli("gate", "--dir", baselines.toString(), "--json", "-", run.toString()).out());
         Path baselineFile = baselines.resolve("lab.baseline.json");
         for (Path p : List.of(gateJson, baselineFile)) {
             String what = p == gateJson ? "a gate document" : "a baseline document";

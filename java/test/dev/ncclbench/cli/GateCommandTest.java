@@ -133,11 +133,45 @@ class GateCommandTest {
                 .matcher(p).find(), p);
         assertTrue(p.contains("ncclbench_gate_timestamp_seconds "), p);
 
-        CliRun j = cli("gate", "--dir", b.toString(), "--json", slow.toString());
+        CliRun j = cli("gate", "--dir", b.toString(), "--json", "-", slow.toString());
         JsonNode tree = JSON.readTree(j.out());
         assertEquals("REGRESSION", tree.get("verdict").asText());
         assertEquals(6, tree.get("exit_code").asInt());
         assertEquals(2, tree.get("baseline_runs").asInt());
+    }
+
+    /**
+     * --json FILE as sweep's and fleet's (issue 50: "--json FILE" was "Unmatched argument"); '-' is standard output;
+     * an existing file is replaced as --junit's is, and no output may name an input or another output.
+     */
+    @Test
+    void jsonTakesAFileOrDashAndNeverReplacesAnInput() throws Exception {
+        Path b = baselines("files", run, run);
+        Path decision = dir.resolve("decision.json");
+        Files.writeString(decision, "an earlier gate's decision");
+        CliRun g = cli("gate", "--dir", b.toString(), "--json", decision.toString(), slow.toString());
+        assertEquals(6, g.code(), g.out() + g.err());
+        assertTrue(g.out().lines().reduce((x, y) -> y).orElse("").startsWith("REGRESSION: "), "the text on stdout");
+        assertEquals("REGRESSION", JSON.readTree(decision.toFile()).get("verdict").asText());
+
+        String before = Files.readString(slow);
+        String baselineBefore = Files.readString(b.resolve("files.baseline.json"));
+        for (String[] c : new String[][]{
+                {"--json", slow.toString(), "--json " + slow + " is the run's result, which this command reads"},
+                {"--junit", b.resolve("files.baseline.json").toString(), "is the baseline, which this command reads"},
+                {"--markdown", decision.toString(), "--markdown and --json name the same file, " + decision}}) {
+            List<String> args = new ArrayList<>(List.of("gate", "--dir", b.toString(), "--baseline", "files", "--json",
+                    decision.toString(), c[0], c[1], slow.toString()));
+            if (c[0].equals("--json")) {
+                args.subList(5, 7).clear(); // the one --json of this case is the run itself
+            }
+            CliRun r = cli(args.toArray(String[]::new));
+            assertEquals(2, r.code(), c[0] + ": " + r.out() + r.err());
+            assertTrue(r.err().contains(c[2]), r.err());
+            assertEquals("", r.out(), "refused before anything is judged");
+        }
+        assertEquals(before, Files.readString(slow), "the run is as it was");
+        assertEquals(baselineBefore, Files.readString(b.resolve("files.baseline.json")), "the baseline is as it was");
     }
 
     @Test

@@ -62,6 +62,8 @@ class OutputFlagsTest {
                     run.toString()), true),
             new Case("gate --prometheus", p -> List.of("gate", "--dir", baselines.toString(), "--prometheus",
                     p.toString(), run.toString()), true),
+            new Case("gate --json", p -> List.of("gate", "--dir", baselines.toString(), "--json", p.toString(),
+                    run.toString()), true),
             new Case("report --html", p -> List.of("report", "--html", p.toString(), run.toString()), true),
             new Case("report --svg", p -> List.of("report", "--svg", p.toString(), run.toString()), true),
             new Case("report --png", p -> List.of("report", "--png", p.toString(), run.toString()), true),
@@ -73,7 +75,8 @@ class OutputFlagsTest {
             new Case("preflight --junit", p -> List.of("preflight", "--junit", p.toString()), false),
             new Case("preflight --markdown", p -> List.of("preflight", "--markdown", p.toString()), false),
             new Case("preflight --prometheus", p -> List.of("preflight", "--prometheus", p.toString()), false),
-            new Case("preflight --html", p -> List.of("preflight", "--html", p.toString()), false));
+            new Case("preflight --html", p -> List.of("preflight", "--html", p.toString()), false),
+            new Case("preflight --json", p -> List.of("preflight", "--json", p.toString()), false));
 
     @BeforeAll
     static void aRunAndItsBaseline() throws Exception {
@@ -173,7 +176,7 @@ class OutputFlagsTest {
         StringWriter err = new StringWriter();
         int code;
         try (PrintWriter full = new PrintWriter(new java.io.FileOutputStream("/dev/full"))) {
-            code = Main.run(new String[]{"gate", "--dir", baselines.toString(), "--json", run.toString()}, full,
+            code = Main.run(new String[]{"gate", "--dir", baselines.toString(), "--json", "-", run.toString()}, full,
                     new PrintWriter(err));
         }
         assertEquals(1, code, err.toString());

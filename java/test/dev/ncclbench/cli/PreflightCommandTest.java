@@ -72,22 +72,35 @@ class PreflightCommandTest {
                 .map(Finding::ruleId).distinct().toList();
     }
 
+    /**
+     * A fresh node has no baseline: preflight passes on doctor, the sweep and the curve check (exit 0: a prolog must
+     * not drain every new node), and its line says first that nothing was compared, never "within tolerance".
+     */
     @Test
-    void doctorThenTheSweepThenTheCurveCheckPass() {
-        Result r = cli(preflight());
+    void doctorThenTheSweepThenTheCurveCheckPassAndSayNoBaselineWasCompared() {
+        // a folder of its own: another test records a baseline in the shared one
+        List<String> args = preflight();
+        Path fresh = dir.resolve("fresh-node-baselines");
+        args.set(args.indexOf("--dir") + 1, fresh.toString());
+        Result r = cli(args);
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().startsWith("# doctor: "), r.out());
-        assertTrue(r.out().contains("# gate: ") && r.out().contains("no baseline: the curve check alone"), r.out());
-        assertTrue(r.lastLine().startsWith("PASS: the curve check found nothing that degrades the path; doctor: "),
+        assertTrue(r.out().contains("# gate: ") && r.out().contains("with no baseline: none found, nothing compared"),
+                r.out());
+        assertTrue(r.lastLine().startsWith("PASS: no baseline compared: " + fresh
+                + " does not exist (this run: socket, 1 node, 2 ranks"), r.lastLine());
+        assertTrue(r.lastLine().contains("; record one: ncclbench baseline record ")
+                && r.lastLine().contains("; the curve check found nothing that degrades the path; doctor: "),
                 r.lastLine());
+        assertFalse(r.lastLine().contains("within noise and tolerance"), r.lastLine());
         // one verdict line: the gate's table is printed without its own, which preflight's line carries
         assertEquals(List.of(r.lastLine()), r.out().lines()
-                .filter(l -> l.matches("(PASS|DEGRADED|FAIL|NOTHING_TO_COMPARE): .*")).toList(), r.out());
+                .filter(l -> l.matches("(PASS|DEGRADED|FAIL|NOTHING_TO_COMPARE|NO_BASELINE): .*")).toList(), r.out());
     }
 
     @Test
     void anIdenticalRerunPassesAgainstABaselineOfOneRun() throws Exception {
-        Result first = cli(preflight("--no-doctor", "--json"));
+        Result first = cli(preflight("--no-doctor", "--json", "-"));
         assertEquals(0, first.code(), first.err());
         JsonNode doc = new ObjectMapper().readTree(first.out());
         assertTrue(doc.get("doctor").isNull(), "--no-doctor: " + first.out());
@@ -98,7 +111,7 @@ class PreflightCommandTest {
 
         Path junit = dir.resolve("preflight.xml");
         Path md = dir.resolve("preflight.md");
-        Result again = cli(preflight("--json", "--junit", junit.toString(), "--markdown", md.toString()));
+        Result again = cli(preflight("--json", "-", "--junit", junit.toString(), "--markdown", md.toString()));
         assertEquals(0, again.code(), again.out() + again.err());
         JsonNode j = new ObjectMapper().readTree(again.out()); // --json: stdout is the one JSON document
         assertEquals("ncclbench.preflight", j.get("kind").asText());
@@ -144,7 +157,7 @@ class PreflightCommandTest {
         Path out = dir.resolve("auto-runs");
         // the size flags are the defaults; one timed iteration and two ranks keep it short
         Result r = cli(List.of("preflight", "--no-doctor", "--ranks", "2", "-n", "1", "-w", "0", "--out", out.toString(),
-                "--dir", dir.resolve("none").toString(), "--json"));
+                "--dir", dir.resolve("none").toString(), "--json", "-"));
         assertTrue(r.code() == 0 || r.code() == 6, r.out() + r.err());
         String run = new ObjectMapper().readTree(r.out()).get("gate").get("run").asText();
         ResultDocument doc = ResultFiles.read(Path.of(run));

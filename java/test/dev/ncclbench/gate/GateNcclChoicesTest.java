@@ -107,7 +107,7 @@ class GateNcclChoicesTest {
                 "### What NCCL decided differently from the baseline\n\n- GPUDirect RDMA off on 2 of 2 pairs"));
         assertTrue(Files.readString(junit, StandardCharsets.UTF_8).contains(
                 "what NCCL decided differently from the baseline:\nGPUDirect RDMA off on 2 of 2 pairs"));
-        JsonNode j = Json.mapper().readTree(cli("gate", "--dir", baselines.toString(), "--json",
+        JsonNode j = Json.mapper().readTree(cli("gate", "--dir", baselines.toString(), "--json", "-",
                 slowGdrOff.toString())[1]);
         assertTrue(j.at("/nccl_choices/known").asBoolean());
         assertEquals("gdr", j.at("/nccl_choices/changes/0/fact").asText());
@@ -128,8 +128,10 @@ class GateNcclChoicesTest {
         var run = ResultFiles.read(slowGdrOff);
         // recorded elsewhere: no NIC rate read from this host
         GateReport r = new Gate(GateOptions.defaults()).judge(slowGdrOff.toString(), run,
+                dev.ncclbench.baseline.RunSamples.of(run, slowGdrOff.toString()),
                 dev.ncclbench.baseline.Fingerprint.of(run, null),
-                dev.ncclbench.baseline.BaselineStore.read(baselines.resolve("gdr.baseline.json")), "gdr", new ArrayList<>());
+                dev.ncclbench.baseline.BaselineStore.read(baselines.resolve("gdr.baseline.json")), "gdr", new ArrayList<>(),
+                null);
         Preflight.Verdict v = Preflight.decide(List.of(), new Preflight.Sweep(0, null), Preflight.GateStep.of(r));
         assertTrue(v.line().contains("; GPUDirect RDMA off on 2 of 2 pairs (was NET/IB/0/GDRDMA)"), v.line());
     }

@@ -20,7 +20,7 @@ class GateTextTest {
     void theTableIsTheTextWithoutItsVerdictLine(@TempDir Path dir) {
         Path run = Goldens.resources().resolve("golden/json/old/result-v1.json");
         GateReport r = new GateJudge(dir.resolve("no-baselines"), GateOptions.defaults(), null, null, null, Set.of(), null)
-                .judge(run.toString(), ResultInput.read(run), null, new PrintWriter(new StringWriter()));
+                .judge(run.toString(), ResultInput.read(run), null);
         StringWriter whole = new StringWriter();
         GateText.write(r, new PrintWriter(whole));
         StringWriter table = new StringWriter();

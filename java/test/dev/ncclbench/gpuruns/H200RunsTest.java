@@ -86,7 +86,7 @@ class H200RunsTest {
     void aRunWithSamplesIsJudgedPerPlacementOnTheirMedian() throws IOException {
         Path b = tmp.resolve("iter.baseline.json");
         assertEquals(0, cli("baseline", "record", PER_ITER.toString(), "--name", "iter", "--out", b.toString()).code());
-        CliRun g = cli("gate", "--baseline", b.toString(), "--json", PER_ITER.toString());
+        CliRun g = cli("gate", "--baseline", b.toString(), "--json", "-", PER_ITER.toString());
         assertEquals(0, g.code(), g.out() + g.err());
         JsonNode doc = new ObjectMapper().readTree(g.out());
         int in = 0;
@@ -126,18 +126,36 @@ class H200RunsTest {
     void noCurveWarningOnAnyHealthyH200Run() throws IOException {
         try (Stream<Path> s = Files.walk(RUNS, 2)) {
             for (Path run : s.filter(p -> p.getFileName().toString().equals("result.json")).sorted().toList()) {
-                CliRun g = cli("gate", "--dir", tmp.resolve("none").toString(), run.toString());
+                CliRun g = cli("gate", "--curve-only", run.toString());
                 assertEquals(0, g.code(), run + ": " + g.out() + g.err());
                 assertFalse(g.out().contains("# curve"), run + ": " + g.out());
             }
         }
     }
 
+    /** The real H200 run with no baseline anywhere is not a PASS (issue 50): NO_BASELINE, exit 7, in every format. */
+    @Test
+    void aGateWithNoBaselineToCompareIsNeverAPass() throws IOException {
+        Path none = tmp.resolve("none");
+        CliRun g = cli("gate", "--dir", none.toString(), DEFAULT.toString());
+        assertEquals(7, g.code(), g.out() + g.err());
+        assertFalse(g.out().lines().anyMatch(l -> l.startsWith("PASS")), g.out());
+        assertTrue(last(g.out()).startsWith("NO_BASELINE: nothing compared: " + none + " does not exist (this run: nccl,"
+                + " 1 node, 1 rank, 1x NVIDIA H200"), g.out());
+        Path junit = tmp.resolve("gate.xml");
+        CliRun j = cli("gate", "--dir", none.toString(), "--json", "-", "--junit", junit.toString(), DEFAULT.toString());
+        assertEquals(7, j.code(), j.err());
+        assertEquals("NO_BASELINE", new ObjectMapper().readTree(j.out()).get("verdict").asText());
+        String xml = Files.readString(junit);
+        assertTrue(xml.contains("<testcase classname=\"ncclbench.gate\" name=\"baseline\"") && xml.contains("<skipped"),
+                xml);
+    }
+
     @Test
     void preflightsJudgementPassesTheHealthyRuns() {
         GateJudge judge = new GateJudge(tmp.resolve("none"), GateOptions.defaults(), null, null, null, Set.of(), null, null);
         for (Path run : List.of(PREFLIGHT, DEFAULT)) {
-            GateReport r = judge.judge(run.toString(), ResultInput.read(run), null, new PrintWriter(new StringWriter()));
+            GateReport r = judge.judge(run.toString(), ResultInput.read(run), null);
             Preflight.Verdict v = Preflight.decide(List.of(), new Preflight.Sweep(0, null), Preflight.GateStep.of(r));
             assertEquals("PASS", v.word(), run + ": " + v.line());
         }

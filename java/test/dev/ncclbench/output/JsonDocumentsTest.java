@@ -114,7 +114,7 @@ class JsonDocumentsTest {
             if (!Files.exists(baselines.resolve("golden.baseline.json"))) {
                 w.get("baseline").call();
             }
-            return cli("gate", "--dir", baselines.toString(), "--json", OLD.resolve("result-v1.json").toString());
+            return cli("gate", "--dir", baselines.toString(), "--json", "-", OLD.resolve("result-v1.json").toString());
         });
         w.put("preflight", () -> {
             List<Finding> f = Doctor.judge(HostCollector.capture(HOSTS.resolve("laptop-ib-disable")),

@@ -23,7 +23,7 @@ class OutputTargetTest {
     @Test
     void aFolderIsRefusedWithAFileNameInIt(@TempDir Path dir) {
         assertEquals("--json " + dir + " is a folder; name a file in it (e.g. --json " + dir.resolve("result.json")
-                + ") or use --out " + dir, refused(() -> OutputTarget.check("--json", dir)));
+                + ") or use --out " + dir, refused(() -> OutputTarget.checkRunFile("--json", dir)));
         assertEquals("-J " + dir + " is a folder; name a file in it (e.g. -J " + dir.resolve("result.json") + ")",
                 refused(() -> OutputTarget.check("-J", dir)));
         assertEquals("--junit " + dir + " is a folder; name a file in it (e.g. --junit " + dir.resolve("junit.xml") + ")",
@@ -34,7 +34,7 @@ class OutputTargetTest {
     void aMissingFolderIsNeverCreated(@TempDir Path dir) {
         Path f = dir.resolve("no/such/r.json");
         assertEquals("--json " + f + ": the folder " + f.getParent() + " does not exist; create it first (ncclbench"
-                + " creates folders only under --out)", refused(() -> OutputTarget.check("--json", f)));
+                + " creates folders only under --out)", refused(() -> OutputTarget.checkRunFile("--json", f)));
         assertEquals("--html " + f + ": the folder " + f.getParent() + " does not exist; create it first",
                 refused(() -> OutputTarget.check("--html", f)));
         assertEquals(false, Files.exists(dir.resolve("no")));
