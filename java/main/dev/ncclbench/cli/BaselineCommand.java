@@ -30,7 +30,8 @@ import java.util.concurrent.Callable;
 public final class BaselineCommand implements Runnable {
     @Override
     public void run() {
-        throw NcclbenchException.usage("baseline needs a subcommand: record, list or show (see --help)");
+        throw NcclbenchException.usage("baseline needs a subcommand: record, list or show (see 'ncclbench baseline"
+                + " --help')");
     }
 
     @Command(name = "record", mixinStandardHelpOptions = true,

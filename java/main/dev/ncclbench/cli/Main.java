@@ -40,8 +40,8 @@ public final class Main {
         PreflightCommand.acceptFlagsAsSweepArgs(cl.getSubcommands().get("preflight"));
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line: what is wrong, and where the help is
-            err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + " (see 'ncclbench "
-                    + commandPath(ex.getCommandLine()) + "--help')");
+            err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + " (see '"
+                    + helpCommand(ex.getCommandLine()) + "')");
             return ExitCode.USAGE.code;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -103,8 +103,11 @@ public final class Main {
                 : qualifiedName(parent) + " " + cl.getCommandName();
     }
 
-    private static String commandPath(CommandLine cl) {
-        String name = cl.getCommandName();
-        return name.equals("ncclbench") ? "" : name + " ";
+    /**
+     * "ncclbench baseline record --help": the help of the command the user typed, its parents' words included (a
+     * subcommand's own name alone, "ncclbench record --help", is a command that does not exist).
+     */
+    static String helpCommand(CommandLine cl) {
+        return cl.getParent() == null ? "ncclbench --help" : "ncclbench " + qualifiedName(cl) + " --help";
     }
 }
