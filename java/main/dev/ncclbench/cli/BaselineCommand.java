@@ -155,13 +155,16 @@ public final class BaselineCommand implements Runnable {
                 w.println("#   run " + r.file() + " started " + r.startedAt() + " (" + r.cycles() + " cycle"
                         + (r.cycles() == 1 ? "" : "s") + ")");
             }
-            w.printf(Locale.ROOT, "%-14s %9s %6s %7s %10s %10s %10s %10s %10s  %s%n", "# collective", "size", "runs",
-                    "samples", "min(us)", "p25(us)", "median(us)", "p75(us)", "busbw", "path");
+            w.println("# pl: oop out-of-place, ip in-place (both: a baseline recorded before they were kept apart);"
+                    + " times per call in us; busbw in GB/s at the median time");
+            w.printf(Locale.ROOT, "%-14s %9s %-4s %6s %7s %10s %10s %10s %10s %10s  %s%n", "# collective", "size", "pl",
+                    "runs", "samples", "min(us)", "p25(us)", "median(us)", "p75(us)", "busbw", "path");
             for (Baseline.Entry e : b.entries()) {
                 Baseline.Stats s = e.stats();
-                w.printf(Locale.ROOT, "%-14s %9s %6d %7d %10.1f %10.1f %10.1f %10.1f %10.4f  %s%n", e.collective(),
-                        Sizes.human(e.size()), s.groups(), s.count(), s.minUs(), s.p25Us(), s.medianUs(), s.p75Us(),
-                        s.busbwMedian(), e.paths() == null || e.paths().isEmpty() ? "" : e.paths().get(e.paths().size() - 1));
+                w.printf(Locale.ROOT, "%-14s %9s %-4s %6d %7d %10.1f %10.1f %10.1f %10.1f %10.4f  %s%n", e.collective(),
+                        Sizes.human(e.size()), e.inPlace() == null ? "both" : e.inPlace() ? "ip" : "oop", s.groups(),
+                        s.count(), s.minUs(), s.p25Us(), s.medianUs(), s.p75Us(), s.busbwMedian(),
+                        e.paths() == null || e.paths().isEmpty() ? "" : e.paths().get(e.paths().size() - 1));
             }
             return 0;
         }

@@ -81,7 +81,8 @@ public record GateRow(String collective, String size, String placement, String j
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f us", v) : "-";
     }
 
-    static String signedPct(double change) {
+    /** "+20.3%" or "-5.0%". */
+    public static String signedPct(double change) {
         return String.format(Locale.ROOT, "%+.1f%%", change * 100);
     }
 

@@ -1,8 +1,8 @@
 package dev.ncclbench.report;
 
+import dev.ncclbench.gate.GateRow;
 import dev.ncclbench.gate.SizeResult;
 import dev.ncclbench.spec.Sizes;
-import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -13,8 +13,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The two plots: busbw against size on a log2 axis (runs and baseline overlaid, line-rate and socket-floor
@@ -106,7 +108,7 @@ final class Charts {
         return any ? c : null;
     }
 
-    private static XYChart chart(String title, String yTitle) {
+    static XYChart chart(String title, String yTitle) {
         XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("size (bytes, log2)")
                 .yAxisTitle(yTitle).build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
@@ -121,8 +123,10 @@ final class Charts {
         return c;
     }
 
+    /** The legend's name of a curve: whose it is, its collective when there are several, and its placement. */
     private static String name(ReportData d, ReportData.Curve curve) {
-        return d.manyCollectives() ? curve.label() + " " + curve.collective() : curve.label();
+        return (d.manyCollectives() ? curve.label() + " " + curve.collective() : curve.label()) + ", "
+                + ReportData.PLOTTED_PLACEMENT;
     }
 
     private static void style(XYSeries s, ReportData.Curve curve) {
@@ -146,31 +150,48 @@ final class Charts {
         s.setLineStyle(stroke);
     }
 
-    /** The gate's failed sizes as red crosses on the last run's curve. */
-    private static void marks(XYChart c, ReportData d, boolean latency) {
-        List<Double> xs = new ArrayList<>();
-        List<Double> ys = new ArrayList<>();
+    /**
+     * The gate's failed sizes as red crosses on the judged run's curve (out of place, as plotted), each named by one
+     * label: "busbw -20.1%", with ", in-place -19.8%" when that placement failed too, or "in-place busbw -19.8%"
+     * alone; "path rdma-gdr -> socket" for a worse path. {@link MarkLabels} keeps every label inside the plot.
+     */
+    static MarkLabels marks(XYChart c, ReportData d, boolean latency) {
+        Map<String, List<SizeResult>> bySize = new LinkedHashMap<>();
         for (SizeResult s : d.marked()) {
-            if (latency != (s.key().size() < d.latencyBelow())) {
+            if (latency == (s.key().size() < d.latencyBelow())) {
+                bySize.computeIfAbsent(s.key().collective() + " " + s.key().size(), k -> new ArrayList<>()).add(s);
+            }
+        }
+        List<MarkLabels.Label> labels = new ArrayList<>();
+        for (List<SizeResult> rows : bySize.values()) {
+            SizeResult first = rows.get(0);
+            double y = d.judgedPoint(first.key().collective(), first.key().size())
+                    .map(p -> latency ? p.medianUs() : p.busbw()).orElse(Double.NaN);
+            if (!Double.isFinite(y)) {
                 continue;
             }
-            double y = latency ? (s.comparison() == null ? Double.NaN : s.comparison().runMedianUs())
-                    : s.latency() ? Double.NaN : s.runValue();
-            if (Double.isFinite(y)) {
-                xs.add(log2(s.key().size()));
-                ys.add(y);
-                AnnotationText t = new AnnotationText(s.changeText(), log2(s.key().size()), y, false);
-                c.addAnnotation(t);
+            List<String> parts = new ArrayList<>();
+            for (SizeResult s : rows) {
+                boolean metricSaid = !parts.isEmpty() && Double.isFinite(s.change());
+                String what = s.status() == SizeResult.Status.DEGRADED_PATH ? "path " + s.basePath() + " -> " + s.runPath()
+                        : metricSaid ? GateRow.signedPct(s.change()) : s.changeText();
+                parts.add(s.key().inPlace() ? "in-place " + what : what);
             }
+            labels.add(new MarkLabels.Label(log2(first.key().size()), y,
+                    (d.manyCollectives() ? first.key().collective() + " " : "") + String.join(", ", parts)));
         }
-        if (!xs.isEmpty()) {
-            XYSeries s = c.addSeries(latency ? "latency regression" : "regression",
-                    xs.stream().mapToDouble(Double::doubleValue).toArray(),
-                    ys.stream().mapToDouble(Double::doubleValue).toArray());
-            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-            s.setMarker(SeriesMarkers.CROSS);
-            s.setMarkerColor(FAIL);
+        if (labels.isEmpty()) {
+            return null;
         }
+        XYSeries s = c.addSeries(latency ? "latency regression" : "regression",
+                labels.stream().mapToDouble(MarkLabels.Label::x).toArray(),
+                labels.stream().mapToDouble(MarkLabels.Label::y).toArray());
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        s.setMarker(SeriesMarkers.CROSS);
+        s.setMarkerColor(FAIL);
+        MarkLabels named = new MarkLabels(labels);
+        c.addAnnotation(named);
+        return named;
     }
 
     private static double[] xRange(ReportData d, long below) {

@@ -30,11 +30,13 @@ public final class HtmlReport {
                 .append(".PASS{background:#e8f5e9;color:#1b5e20}.REGRESSION,.DEGRADED{background:#ffebee;color:#b71c1c}\n")
                 .append(".NO_BASELINE,.NOTHING_TO_COMPARE,.INCOMPLETE{background:#fff8e1;color:#8d6e00}\n")
                 .append(".legend{font-size:12px;color:#444}\n")
+                .append("table.facts{margin-bottom:16px}table.facts th{background:#f5f5f5;font-weight:normal}\n")
                 .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}\n")
                 .append("td.l,th.l{text-align:left}tr.fail td{background:#ffebee;font-weight:bold}\n")
                 .append(".plot svg{width:100%;height:auto;border:1px solid #eee}\ncode{font-size:12px}\n")
                 .append("</style>\n</head>\n<body>\n");
         h.append("<h1>").append(Html.escape(d.title())).append("</h1>\n");
+        facts(h, d.facts());
         GateReport g = d.gate();
         if (g != null) {
             h.append("<p class=\"verdict ").append(g.verdict().name()).append("\" id=\"verdict\">")
@@ -98,6 +100,16 @@ public final class HtmlReport {
 
     /** The columns of {@link GateRow#TITLES} that hold words (left-aligned); the others hold figures. */
     private static final java.util.Set<Integer> LEFT = java.util.Set.of(0, 2, 3, 11);
+
+    /** What the judged run was, first on the page: when, where, on what, with which command. */
+    private static void facts(StringBuilder h, List<RunFacts.Fact> facts) {
+        h.append("<table id=\"run\" class=\"facts\">\n");
+        for (RunFacts.Fact f : facts) {
+            h.append("<tr><th class=\"l\">").append(Html.escape(f.name())).append("</th><td class=\"l\">")
+                    .append(Html.escape(f.value())).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+    }
 
     private static void changes(StringBuilder h, GateReport g) {
         if (g.baselineName() == null) {

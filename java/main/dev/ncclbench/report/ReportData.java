@@ -24,11 +24,17 @@ import java.util.OptionalDouble;
  * What a report shows: each run's curve (busbw and median latency per size, per collective), the baseline's,
  * the line rate and socket floor, and the gate's decision for the last run.
  *
- * @param gate the last run against the baseline (or the curve check alone); null when not judged
+ * @param gate  the last run against the baseline (or the curve check alone); null when not judged
+ * @param facts what the judged (last) run was: when, where, on what, with which command
  */
 public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, OptionalDouble socketFloor,
                          long latencyBelow, GateReport gate, List<Finding> findings, String title, boolean oneRank,
-                         Optional<CopyLimit> copyLimit) {
+                         Optional<CopyLimit> copyLimit, List<RunFacts.Fact> facts) {
+    /**
+     * The placement the curves plot: nccl-tests' headline, as its table's first columns. The in-place rows are in the
+     * per-size table; on one rank they move no data.
+     */
+    public static final String PLOTTED_PLACEMENT = "out-of-place";
 
     /** One line on the plots. */
     public record Curve(String label, String collective, boolean baseline, List<Point> points) {
@@ -74,7 +80,21 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
         // one rank moves nothing between GPUs (busbw 0): algbw against what the GPU can copy tells a person something
         boolean oneRank = !runs.isEmpty() && runs.stream().allMatch(r -> r.doc().nranks() == 1);
         Optional<CopyLimit> limit = oneRank ? copyLimit(runs.get(runs.size() - 1).doc()) : Optional.empty();
-        return new ReportData(List.copyOf(curves), fabric, floor, latencyBelow, gate, findings, title, oneRank, limit);
+        Run judged = runs.get(runs.size() - 1);
+        List<RunFacts.Fact> facts = RunFacts.of(judged, gate == null ? null : gate.runFingerprint());
+        return new ReportData(List.copyOf(curves), fabric, floor, latencyBelow, gate, findings, title, oneRank, limit,
+                facts);
+    }
+
+    /** The judged (last) run's plotted point at a size: where the gate's marks go. */
+    public Optional<Point> judgedPoint(String collective, long size) {
+        for (int i = curves.size() - 1; i >= 0; i--) {
+            Curve c = curves.get(i);
+            if (!c.baseline() && c.collective().equals(collective)) {
+                return c.points().stream().filter(p -> p.size() == size).findFirst();
+            }
+        }
+        return Optional.empty();
     }
 
     /** The copy limit of the run's first GPU: NVML's figures when recorded, else its model's. */

@@ -2,9 +2,9 @@ package dev.ncclbench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ncclbench.CliRun;
+import dev.ncclbench.SlowedRuns;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,27 +48,11 @@ class GateCommandTest {
         // in them (a 4 MiB line at ±200% on a busy 2-core VM hid even a tenfold slowdown). What is judged here is
         // what the gate writes, not how it weighs noise (SampleComparisonTest does that)
         ObjectNode doc = (ObjectNode) JSON.readTree(run.toFile());
-        scaleSamples(doc, 1);
+        SlowedRuns.scaleSamples(doc, 1);
         JSON.writeValue(run.toFile(), doc);
-        scaleSamples(doc, 10);
+        SlowedRuns.scaleSamples(doc, 10);
         slow = dir.resolve("slow.json");
         JSON.writeValue(slow.toFile(), doc);
-    }
-
-    /** Every placement's samples set to their median times {@code factor}. */
-    private static void scaleSamples(ObjectNode doc, double factor) {
-        for (JsonNode row : doc.get("rows")) {
-            for (String placement : List.of("out_of_place", "in_place")) {
-                ArrayNode samples = (ArrayNode) row.get(placement).get("samples_us");
-                List<Double> sorted = new ArrayList<>();
-                samples.forEach(v -> sorted.add(v.asDouble()));
-                sorted.sort(null);
-                double median = sorted.get(sorted.size() / 2);
-                for (int i = 0; i < samples.size(); i++) {
-                    samples.set(i, median * factor);
-                }
-            }
-        }
     }
 
     Path baselines(String name, Path... runs) {
@@ -193,6 +177,11 @@ class GateCommandTest {
         CliRun s = cli("baseline", "show", "--dir", b.toString(), "listed");
         assertEquals(0, s.code(), s.err());
         assertTrue(s.out().contains("all_reduce") && s.out().contains("4 MiB"), s.out());
+        // each size twice, one row per placement: the rows say which (issue 50)
+        List<String> rows = s.out().lines().filter(x -> x.startsWith("all_reduce") && x.contains(" 4 MiB ")).toList();
+        assertEquals(2, rows.size(), s.out());
+        assertTrue(rows.get(0).contains(" 4 MiB oop ") && rows.get(1).contains(" 4 MiB ip "), rows.toString());
+        assertTrue(s.out().contains("# pl: oop out-of-place, ip in-place"), s.out());
     }
 
     @Test

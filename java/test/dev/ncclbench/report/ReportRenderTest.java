@@ -1,9 +1,18 @@
 package dev.ncclbench.report;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ncclbench.SlowedRuns;
 import dev.ncclbench.cli.Main;
+import dev.ncclbench.gate.GateJudge;
+import dev.ncclbench.gate.GateOptions;
+import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.output.Json;
+import dev.ncclbench.results.ResultInput;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -15,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,6 +56,57 @@ class ReportRenderTest {
             }
         }
         return null;
+    }
+
+    /**
+     * A run made ten times slower against a baseline of it (issue 50): the page starts with what ran (when, where, the
+     * backend, the versions, the command), the table says which run it covers, the legend says the curves are out of
+     * place, and each failed size is named by a label inside the plot.
+     */
+    @Test
+    void aRegressionIsNamedInsideThePlotAndThePageSaysWhatRan() throws Exception {
+        Path run = dir.resolve("run.json");
+        cli("sweep", "--backend", "socket", "--ranks", "2", "-b", "256K", "-e", "4M", "-f", "4", "-n", "5",
+                "--no-progress", "--json", run.toString(), "--out", dir.toString());
+        // each placement's samples at their median, then ten times that: every busbw size regresses
+        ObjectNode doc = (ObjectNode) Json.mapper().readTree(run.toFile());
+        SlowedRuns.scaleSamples(doc, 1);
+        Json.mapper().writeValue(run.toFile(), doc);
+        SlowedRuns.scaleSamples(doc, 10);
+        Path slow = dir.resolve("slow.json");
+        Json.mapper().writeValue(slow.toFile(), doc);
+        Path bl = dir.resolve("bl");
+        cli("baseline", "record", "--dir", bl.toString(), "--name", "ten", run.toString());
+        Path html = dir.resolve("slow.html");
+        cli("report", "--dir", bl.toString(), "--html", html.toString(), "--png", dir.resolve("slow.png").toString(),
+                run.toString(), slow.toString());
+
+        String h = Files.readString(html, StandardCharsets.UTF_8);
+        int facts = h.indexOf("<table id=\"run\"");
+        assertTrue(facts > 0 && facts < h.indexOf("id=\"verdict\""), "what ran, first: " + h);
+        for (String fact : List.of("<th class=\"l\">when</th>", "<th class=\"l\">hosts</th>",
+                "<th class=\"l\">backend</th><td class=\"l\">socket", "<th class=\"l\">ranks</th><td class=\"l\">2 on 1 node",
+                "<th class=\"l\">versions</th>", "<th class=\"l\">command</th><td class=\"l\">ncclbench sweep --backend socket")) {
+            assertTrue(h.contains(fact), fact + " in " + h.substring(facts, h.indexOf("</table>", facts)));
+        }
+        assertTrue(h.contains("<h2>Per size: " + slow + " against baseline ten (1 run, same fingerprint)</h2>"), h);
+        assertTrue(h.contains("<th>95% interval</th>") && h.contains("<td class=\"l\">in-place</td>"), h);
+
+        RunReport.Judged r = RunReport.assemble(List.of(new ReportData.Run("run", run.toString(), ResultInput.read(run)),
+                new ReportData.Run("slow", slow.toString(), ResultInput.read(slow))),
+                new GateJudge(bl, GateOptions.defaults(), null, null, null, Set.of(), null), null);
+        assertEquals(GateReport.Verdict.REGRESSION, r.gate().verdict(), r.gate().verdictLine());
+        XYChart busbw = Charts.busbw(r.data());
+        assertTrue(busbw.getSeriesMap().containsKey("slow, out-of-place")
+                && busbw.getSeriesMap().containsKey("baseline ten, out-of-place"), busbw.getSeriesMap().keySet().toString());
+        XYChart c = Charts.chart("marks", "busbw (GB/s)");
+        r.data().curves().forEach(curve -> c.addSeries(curve.label(), curve.points().stream()
+                .mapToDouble(p -> Charts.log2(p.size())).toArray(), curve.points().stream()
+                .mapToDouble(ReportData.Point::busbw).toArray()));
+        MarkLabels m = Charts.marks(c, r.data(), false);
+        BitmapEncoder.getBufferedImage(c);
+        assertEquals(List.of("busbw -90.0%, in-place -90.0%", "busbw -90.0%, in-place -90.0%"), m.texts());
+        MarkLabelsTest.inside(m);
     }
 
     @Test
