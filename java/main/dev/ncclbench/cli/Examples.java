@@ -60,7 +60,9 @@ final class Examples {
             Map.entry("gate", List.of(
                     "ncclbench gate results/runs/<run>/result.json  against the baseline of the same fingerprint",
                     "ncclbench gate --baseline h200-2node --junit gate.xml --markdown gate.md run.json",
-                    "ncclbench gate --prometheus /var/lib/node_exporter/ncclbench.prom --tolerance-at 8-64K=25 run.json")),
+                    "ncclbench gate --prometheus /var/lib/node_exporter/ncclbench.prom --tolerance-at 8-64K=25 run.json",
+                    "ncclbench gate --json gate.json run.json       the decision as JSON too (--json -: on stdout instead)",
+                    "ncclbench gate --curve-only run.json           the curve's shape alone: no baseline looked for")),
             Map.entry("report", List.of(
                     "ncclbench report run.json --html report.html --png busbw.png --svg busbw.svg",
                     "ncclbench report old.json new.json --baseline h200-2node --fabric ib-ndr --html r.html")),
@@ -68,7 +70,7 @@ final class Examples {
                     "ncclbench preflight                          doctor, short sweep, path verdict, gate: PASS/DEGRADED/FAIL",
                     "srun --ntasks-per-node=1 scripts/launch/slurm-prolog.sh",
                     "ncclbench preflight --backend socket --baseline lab --junit preflight.xml",
-                    "ncclbench preflight --catalog site-catalog.txt --doctor-ignore EVIDENCE-MISSING --json")));
+                    "ncclbench preflight --catalog site-catalog.txt --doctor-ignore EVIDENCE-MISSING --json -")));
 
     private Examples() {
     }

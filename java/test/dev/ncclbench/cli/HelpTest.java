@@ -90,6 +90,43 @@ class HelpTest {
         }
     }
 
+    /**
+     * Every example a --help shows parses as written (issue 50: preflight's example ended with the old `--json`
+     * switch, which takes a FILE now): a user copies them first.
+     */
+    @Test
+    void everyExampleParsesAsWritten() {
+        List<String> paths = new ArrayList<>();
+        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> {
+            if (!name.equals("help") && !cl.getCommandSpec().usageMessage().hidden()) {
+                paths.add(name);
+                cl.getSubcommands().forEach((sub, x) -> paths.add(name + " " + sub));
+            }
+        });
+        int parsed = 0;
+        for (String path : paths) {
+            String h = help((path + " --help").split(" "));
+            for (String line : h.substring(h.indexOf("Examples:")).lines().skip(1).toList()) {
+                String example = line.strip().split(" {2,}")[0];
+                if (!example.startsWith("ncclbench ") || example.contains("&&") || example.contains("|")) {
+                    continue;
+                }
+                CommandLine cl = new CommandLine(new RootCommand());
+                cl.setCaseInsensitiveEnumValuesAllowed(true);
+                PreflightCommand.acceptFlagsAsSweepArgs(cl.getSubcommands().get("preflight"));
+                String[] args = example.substring("ncclbench ".length()).split(" ");
+                try {
+                    cl.parseArgs(args);
+                } catch (CommandLine.ParameterException e) {
+                    throw new AssertionError(path + " --help shows '" + example + "', which does not parse: "
+                            + e.getMessage(), e);
+                }
+                parsed++;
+            }
+        }
+        assertTrue(parsed > 30, "examples parsed: " + parsed);
+    }
+
     @Test
     void bareNcclbenchListsTheCommandsAndHelpTakesOne() {
         StringWriter out = new StringWriter();
