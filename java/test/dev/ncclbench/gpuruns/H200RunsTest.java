@@ -73,7 +73,10 @@ class H200RunsTest {
         assertEquals(0, rec.code(), rec.out() + rec.err());
         CliRun g = cli("gate", "--baseline", b.toString(), DEFAULT.toString());
         assertEquals(0, g.code(), g.out() + g.err());
-        assertTrue(last(g.out()).startsWith("PASS: 31 sizes within noise and tolerance of baseline h200, each placement on its own"), g.out());
+        // 512 B took 15% longer, inside the -N 3 baseline's run-to-run spread of 17%: too noisy to judge, and said
+        assertTrue(last(g.out()).startsWith("PASS: 31 sizes compared with baseline h200, each placement on its own; 1 row"
+                + " too noisy to judge (worse beyond the tolerance, inside the noise): all_reduce 512 B latency +15.0%"
+                + " (noise ±17.2%)"), g.out());
         assertTrue(g.out().contains("# judged on the table's time (mean of the timed loop): no per-iteration samples"),
                 g.out());
         assertTrue(g.out().contains("(tolerance only)"), g.out());
