@@ -61,7 +61,7 @@ final class Examples {
                     "ncclbench gate results/runs/<run>/result.json  against the baseline of the same fingerprint",
                     "ncclbench gate --baseline h200-2node --junit gate.xml --markdown gate.md run.json",
                     "ncclbench gate --prometheus /var/lib/node_exporter/ncclbench.prom --tolerance-at 8-64K=25 run.json",
-                    "ncclbench gate --json gate.json run.json       the decision as JSON too (--json -: on stdout instead)",
+                    "ncclbench gate --json gate.json run.json       the decision as JSON too (--json -: on stdout)",
                     "ncclbench gate --curve-only run.json           the curve's shape alone: no baseline looked for")),
             Map.entry("report", List.of(
                     "ncclbench report run.json --html report.html --png busbw.png --svg busbw.svg",

@@ -120,7 +120,8 @@ public final class GateCommand implements Callable<Integer> {
          */
         Map<String, Path> inputs(String baseline) {
             Map<String, Path> in = new LinkedHashMap<>();
-            in.put("the baseline", baseline == null ? null : new BaselineStore(BaselineFolder.of(dir)).fileOf(baseline));
+            in.put("the baseline", baseline == null ? null
+                    : new BaselineStore(BaselineFolder.of(dir)).fileOf(baseline));
             in.put("the fabric catalog (--catalog)", fabricFlags.catalog);
             in.put("the socket floor's run (--socket-floor)", floor.socketFloor == null ? null
                     : Path.of(floor.socketFloor));
@@ -130,7 +131,8 @@ public final class GateCommand implements Callable<Integer> {
         /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
         GateJudge judge() {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
-                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial, curveOnly), HostName.node(null, env));
+                    rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial, curveOnly),
+                    HostName.node(null, env));
         }
     }
 }

@@ -111,7 +111,6 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
                 baseline, html, !outputs.jsonOnStdout());
     }
 
-
     private Set<String> doctorIgnored() {
         return PreflightRequest.doctorIgnored(doctorIgnore, settings.rules.ignored());
     }

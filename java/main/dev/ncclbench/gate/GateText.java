@@ -84,7 +84,7 @@ public final class GateText {
                 .forEach(f -> parts.add(f.title()));
         String head = r.verdict().name();
         if (r.verdict() == GateReport.Verdict.NO_BASELINE) {
-            return head + ": nothing compared: " + r.noBaseline().sentence() + "; " + r.noBaseline().remedy()
+            return head + ": nothing compared: " + r.noBaseline().text()
                     + " (the curve check found nothing that degrades the path)" + partialNote(r);
         }
         if (parts.isEmpty()) {
@@ -94,8 +94,8 @@ public final class GateText {
                     : "compared with") + " baseline " + r.baselineName() + ", each placement on its own")
                     + tooNoisyNote(r) + oneSidedNote(r) + partialNote(r);
         }
-        String changed = r.baselineName() == null ? "; " + (r.noBaseline() == null ? "no baseline compared (--curve-only)"
-                : "no baseline compared: " + r.noBaseline().sentence())
+        String changed = r.baselineName() == null ? "; no baseline compared" + (r.noBaseline() == null ? " (--curve-only)"
+                : ": " + r.noBaseline().sentence())
                 : r.changes().isEmpty() ? "; nothing changed in the fingerprint"
                 : "; what changed: " + String.join(", ", r.changes().stream().map(Fingerprint.Change::text).toList());
         return head + ": " + String.join("; ", parts) + changed + tooNoisyNote(r)

@@ -30,9 +30,9 @@ public record NoBaseline(String folder, int baselines, String fingerprintId, Str
         return where + " (this run: " + measuredAs + "; fingerprint " + fingerprintId + ")";
     }
 
-    /** What to do about it: record one, or ask for the curve check alone. */
+    /** The sentence and what to do about it: record one, or ask for the curve check alone. */
     @JsonIgnore
-    public String remedy() {
-        return "record one: " + record + "; or give --curve-only to judge the curve alone";
+    public String text() {
+        return sentence() + "; record one: " + record + "; or give --curve-only to judge the curve alone";
     }
 }

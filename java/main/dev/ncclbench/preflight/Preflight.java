@@ -40,7 +40,7 @@ public final class Preflight {
         /** The gate's line names the first thing NCCL decided differently from the baseline, when it failed. */
         public static GateStep of(GateReport r) {
             String line = r.verdict() == GateReport.Verdict.NO_BASELINE
-                    ? "no baseline compared: " + r.noBaseline().sentence() + "; " + r.noBaseline().remedy()
+                    ? "no baseline compared: " + r.noBaseline().text()
                     + "; the curve check found nothing that degrades the path"
                     : r.verdictLine();
             boolean failed = r.verdict() == GateReport.Verdict.REGRESSION || r.verdict() == GateReport.Verdict.DEGRADED;

@@ -173,7 +173,8 @@ final class Charts {
             List<String> parts = new ArrayList<>();
             for (SizeResult s : rows) {
                 boolean metricSaid = !parts.isEmpty() && Double.isFinite(s.change());
-                String what = s.status() == SizeResult.Status.DEGRADED_PATH ? "path " + s.basePath() + " -> " + s.runPath()
+                String what = s.status() == SizeResult.Status.DEGRADED_PATH
+                        ? "path " + s.basePath() + " -> " + s.runPath()
                         : metricSaid ? GateRow.signedPct(s.change()) : s.changeText();
                 parts.add(s.key().inPlace() ? "in-place " + what : what);
             }

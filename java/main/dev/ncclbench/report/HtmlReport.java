@@ -91,7 +91,8 @@ public final class HtmlReport {
             h.append(row.fails() ? "<tr class=\"fail\">" : "<tr>");
             List<String> cells = row.cells();
             for (int i = 0; i < cells.size(); i++) {
-                h.append(LEFT.contains(i) ? "<td class=\"l\">" : "<td>").append(Html.escape(cells.get(i))).append("</td>");
+                h.append(LEFT.contains(i) ? "<td class=\"l\">" : "<td>").append(Html.escape(cells.get(i)))
+                        .append("</td>");
             }
             h.append("</tr>\n");
         }

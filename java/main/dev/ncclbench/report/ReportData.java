@@ -79,9 +79,10 @@ public record ReportData(List<Curve> curves, Optional<FabricEntry> fabric, Optio
         List<Finding> findings = gate == null ? List.of() : gate.curve();
         // one rank moves nothing between GPUs (busbw 0): algbw against what the GPU can copy tells a person something
         boolean oneRank = !runs.isEmpty() && runs.stream().allMatch(r -> r.doc().nranks() == 1);
-        Optional<CopyLimit> limit = oneRank ? copyLimit(runs.get(runs.size() - 1).doc()) : Optional.empty();
-        Run judged = runs.get(runs.size() - 1);
-        List<RunFacts.Fact> facts = RunFacts.of(judged, gate == null ? null : gate.runFingerprint());
+        Run judged = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        Optional<CopyLimit> limit = oneRank ? copyLimit(judged.doc()) : Optional.empty();
+        List<RunFacts.Fact> facts = judged == null ? List.of()
+                : RunFacts.of(judged, gate == null ? null : gate.runFingerprint());
         return new ReportData(List.copyOf(curves), fabric, floor, latencyBelow, gate, findings, title, oneRank, limit,
                 facts);
     }

@@ -37,7 +37,8 @@ public final class RunFacts {
                 + ("ok".equals(d.status()) ? "" : " (" + d.status() + ")")));
         out.add(new Fact("hosts", hosts(d.ranks())));
         out.add(new Fact("ranks", d.nranks() + " on " + f.nodes() + (f.nodes() == 1 ? " node" : " nodes")));
-        out.add(new Fact("backend", orUnknown(d.backend()) + (d.backendReason() == null ? "" : " (" + d.backendReason() + ")")));
+        out.add(new Fact("backend", orUnknown(d.backend())
+                + (d.backendReason() == null ? "" : " (" + d.backendReason() + ")")));
         out.add(new Fact(f.gpuCount() > 0 ? "GPUs" : "interfaces", f.gpuCount() > 0 ? f.gpuCount() + "x " + f.gpuModel()
                 : f.nics().isEmpty() ? "none recorded" : String.join(" ", f.nics().keySet())));
         List<String> versions = new ArrayList<>();
