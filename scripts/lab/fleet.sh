@@ -214,7 +214,8 @@ ok=1
 echo "check: nodes named slow or unreachable: $named_nodes (expected $want_nodes)"; [[ "$named_nodes" == "$want_nodes" ]] || ok=0
 echo "check: links named bad: $named_links (expected $want_links)"; [[ "$named_links" == "$want_links" ]] || ok=0
 echo "check: exit $code (expected $want_code)"; [[ "$code" == "$want_code" ]] || ok=0
-drained=$(sort "$run_dir/drain.txt" 2>/dev/null | paste -sd, -); drained=${drained:--}
+# the list's first line names the run ('# ncclbench fleet run ID'); the nodes follow, one a line
+drained=$(grep -v '^#' "$run_dir/drain.txt" 2>/dev/null | sort | paste -sd, -); drained=${drained:--}
 echo "check: drain.txt: $drained (expected $want_nodes)"; [[ "$drained" == "$want_nodes" ]] || ok=0
 echo "check: rounds $rounds, ${secs} s"
 if [[ $ok == 1 ]]; then echo "PASS"; exit 0; fi

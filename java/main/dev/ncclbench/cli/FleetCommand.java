@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Find the slow node and the bad link of an allocation: rounds of short all_reduces in pairs"
                 + " (and groups), each on its own connections, planned and judged by rank 0. Run one process per node.",
-        footer = "%nThe drain list has one host per line.")
+        footer = "%nThe drain list names its run on its first line ('# ncclbench fleet run ID'), then one host per line:"
+                + " only nodes of the job (--node-list or SLURM_JOB_NODELIST, when known), never a range.")
 public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
 
     @Spec
@@ -128,8 +129,13 @@ public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
     @Option(names = "--html", paramLabel = "FILE", description = "The HTML report with the pair heat map (default: fleet.html)")
     Path html;
 
-    @Option(names = "--drain", paramLabel = "FILE", description = "Nodes to drain, one host per line (default: drain.txt)")
+    @Option(names = "--drain", paramLabel = "FILE", description = "Nodes to drain: a first line '# ncclbench fleet run ID',"
+            + " then one host per line (default: drain.txt)")
     Path drain;
+
+    @Option(names = "--run-id", paramLabel = "ID", description = "The ID the drain list's first line names, so that a"
+            + " script that drains can tell its own run's list from an older one (default: the run's folder name)")
+    String runId;
 
     @Option(names = "--allow-unauthenticated", description = "Write the drain list even when the rendezvous had no secret"
             + " (NCCLBENCH_TOKEN): then any process that knows the job id could have joined and named nodes to drain")
@@ -166,7 +172,7 @@ public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
-                BaselineFolder.of(baselineDir), allowUnauthenticated);
+                BaselineFolder.of(baselineDir), allowUnauthenticated, runId);
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), env).code;
     }
 

@@ -8,8 +8,6 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.rendezvous.StoreJob;
 import dev.ncclbench.rendezvous.StoreServer;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -17,7 +15,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -57,6 +54,12 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private final byte[] token;
     private final Map<Integer, Connection> nodes = new ConcurrentHashMap<>();
     private final AtomicLongArray lastHeard;
+    /** The longest report each node may send: what its largest order so far can produce. */
+    private final java.util.concurrent.atomic.AtomicIntegerArray reportLimit;
+    /** The last round each node's report was kept for. */
+    private final java.util.concurrent.atomic.AtomicIntegerArray reported;
+    /** The round in progress: a report for another is no answer to wait for. */
+    private volatile int roundNow;
     private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
@@ -90,6 +93,11 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         this.storeHost = storeHost;
         this.names = new String[world];
         this.lastHeard = new AtomicLongArray(world);
+        this.reportLimit = new java.util.concurrent.atomic.AtomicIntegerArray(world);
+        for (int r = 0; r < world; r++) {
+            reportLimit.set(r, Messages.MAX_SHORT); // a heartbeat
+        }
+        this.reported = new java.util.concurrent.atomic.AtomicIntegerArray(world);
         this.settings = settings;
         this.token = token.clone();
         this.server = new ServerSocket();
@@ -109,17 +117,16 @@ final class Coordinator implements RoundRunner, AutoCloseable {
 
     /**
      * Waits up to -T for every node to say hello, each read on its own thread (a node that connects and says
-     * nothing holds up no other). Those that do not come are lost before round one.
+     * nothing holds up no other; {@link Joining} bounds what such a connection costs). Those that do not come are lost
+     * before round one.
      *
      * @return the ranks that did not join, with why
      */
-    Map<Integer, String> awaitNodes() throws IOException {
+    Map<Integer, String> awaitNodes() {
         long deadline = System.nanoTime() + settings.roundMillis() * 1_000_000L;
         java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(names.length);
-        joining = all;
-        Thread acceptor = new Thread(() -> acceptLoop(deadline, all), "ncclbench-fleet-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        joining = new Joining(server, token, names.length, deadline, (s, in, out, hello) -> admit(s, in, out, hello, all));
+        joining.start();
         try {
             all.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -133,8 +140,12 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         synchronized (names) {
             for (int r = 0; r < names.length; r++) {
                 if (!nodes.containsKey(r)) {
-                    missing.put(r, "never joined the search: no process of rank " + r + " connected to rank 0 within "
-                            + settings.roundSeconds() + " s (not started, crashed at start, or cannot reach rank 0)");
+                    String refused = joining.refused(r);
+                    missing.put(r, "never joined the search: " + (refused != null
+                            ? "rank 0 refused the process that came as rank " + r + " (" + refused + "), and no other came"
+                            + " within " + settings.roundSeconds() + " s"
+                            : "no process of rank " + r + " connected to rank 0 within " + settings.roundSeconds()
+                            + " s (not started, crashed at start, or cannot reach rank 0)"));
                     lost.add(r);
                 }
             }
@@ -147,90 +158,54 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private final JobFlags jobFlags = new JobFlags();
     /** The first node that came with other flags than rank 0's, said as the store says it; null while none did. */
     private volatile String flagMismatch;
-    private volatile java.util.concurrent.CountDownLatch joining;
+    private volatile Joining joining;
 
-    private void acceptLoop(long deadline, java.util.concurrent.CountDownLatch all) {
-        while (!closing && System.nanoTime() < deadline) {
-            Socket s;
-            try {
-                server.setSoTimeout((int) Math.max(1, Math.min(1000, (deadline - System.nanoTime()) / 1_000_000L)));
-                s = server.accept();
-            } catch (SocketTimeoutException e) {
-                continue;
-            } catch (IOException e) {
+    /** A node that proved the job's token: in the search unless its flags differ or its rank is taken or late. */
+    private void admit(Socket s, DataInputStream in, DataOutputStream out, Messages.Hello hello,
+                       java.util.concurrent.CountDownLatch all) throws IOException {
+        int r = hello.rank();
+        if (hello.flags() != null && r > 0) {
+            String differ;
+            synchronized (jobFlags) {
+                differ = jobFlags.present(r, hello.flags());
+            }
+            if (differ != null && flagMismatch == null) {
+                flagMismatch = differ;
+                Joining.refuse(s, out, differ);
+                while (all.getCount() > 0) {
+                    all.countDown(); // wakes the join wait now, not at -T
+                }
                 return;
             }
-            Thread t = new Thread(() -> hello(s, deadline, all), "ncclbench-fleet-hello");
-            t.setDaemon(true);
-            t.start();
         }
-    }
-
-    private void hello(Socket s, long deadline, java.util.concurrent.CountDownLatch all) {
-        try {
-            s.setTcpNoDelay(true);
-            s.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, (deadline - System.nanoTime()) / 1_000_000L)));
-            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            // a nonce for this connection alone: the hello proves the job's token by answering it (JobProof)
-            byte[] nonce = JobProof.nonce();
-            Messages.write(out, new Messages.Challenge(Base64.getEncoder().encodeToString(nonce)));
-            Messages.Hello hello = Messages.read(in, Messages.Hello.class);
-            int r = hello.rank();
-            if (r < 0 || r >= names.length || !JobProof.proves(token, nonce, r, names.length, decoded(hello.answer()))) {
-                refuse(s, out, "rank " + r + " did not prove the job's secret (another NCCLBENCH_TOKEN than rank 0, or a"
-                        + " hello replayed from another connection): refused; the search waits for its own");
+        synchronized (names) {
+            if (closedForJoining || nodes.containsKey(r)) {
+                Joining.refuse(s, out, closedForJoining ? "the search began without rank " + r + " (it joined after -T)"
+                        : "rank " + r + " has joined already");
                 return;
             }
-            if (hello.flags() != null && r > 0) {
-                String differ;
-                synchronized (jobFlags) {
-                    differ = jobFlags.present(r, hello.flags());
-                }
-                if (differ != null && flagMismatch == null) {
-                    flagMismatch = differ;
-                    refuse(s, out, differ);
-                    while (all.getCount() > 0) {
-                        all.countDown(); // wakes the join wait now, not at -T
-                    }
-                    return;
-                }
+            s.setSoTimeout(0);
+            synchronized (reading) {
+                reading.add(r);
             }
-            synchronized (names) {
-                if (closedForJoining || nodes.containsKey(r)) {
-                    refuse(s, out, closedForJoining ? "the search began without rank " + r + " (it joined after -T)"
-                            : "rank " + r + " has joined already");
-                    return;
-                }
-                s.setSoTimeout(0);
-                Messages.write(out, new Messages.Welcome(null));
-                names[r] = hello.name();
-                lastHeard.set(r, System.nanoTime());
-                nodes.put(r, new Connection(s, out));
-            }
-            all.countDown();
+            Messages.write(out, new Messages.Welcome(null));
+            names[r] = hello.name();
+            lastHeard.set(r, System.nanoTime());
+            nodes.put(r, new Connection(s, out));
+        }
+        all.countDown();
+        try {
             read(r, in);
-        } catch (IOException | IllegalArgumentException e) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // refused or gone before its hello
+        } finally {
+            synchronized (reading) {
+                reading.remove(r);
+                reading.notifyAll();
             }
         }
     }
 
-    /** Tells a node why it is not in the search, one line, and closes its connection. */
-    private static void refuse(Socket s, DataOutputStream out, String why) throws IOException {
-        try {
-            Messages.write(out, new Messages.Welcome(why));
-        } finally {
-            s.close();
-        }
-    }
-
-    private static byte[] decoded(String base64) {
-        return base64 == null ? null : Base64.getDecoder().decode(base64);
-    }
+    /** The nodes whose connection rank 0 still reads: {@link #finish} waits for them to hang up. */
+    private final Set<Integer> reading = new java.util.HashSet<>();
 
     /** The name each node gave (null where it never joined). */
     List<String> joinedNames() {
@@ -239,18 +214,30 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         }
     }
 
+    /**
+     * The node's reports, each at most what its last order can produce ({@link Messages#maxReport}); one a round is
+     * kept, for the round in progress, and only for this node's rank: a proven node still cannot make rank 0 hold
+     * more than one report of it, nor speak for another.
+     */
     private void read(int rank, DataInputStream in) {
         try {
             while (true) {
-                Messages.Report rep = Messages.read(in, Messages.Report.class);
+                Messages.Report rep = Messages.read(in, Messages.Report.class, () -> reportLimit.get(rank));
                 lastHeard.set(rank, System.nanoTime());
-                if (!rep.heartbeat()) {
+                if (rep.rank() != rank) {
+                    throw new java.net.ProtocolException("it sent a report for rank " + rep.rank());
+                }
+                if (!rep.heartbeat() && rep.round() == roundNow && reported.getAndSet(rank, rep.round()) != rep.round()) {
                     events.add(rep);
                 }
             }
-        } catch (IOException e) {
+        } catch (java.io.EOFException | java.net.SocketException e) {
             if (!closing) {
                 events.add(new Lost(rank, "its connection to rank 0 closed (process killed or crashed?)"));
+            }
+        } catch (IOException e) {
+            if (!closing) {
+                events.add(new Lost(rank, "rank 0 closed its connection: " + e.getMessage()));
             }
         }
     }
@@ -267,6 +254,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         Map<Integer, String> lostNow = new LinkedHashMap<>();
         Map<Integer, Map<Integer, Messages.GroupResult>> results = new HashMap<>();
         Set<Integer> unfinished = Set.of();
+        roundNow = plan.round();
         try {
             if (store == null) {
                 store = new StoreServer(new InetSocketAddress(bind, 0));
@@ -292,8 +280,10 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 }
                 try {
                     lastHeard.set(r, System.nanoTime());
-                    Messages.write(c.out(), new Messages.Order(plan.round(), e.getValue(), settings.sizes(),
-                            settings.collectives(), settings.iters(), settings.warmup(), settings.budgetMillis()));
+                    Messages.Order order = new Messages.Order(plan.round(), e.getValue(), settings.sizes(),
+                            settings.collectives(), settings.iters(), settings.warmup(), settings.budgetMillis(), null);
+                    reportLimit.accumulateAndGet(r, Messages.maxReport(order), Math::max);
+                    Messages.write(c.out(), order);
                     pending.add(r);
                 } catch (IOException ex) {
                     markLost(r, "rank 0 could not send it round " + plan.round() + " (" + ex.getMessage() + ")", lostNow);
@@ -311,7 +301,9 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                     pending.remove(l.rank());
                 } else if (ev instanceof Messages.Report rep && rep.round() == plan.round() && pending.remove(rep.rank())) {
                     for (Messages.GroupResult gr : rep.groups()) {
-                        results.computeIfAbsent(gr.group(), x -> new HashMap<>()).put(rep.rank(), gr);
+                        if (byRank.get(rep.rank()).stream().anyMatch(a -> a.group() == gr.group())) {
+                            results.computeIfAbsent(gr.group(), x -> new HashMap<>()).put(rep.rank(), gr); // its own groups only
+                        }
                     }
                 }
                 long now = System.nanoTime();
@@ -366,20 +358,41 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         }
     }
 
-    /** Tells every node still there that the search is over. */
-    void finish() {
+    /**
+     * Tells every node still there that the search is over, and what rank 0 {@code decided} (one line); then waits a
+     * moment for them to hang up: closing first, with a heartbeat of theirs unread, would reset the connection before
+     * they read it.
+     */
+    void finish(String decided) {
         for (Map.Entry<Integer, Connection> e : nodes.entrySet()) {
             try {
-                Messages.write(e.getValue().out(), new Messages.Order(0, List.of(), List.of(), List.of(), 0, 0, 0));
+                Messages.write(e.getValue().out(), Messages.Order.over(decided));
             } catch (IOException ex) {
                 // a node that left already has nothing more to hear
             }
         }
+        long end = System.nanoTime() + HANG_UP_MILLIS * 1_000_000L;
+        synchronized (reading) {
+            for (long left; !reading.isEmpty() && (left = (end - System.nanoTime()) / 1_000_000L) > 0; ) {
+                try {
+                    reading.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
+
+    /** How long {@link #finish} waits for the nodes to hang up: a node that does not is closed all the same. */
+    static final long HANG_UP_MILLIS = 5_000;
 
     @Override
     public void close() {
         closing = true;
+        if (joining != null) {
+            joining.close();
+        }
         if (store != null) {
             store.close();
         }

@@ -2,17 +2,33 @@ package dev.ncclbench.fleet;
 
 import dev.ncclbench.rendezvous.JobSecret;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 /**
- * Whether a search may name nodes to drain: only when only the job's own processes could join it. Without a secret any
- * process that knows the job id could join as a node and report whatever figures it likes, and the drain list would
- * take healthy nodes out of service; so an unauthenticated search writes no drain list unless the operator says
- * --allow-unauthenticated. The verdicts are printed either way.
+ * Which of the nodes a search found bad it may name to drain. Only when only the job's own processes could join it:
+ * without a secret any process that knows the job id could join as a node and report whatever figures it likes, and the
+ * drain list would take healthy nodes out of service; so an unauthenticated search writes no drain list unless the
+ * operator says --allow-unauthenticated. And only one node of this job a line: a name nobody knows ("rank 7"), one that
+ * is not a single node's name, or one outside the launcher's node list (when it is known) is withheld, with why: what a
+ * node says of itself names no other node. The verdicts are printed either way.
  *
  * @param authenticated        the rendezvous was authenticated (JobSecret)
  * @param allowUnauthenticated --allow-unauthenticated
+ * @param nodeList             the job's nodes as its launcher names them (--node-list, SLURM_JOB_NODELIST), if known
  */
-record DrainPolicy(boolean authenticated, boolean allowUnauthenticated) {
-    /** Whether the drain list is written. */
+record DrainPolicy(boolean authenticated, boolean allowUnauthenticated, Optional<Set<String>> nodeList) {
+    /** An authenticated search with no node list to hold the names to. */
+    static DrainPolicy trusting() {
+        return new DrainPolicy(true, false, Optional.empty());
+    }
+
+    /** Whether the drain list file is written. */
     boolean writes() {
         return authenticated || allowUnauthenticated;
     }
@@ -26,8 +42,55 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated) {
                 : "; no drain list is written on an unauthenticated search unless --allow-unauthenticated is given");
     }
 
-    /** The JSON's account: whether the search was authenticated, and the drain list withheld when it is. */
-    FleetJson.Document into(FleetJson.Document json) {
-        return json.withDrainAccount(authenticated, writes() ? null : JobSecret.NOT_AUTHENTICATED);
+    /**
+     * What the search names to drain: {@code names}, what the drain list file holds (empty when it is not written), and
+     * {@code withheld}, each node the search found bad and does not name, with why.
+     */
+    record Drain(boolean written, List<String> names, Map<String, String> withheld) {
+        /**
+         * Why nodes were withheld, one clause a reason ("gpu7, gpu9: why"); when none was, why the list was not written,
+         * or null when it was.
+         */
+        String because() {
+            if (withheld.isEmpty()) {
+                return written ? null : JobSecret.NOT_AUTHENTICATED;
+            }
+            Map<String, List<String>> byWhy = new LinkedHashMap<>();
+            withheld.forEach((name, why) -> byWhy.computeIfAbsent(why, w -> new ArrayList<>()).add(name));
+            return byWhy.entrySet().stream().map(e -> String.join(", ", e.getValue()) + ": " + e.getKey())
+                    .collect(Collectors.joining("; "));
+        }
+
+        /** The printed lines: what the file holds, then what was not drained and why; the same as the file and the JSON. */
+        List<String> lines() {
+            List<String> out = new ArrayList<>();
+            out.add("drain: " + (names.isEmpty() ? "none" : String.join(" ", names)));
+            if (!withheld.isEmpty()) {
+                out.add("not drained: " + because());
+            }
+            return out;
+        }
+    }
+
+    /** The drain list of {@code doc} under this policy. */
+    Drain decide(FleetDocument doc) {
+        List<String> names = new ArrayList<>();
+        Map<String, String> withheld = new LinkedHashMap<>();
+        for (NodeVerdict v : doc.verdicts().badNodes()) {
+            String host = doc.hosts().get(v.rank());
+            String name = FleetDocument.nodeName(host);
+            String why = FleetRun.unnamed(v.rank()).equals(host) ? "no node name is known (give --node-list)"
+                    : !writes() ? JobSecret.NOT_AUTHENTICATED
+                    : !NodeList.isNodeName(name) ? "not one node's name (letters, digits, '.', '-' and '_')"
+                    : nodeList.isPresent() && !nodeList.get().contains(name)
+                    ? "not a node of this job (--node-list, or SLURM_JOB_NODELIST)" : null;
+            if (why != null) {
+                boolean unnamed = FleetRun.unnamed(v.rank()).equals(host);
+                withheld.putIfAbsent(unnamed || NodeList.isNodeName(name) ? name : NodeList.quoted(name), why);
+            } else if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return new Drain(writes(), List.copyOf(names), withheld);
     }
 }

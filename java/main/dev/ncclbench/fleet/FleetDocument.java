@@ -24,8 +24,8 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
      * sharing a name, each once; a rank whose name nobody knows ("rank 7") is left out (the JSON still names it).
      */
     public List<String> drain() {
-        return verdicts().badNodes().stream().map(v -> nodeName(hosts.get(v.rank()))).filter(n -> !n.startsWith("rank "))
-                .distinct().toList();
+        return verdicts().badNodes().stream().filter(v -> !FleetRun.unnamed(v.rank()).equals(hosts.get(v.rank())))
+                .map(v -> nodeName(hosts.get(v.rank()))).distinct().toList();
     }
 
     static String nodeName(String host) {

@@ -21,11 +21,12 @@ final class FleetHtml {
     }
 
     static String render(FleetDocument doc) {
-        return render(doc, new DrainPolicy(true, false));
+        DrainPolicy trusting = DrainPolicy.trusting();
+        return render(doc, trusting, trusting.decide(doc));
     }
 
-    /** With {@code drain} saying whether the drain list was written: a withheld one is shown as withheld, and why. */
-    static String render(FleetDocument doc, DrainPolicy drainPolicy) {
+    /** With the drain list as written: one not written is shown as withheld, and each node not named with why. */
+    static String render(FleetDocument doc, DrainPolicy drainPolicy, DrainPolicy.Drain drain) {
         Verdicts v = doc.verdicts();
         StringBuilder b = new StringBuilder();
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ncclbench fleet</title>\n<style>")
@@ -39,9 +40,13 @@ final class FleetHtml {
                 .append(Html.escape(doc.result().stopReason())).append("); a result is slow below ")
                 .append(Judge.pct(doc.search().margin())).append(" of the best results of the run")
                 .append(doc.floorSource() == null ? "" : " or below " + Html.escape(doc.floorSource())).append(".</p>\n");
-        List<String> drain = doc.drain();
-        b.append(drainPolicy.writes() ? "<h2>Drain</h2>\n" : "<h2>Drain: withheld</h2>\n<p>"
-                + Html.escape(drainPolicy.headerLine()) + "</p>\n").append("<pre>").append(drain.isEmpty() ? "(none)" : Html.escape(String.join("\n", drain))).append("</pre>\n");
+        List<String> listed = drain.written() ? drain.names() : List.copyOf(drain.withheld().keySet());
+        b.append(drain.written() ? "<h2>Drain</h2>\n" : "<h2>Drain: withheld</h2>\n<p>"
+                + Html.escape(drainPolicy.headerLine()) + "</p>\n").append("<pre>")
+                .append(listed.isEmpty() ? "(none)" : Html.escape(String.join("\n", listed))).append("</pre>\n");
+        if (drain.written() && !drain.withheld().isEmpty()) {
+            b.append("<p>Not drained: ").append(Html.escape(drain.because())).append("</p>\n");
+        }
         b.append("<h2>Nodes</h2>\n<table><tr><th>rank</th><th>host</th><th>verdict</th><th>why</th></tr>\n");
         for (NodeVerdict n : v.nodes()) {
             b.append("<tr class=\"").append(n.status().label).append("\"><td>").append(n.rank()).append("</td><td>")

@@ -18,8 +18,8 @@ public final class FleetJson {
     }
 
     /**
-     * The whole file. The last three are the drain policy's account ({@link DrainPolicy#into}), left out until it
-     * is given.
+     * The whole file. The last three are the drain policy's account ({@link #withDrainAccount}), left out until it is
+     * given.
      */
     @JsonPropertyOrder({"kind", "schema_version", "verdict", "backend", "nodes", "survey", "group_size", "margin",
             "floor_gbps", "floor_source", "judgement", "baseline", "sizes_bytes", "collectives", "iters",
@@ -40,13 +40,13 @@ public final class FleetJson {
                            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> drainWithheld,
                            @JsonInclude(JsonInclude.Include.NON_NULL) String drainWithheldBecause) {
 
-        /** With whether the rendezvous was authenticated, and the drain list moved aside when it is withheld. */
-        Document withDrainAccount(boolean authenticated, String withheldBecause) {
+        /** With whether the rendezvous was authenticated, the drain list as written, and what it withheld and why. */
+        Document withDrainAccount(boolean authenticated, DrainPolicy.Drain d) {
             return new Document(kind, schemaVersion, verdict, backend, nodes, survey, groupSize, margin, floorGbps,
                     floorSource, judgement, baseline, sizesBytes, collectives, iters, roundLimitS, seed, roundsUsed,
-                    maxRounds, stopReason, withheldBecause == null ? drain : List.of(), nodeVerdicts, linkVerdicts,
-                    linksMeasured, linksTotal, undecided, rounds, matrix, authenticated,
-                    withheldBecause == null ? null : drain, withheldBecause);
+                    maxRounds, stopReason, d.names(), nodeVerdicts, linkVerdicts, linksMeasured, linksTotal, undecided,
+                    rounds, matrix, authenticated,
+                    d.written() && d.withheld().isEmpty() ? null : List.copyOf(d.withheld().keySet()), d.because());
         }
     }
 

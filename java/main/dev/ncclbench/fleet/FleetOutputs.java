@@ -25,21 +25,28 @@ public final class FleetOutputs {
         }
     }
 
-    /** The files of an authenticated search. */
-    public static void write(Paths p, FleetDocument doc) {
-        write(p, doc, new DrainPolicy(true, false));
+    /** The drain list's first line: the run that wrote it, so that a script drains only its own run's list. */
+    public static final String DRAIN_HEADER = "# ncclbench fleet run ";
+
+    /** The files of an authenticated search, its drain list headed with {@code runId}. */
+    public static void write(Paths p, FleetDocument doc, String runId) {
+        DrainPolicy trusting = DrainPolicy.trusting();
+        write(p, doc, trusting, trusting.decide(doc), runId);
     }
 
     /**
-     * The files; the drain list only where {@code drain} allows it, and a drain list left at its path by an earlier run
-     * is removed then, so that no script drains what this run did not name.
+     * The files; the drain list only where {@code policy} allows it, headed with {@code runId} and then one node a line,
+     * and a drain list left at its path by an earlier run is removed then, so that no script drains what this run did
+     * not name.
      */
-    static void write(Paths p, FleetDocument doc, DrainPolicy drain) {
+    static void write(Paths p, FleetDocument doc, DrainPolicy policy, DrainPolicy.Drain drain, String runId) {
         try {
-            AtomicFile.write(p.json(), Json.prettyText(drain.into(doc.json())) + "\n");
-            AtomicFile.write(p.html(), FleetHtml.render(doc, drain));
-            if (drain.writes()) {
-                AtomicFile.write(p.drain(), doc.drain().isEmpty() ? "" : String.join("\n", doc.drain()) + "\n");
+            AtomicFile.write(p.json(), Json.prettyText(doc.json().withDrainAccount(policy.authenticated(), drain)) + "\n");
+            AtomicFile.write(p.html(), FleetHtml.render(doc, policy, drain));
+            if (drain.written()) {
+                StringBuilder list = new StringBuilder(DRAIN_HEADER).append(runId).append('\n');
+                drain.names().forEach(n -> list.append(n).append('\n'));
+                AtomicFile.write(p.drain(), list.toString());
             } else {
                 java.nio.file.Files.deleteIfExists(p.drain());
             }

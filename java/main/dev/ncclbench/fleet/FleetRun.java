@@ -42,14 +42,25 @@ public final class FleetRun {
      * @param baseline   --baseline: a fleet baseline's name (in baselineDir) or file to judge pairs against, or null
      * @param recordBaseline --record-baseline: record this run's good pairs as a fleet baseline of this name, or null
      * @param allowUnauthenticated --allow-unauthenticated: write the drain list though the rendezvous had no secret
+     * @param runId      --run-id: the drain list's first line names it (null: the run's folder name)
      */
     public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
                           Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
-                          String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated) {
+                          String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated,
+                          String runId) {
+    }
+
+    /** What a rank whose node's name nobody knows is called in the verdicts (never drained: scontrol knows no such node). */
+    static String unnamed(int rank) {
+        return "rank " + rank;
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        if (o.runId() != null && !o.runId().matches("[A-Za-z0-9._:-]{1,128}")) {
+            throw NcclbenchException.usage("--run-id wants letters, digits, '.', '_', ':' or '-' (at most 128), got "
+                    + NodeList.quoted(o.runId()));
+        }
         LaunchInfo launch = LaunchDetector.detect(env, o.rank(), o.worldSize());
         if (launch.size() < 2) {
             throw NcclbenchException.usage("fleet needs two or more nodes: run one process per node under mpirun, srun"
@@ -90,9 +101,12 @@ public final class FleetRun {
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
                 + "\n--survey " + survey.label;
-        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, env);
+        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, env,
+                place.job());
         if (launch.rank() != 0) {
-            worker.run();
+            // rank 0 prints the verdicts; a node says in one line that it is done, what rank 0 decided and where
+            out.println("ncclbench fleet: rank " + launch.rank() + " (" + name + ") done: " + worker.run());
+            out.flush();
             return ExitCode.OK;
         }
         FleetBaseline baseline = null;
@@ -104,8 +118,8 @@ public final class FleetRun {
         InetAddress bind = rdvHost.startsWith("127.") || rdvHost.equals("localhost")
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
-            return lead(c, worker, launcherNames, search, choice, o, baseline,
-                    new DrainPolicy(place.authenticated(), o.allowUnauthenticated()), out, err);
+            return lead(c, worker, launcherNames, search, choice, o, baseline, new DrainPolicy(place.authenticated(),
+                    o.allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -113,9 +127,8 @@ public final class FleetRun {
     }
 
     private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
-                                 BackendChoice choice, Options o, FleetBaseline baseline, DrainPolicy drain, PrintWriter out,
-                                 PrintWriter err)
-            throws IOException {
+                                 BackendChoice choice, Options o, FleetBaseline baseline, DrainPolicy policy, String name,
+                                 PrintWriter out, PrintWriter err) {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
             try {
@@ -130,18 +143,26 @@ public final class FleetRun {
         List<String> hosts = names(c.joinedNames(), launcherNames);
         c.withHosts(hosts);
         FleetText text = new FleetText(out, hosts);
-        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing, baseline, drain);
+        text.header(choice.backend().name(), search, o.settings(), o.floorSource(), missing, baseline, policy);
         SearchResult result = Search.run(hosts, search, plan -> {
             text.begin(plan);
             return c.run(plan);
         }, missing, text::round, baseline);
-        c.finish();
+        FleetDocument doc = new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(), result,
+                baseline);
+        DrainPolicy.Drain drain = policy.decide(doc);
         text.verdicts(result, drain);
-        Path folder = o.outDir().resolve(RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid()));
-        FleetOutputs.Paths paths = o.outputs().under(folder);
-        FleetOutputs.write(paths, new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(),
-                result, baseline), drain);
-        text.files(paths, drain);
+        String folderName = RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid());
+        FleetOutputs.Paths paths = o.outputs().under(o.outDir().resolve(folderName));
+        boolean written = false;
+        try {
+            FleetOutputs.write(paths, doc, policy, drain, o.runId() != null ? o.runId() : folderName);
+            written = true;
+        } finally {
+            // the nodes hear it either way: what was decided, and where it is (or that rank 0 could not write it)
+            c.finish(FleetText.decided(name, result, drain, written ? paths.json().toAbsolutePath() : null));
+        }
+        text.files(paths, policy);
         if (o.recordBaseline() != null) {
             FleetBaseline b = FleetBaseline.of(o.recordBaseline(), result, hosts,
                     FleetBaseline.fingerprintOf(choice.backend().name(), o.settings()));
@@ -197,7 +218,7 @@ public final class FleetRun {
         List<String> raw = new ArrayList<>();
         for (int r = 0; r < joined.size(); r++) {
             String n = joined.get(r);
-            raw.add(n != null ? n : launcherNames.isPresent() ? launcherNames.get().get(r) : "rank " + r);
+            raw.add(n != null ? n : launcherNames.isPresent() ? launcherNames.get().get(r) : unnamed(r));
         }
         List<String> out = new ArrayList<>();
         for (int r = 0; r < raw.size(); r++) {

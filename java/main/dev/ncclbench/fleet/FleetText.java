@@ -63,7 +63,7 @@ final class FleetText {
         return v == null ? "" : ", " + Judge.pct(v.ratio()) + " of its baseline (" + v.line() + ")";
     }
 
-    void verdicts(SearchResult result, DrainPolicy policy) {
+    void verdicts(SearchResult result, DrainPolicy.Drain drain) {
         Verdicts v = result.verdicts();
         out.printf("%nnodes:%n");
         for (NodeVerdict n : v.nodes()) {
@@ -88,10 +88,21 @@ final class FleetText {
                     bj.without, result.evidence().options().floorGBps().isPresent() ? " and by --fabric" : " only");
         }
         out.printf(Locale.ROOT, "rounds: %d (%s)%n", result.rounds(), result.stopReason());
-        List<String> drain = v.badNodes().stream().map(x -> hosts.get(x.rank())).toList();
-        out.println(drain.isEmpty() ? "drain: none" : policy.writes() ? "drain: " + String.join(" ", drain)
-                : "drain: withheld, the rendezvous was not authenticated (" + String.join(" ", drain) + ")");
+        drain.lines().forEach(out::println); // what the drain list holds, and what it does not and why
         out.flush();
+    }
+
+    /**
+     * What rank 0 tells every node at the end, one line: what it decided and where its verdicts are. {@code files}: the
+     * JSON's path, or null when rank 0 could not write it.
+     */
+    static String decided(String rank0, SearchResult result, DrainPolicy.Drain drain, java.nio.file.Path json) {
+        Verdicts v = result.verdicts();
+        return "rank 0 (" + rank0 + ") decided after " + result.rounds() + " round" + (result.rounds() == 1 ? "" : "s") + ": "
+                + (v.anyBad() ? v.badNodes().size() + " bad node" + (v.badNodes().size() == 1 ? "" : "s") + ", "
+                + v.badLinks().size() + " bad link" + (v.badLinks().size() == 1 ? "" : "s") : "nothing bad found")
+                + "; " + String.join("; ", drain.lines()) + "; "
+                + (json == null ? "it could not write its files" : "its verdicts are in " + json + " on " + rank0);
     }
 
     void files(FleetOutputs.Paths p, DrainPolicy drain) {

@@ -11,31 +11,53 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * What rank 0 and the nodes say to each other during a search: length-prefixed JSON, every length bounded.
- * Rank 0 talks to each node on its own connection, so a node that dies or hangs costs only its own answer.
+ * What rank 0 and the nodes say to each other during a search: length-prefixed JSON, every length bounded by what its
+ * kind needs, and read as its bytes arrive (a length alone allocates nothing). Rank 0 talks to each node on its own
+ * connection, so a node that dies or hangs costs only its own answer.
  */
 final class Messages {
+    /** The most any message may be: an order of many groups, a report of many samples. */
     static final int MAX_MESSAGE = 16 << 20;
+    /**
+     * A hello, before anything is proven: the rank, the answer, a host name and the measured flags (a few dozen short
+     * lines), as the store bounds its own hello (about 32 KiB).
+     */
+    static final int MAX_HELLO = 32 << 10;
+    /** Rank 0's challenge and its welcome or one-line refusal. */
+    static final int MAX_SHORT = 8 << 10;
+    /** A host name as a node gives it: what scontrol and the verdicts take (RFC 1123: at most 255). */
+    static final int MAX_NAME = 255;
     private static final ObjectMapper JSON = Json.mapper();
 
     private Messages() {
     }
 
-    /** Rank 0's first words on a node's connection: a nonce for this connection alone (base64), which the hello answers. */
-    record Challenge(String nonce) {
+    /**
+     * Rank 0's first words on a node's connection: its protocol version ({@link JobProof#VERSION}) and a nonce for this
+     * connection alone (base64), which the hello answers.
+     */
+    record Challenge(int version, String nonce) {
     }
 
     /**
-     * A node's first words: its rank, its answer to the challenge (JobProof: proves the job's token, which never
-     * crosses the wire), its name (HostName#node) and the flags that change what it measures (MeasuredFlags), which
-     * must be every node's.
+     * A node's first words: its version, its job's public id (JobProof#id, base64: a node of another job is told so), its
+     * rank, its answer to the challenge (JobProof#join: proves the job's token, which never crosses the wire, and covers
+     * the name and the flags as sent), its name (HostName#node: what a drain of it would use) and the flags that change
+     * what it measures (MeasuredFlags), which must be every node's.
      */
-    record Hello(int rank, String answer, String name, String flags) {
+    record Hello(int version, String job, int rank, String answer, String name, String flags) {
         /** Reads rank 0's challenge and answers it with the job's {@code token}. */
         static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags)
                 throws IOException {
-            byte[] nonce = Base64.getDecoder().decode(read(in, Challenge.class).nonce());
-            return new Hello(rank, Base64.getEncoder().encodeToString(JobProof.answer(token, nonce, rank, nodes)), name, flags);
+            Challenge c = read(in, Challenge.class, MAX_SHORT);
+            if (c.version() != JobProof.VERSION) {
+                throw new java.net.ProtocolException("rank 0 speaks protocol version " + c.version() + ", this process "
+                        + JobProof.VERSION + ": start every node of the search from the same ncclbench");
+            }
+            byte[] nonce = Base64.getDecoder().decode(c.nonce());
+            Base64.Encoder b64 = Base64.getEncoder();
+            return new Hello(JobProof.VERSION, b64.encodeToString(JobProof.id(token)), rank,
+                    b64.encodeToString(JobProof.join(token, nonce, rank, nodes, name, flags)), name, flags);
         }
     }
 
@@ -53,9 +75,16 @@ final class Messages {
         }
     }
 
-    /** Rank 0's order for one round; {@code round} 0 means the search is over. */
+    /**
+     * Rank 0's order for one round; {@code round} 0 means the search is over, and {@code decided} then says in one line
+     * what rank 0 decided and where its files are (null in a round's order).
+     */
     record Order(int round, List<Assignment> assignments, List<Long> sizes, List<String> collectives, int iters,
-                 int warmup, long budgetMillis) {
+                 int warmup, long budgetMillis, String decided) {
+        /** The search is over: what rank 0 decided. */
+        static Order over(String decided) {
+            return new Order(0, List.of(), List.of(), List.of(), 0, 0, 0, decided);
+        }
     }
 
     /** Per-iteration times of one collective at one size, seconds, already the slowest member's. */
@@ -79,6 +108,18 @@ final class Messages {
         }
     }
 
+    /**
+     * The longest report a node may answer {@code order} with: every group of it, every collective and size, every
+     * sample a size may take ({@link GroupRun#MAX_ITERS} or -n, whichever is more) as JSON, with room for an error line
+     * each; heartbeats are far shorter. Rank 0 reads no more of a node: a proven node cannot make it hold 16 MiB a report.
+     */
+    static int maxReport(Order order) {
+        long samples = Math.max(order.iters(), GroupRun.MAX_ITERS) + 1L;
+        long perSize = 256 + 26 * samples; // a double as JSON is at most 24 characters, then a comma
+        long perGroup = 4096 + (long) order.collectives().size() * order.sizes().size() * perSize;
+        return (int) Math.min(MAX_MESSAGE, MAX_SHORT + order.assignments().size() * perGroup);
+    }
+
     static void write(DataOutputStream out, Object message) throws IOException {
         byte[] b = JSON.writeValueAsBytes(message);
         synchronized (out) {
@@ -88,13 +129,26 @@ final class Messages {
         }
     }
 
-    static <T> T read(DataInputStream in, Class<T> type) throws IOException {
+    /**
+     * The next message, of at most {@code max} bytes: a longer one is refused on its length, before any of it is read,
+     * and the bytes are taken as they arrive (a peer that announces 16 MiB and sends 4 bytes costs 4 bytes).
+     */
+    static <T> T read(DataInputStream in, Class<T> type, int max) throws IOException {
+        return read(in, type, () -> max);
+    }
+
+    /** {@link #read(DataInputStream, Class, int)} with the limit taken once the length has come (it may have grown meanwhile). */
+    static <T> T read(DataInputStream in, Class<T> type, java.util.function.IntSupplier limit) throws IOException {
         int n = in.readInt();
-        if (n < 0 || n > MAX_MESSAGE) {
-            throw new IOException("a message of " + n + " bytes is over the limit of " + MAX_MESSAGE);
+        int max = limit.getAsInt();
+        if (n < 0 || n > max) {
+            throw new IOException("a message of " + n + " bytes is over the limit of " + max + " for a "
+                    + type.getSimpleName().toLowerCase(java.util.Locale.ROOT));
         }
-        byte[] b = new byte[n];
-        in.readFully(b);
+        byte[] b = in.readNBytes(n); // in 8 KiB pieces as they come, joined at the end
+        if (b.length < n) {
+            throw new java.io.EOFException("the connection closed " + b.length + " bytes into a message of " + n);
+        }
         return JSON.readValue(b, type);
     }
 }

@@ -14,7 +14,24 @@ import java.util.Optional;
  * the list, Slurm's block distribution), read by the one parser of Slurm's host lists ({@link SlurmHostList}).
  */
 final class NodeList {
+    /**
+     * One node as a scheduler names it: letters, digits, '.', '-' and '_', at most 255. No brackets, commas or blanks:
+     * `scontrol update nodename=` reads "gpu[100-163]" or "a,b" as many nodes, and a newline as two lines of a drain list.
+     */
+    private static final java.util.regex.Pattern NODE = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,254}");
+
     private NodeList() {
+    }
+
+    /** Whether {@code name} names one node ({@link #NODE}). */
+    static boolean isNodeName(String name) {
+        return name != null && NODE.matcher(name).matches();
+    }
+
+    /** {@code name} fit for a one-line message: what is not printable ASCII as '?', at most 64 characters. */
+    static String quoted(String name) {
+        String s = name == null ? "" : name.replaceAll("[^\\x20-\\x7e]", "?");
+        return "'" + (s.length() > 64 ? s.substring(0, 64) + "..." : s) + "'";
     }
 
     /** Names by rank, or empty when no list is known or it does not have one name per rank. */

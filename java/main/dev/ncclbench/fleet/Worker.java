@@ -38,13 +38,16 @@ final class Worker {
     private final Backend backend;
     private final RunSpec spec;
     private final Map<String, String> env;
+    private final String job;
 
     /**
      * @param localRank this node's index among the processes of its node, for the GPU the groups take
      * @param env       the process's environment, for the backend that opens each group
+     * @param job       what the token binds the secret to, as this process read it (Rendezvous.Place#job)
      */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
-           RunSpec spec, String flags, Map<String, String> env) {
+           RunSpec spec, String flags, Map<String, String> env, String job) {
+        this.job = job;
         this.nodes = nodes;
         this.flags = flags;
         this.coordinator = coordinator;
@@ -62,24 +65,31 @@ final class Worker {
         return Math.max(200, Math.min(5_000, roundMillis / 10));
     }
 
-    void run() {
+    /** Takes part in the search until rank 0 says it is over; returns what rank 0 decided, one line. */
+    String run() {
         try (Socket s = connect()) {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
             // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
-            Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
-            String refused = Messages.read(in, Messages.Welcome.class).refused();
+            try {
+                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
+            } catch (java.net.ProtocolException e) {
+                throw NcclbenchException.usage("rank " + rank + ": rank 0 at " + coordinator.getHostString() + ":"
+                        + coordinator.getPort() + " cannot be joined: " + e.getMessage());
+            }
+            String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
             if (refused != null) {
                 throw NcclbenchException.usage("rank 0 at " + coordinator.getHostString() + ":" + coordinator.getPort()
-                        + " refused rank " + rank + ": " + refused);
+                        + " refused rank " + rank + ": " + refused
+                        + (refused.startsWith("wrong job token") ? "; this process: " + job : ""));
             }
             ExecutorService pool = Executors.newCachedThreadPool(r -> daemon(r, "ncclbench-fleet-group"));
             ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ncclbench-fleet-heartbeat"));
             try {
                 while (true) {
-                    Messages.Order order = Messages.read(in, Messages.Order.class);
+                    Messages.Order order = Messages.read(in, Messages.Order.class, Messages.MAX_MESSAGE);
                     if (order.round() == 0) {
-                        return;
+                        return order.decided() == null ? "the search is over" : order.decided();
                     }
                     long every = heartbeatMillis(spec.timeoutMillis());
                     var beating = beat.scheduleAtFixedRate(() -> {

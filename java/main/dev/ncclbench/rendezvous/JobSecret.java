@@ -26,11 +26,29 @@ public final class JobSecret {
             "rendezvous not authenticated: any process that knows the job id can join; set NCCLBENCH_TOKEN";
     /** Shorter is guessable from one sniffed hello, offline: the launchers make 64 hex digits. */
     static final int MIN_CHARS = 16;
+    /**
+     * Fewer bits than this by a count of the secret's own characters ({@link #estimatedBits}) is refused: 16 of one
+     * character count 0, "password12345678" 62, the launchers' 64 hex digits about 240, openssl rand -hex 16 about 110.
+     */
+    static final int MIN_BITS = 80;
     /** A secret is one line; a file much longer than that is not the secret's file. */
     private static final int MAX_FILE_BYTES = 4096;
     private static final String HOW = "make one with: openssl rand -hex 32";
 
     private JobSecret() {
+    }
+
+    /** The file's owner when it is not this process's user ("uid 65534 (nobody)"), else null. */
+    private static String otherOwner(Path p) throws IOException {
+        String owner = Files.getOwner(p).getName();
+        try {
+            Object mine = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            Object its = Files.getAttribute(p, "unix:uid");
+            return mine.equals(its) ? null : "uid " + its + " (" + owner + ")";
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            // no /proc or no unix view: the names
+            return owner.equals(System.getProperty("user.name")) ? null : owner;
+        }
     }
 
     /** The secret this process was given, or empty when none was: the rendezvous is then not authenticated. */
@@ -60,10 +78,51 @@ public final class JobSecret {
             throw new NcclbenchException(code, where + " holds a secret of " + secret.length() + " characters, fewer than "
                     + MIN_CHARS + ": one sniffed hello would let anyone guess it; " + HOW);
         }
+        double bits = estimatedBits(secret);
+        if (bits < MIN_BITS) {
+            throw new NcclbenchException(code, where + " holds a guessable secret (about " + Math.round(bits) + " bits by a"
+                    + " count of its characters, under " + MIN_BITS + "): one sniffed hello would let anyone try guesses"
+                    + " offline; " + HOW);
+        }
         return secret;
     }
 
-    /** The file's one line, once its mode shows that only its owner can read it. */
+    /**
+     * An upper estimate of a secret's strength from its own characters: its length times the entropy of their
+     * frequencies, a secret that repeats a shorter one counted as that one. It cannot see a dictionary word, only what
+     * repeats: a floor against the obviously weak, not a measure of the strong.
+     */
+    static double estimatedBits(String secret) {
+        int[] cs = secret.codePoints().toArray();
+        int period = cs.length;
+        for (int p = 1; p < cs.length; p++) {
+            if (cs.length % p == 0 && repeats(cs, p)) {
+                period = p;
+                break;
+            }
+        }
+        java.util.Map<Integer, Integer> counts = new java.util.HashMap<>();
+        for (int i = 0; i < period; i++) {
+            counts.merge(cs[i], 1, Integer::sum);
+        }
+        double h = 0;
+        for (int c : counts.values()) {
+            double q = (double) c / period;
+            h -= q * Math.log(q) / Math.log(2);
+        }
+        return h * period;
+    }
+
+    private static boolean repeats(int[] cs, int p) {
+        for (int i = p; i < cs.length; i++) {
+            if (cs[i] != cs[i - p]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The file's one line, once its mode shows that only its owner can read it, and its owner is this process's user. */
     private static String read(Path p) {
         String where = "NCCLBENCH_TOKEN_FILE=" + p;
         try {
@@ -73,6 +132,12 @@ public final class JobSecret {
                     throw new NcclbenchException(ExitCode.ENVIRONMENT, where + " may be read or changed by others (mode "
                             + PosixFilePermissions.toString(mode) + "): the job's secret must be its owner's alone; chmod 600 " + p);
                 }
+            }
+            String stranger = otherOwner(p);
+            if (stranger != null) {
+                // its owner may chmod it, read it and put another secret in it whenever they like
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, where + " belongs to " + stranger + ", not to the user this"
+                        + " process runs as: its owner can read the job's secret and change it; use a file of your own");
             }
             byte[] b;
             try (InputStream in = Files.newInputStream(p)) {

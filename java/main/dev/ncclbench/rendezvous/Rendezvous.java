@@ -55,9 +55,10 @@ public final class Rendezvous implements AutoCloseable {
     /**
      * Where rank 0 serves, and the token every process of this job proves it holds: the same on every process.
      * {@code authenticated}: the token is made of a secret the launcher gave the job (or, for one process, of a random
-     * one it keeps), not only of what anyone can read from the scheduler.
+     * one it keeps), not only of what anyone can read from the scheduler. {@code job}: what the token binds the secret
+     * to, as this process read it from its launcher ("slurm job 4242.0, 2 processes"), for a refusal to name.
      */
-    public record Place(String host, int port, byte[] token, boolean authenticated) {
+    public record Place(String host, int port, byte[] token, boolean authenticated, String job) {
     }
 
     public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
@@ -97,7 +98,8 @@ public final class Rendezvous implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
-            throw e;
+            throw e instanceof NcclbenchException n && n.getMessage().endsWith(StoreServer.WRONG_JOB)
+                    ? new NcclbenchException(n.exitCode(), n.getMessage() + "; this process: " + place.job()) : e;
         }
         return new Rendezvous(server, planes, host + ":" + port, place.authenticated());
     }
@@ -120,7 +122,7 @@ public final class Rendezvous implements AutoCloseable {
             // one process: its own random secret, which never leaves it
             token = new byte[32];
             new SecureRandom().nextBytes(token);
-            return new Place(host, port, token, true);
+            return new Place(host, port, token, true, "one process");
         } else {
             if (flag != null) {
                 InetSocketAddress given = parseAddress(flag);
@@ -145,12 +147,15 @@ public final class Rendezvous implements AutoCloseable {
                     }
                 }
             }
-            // without a secret the token is made of what anyone reads from the scheduler: it keeps out another job's
+            // the secret bound to this job: another job given the same secret makes another token (JobProof.token).
+            // Without a secret the token is made of what anyone reads from the scheduler: it keeps out another job's
             // processes, not a person who means to join
-            token = secret.isPresent() ? sha("secret\0" + secret.get())
+            token = secret.isPresent() ? JobProof.token(secret.get(), launch.launcher(), launch.jobId(), world)
                     : sha(launch.launcher() + "|" + launch.jobId() + "|" + host + "|" + port + "|" + world);
         }
-        return new Place(host, port, token, secret.isPresent());
+        String job = launch.launcher() + (launch.jobId() == null ? " (no job id)" : " job " + launch.jobId()) + ", " + world
+                + (world == 1 ? " rank" : " ranks");
+        return new Place(host, port, token, secret.isPresent(), job);
     }
 
     /** A port held a moment longer by a previous job's socket frees itself: try again for about two seconds. */

@@ -72,9 +72,13 @@ public final class StoreJob {
         }
     }
 
-    /** Whether {@code answer} is what only a holder of the token answers to {@code nonce} for these ranks. */
-    boolean proves(byte[] nonce, byte[] id, int first, int count, int n, byte[] answer) {
-        return !closed && JobProof.matches(JobProof.answer(token, nonce, id, first, count, n), answer);
+    /**
+     * Whether {@code answer} is what only a holder of the token answers to {@code nonce} for these ranks, with these flags
+     * and this host (as sent).
+     */
+    boolean proves(byte[] nonce, byte[] id, int first, int count, int n, byte[] answer, byte[] flags, byte[] host) {
+        return !closed && JobProof.matches(JobProof.answer(token, JobProof.Role.STORE, nonce, id, first, count, n, flags, host),
+                answer);
     }
 
     /**

@@ -37,8 +37,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class StoreServer implements AutoCloseable {
     /** How often the clock looks at the timeouts (gathers, fault reports, strangers). */
     static final long TICK_MILLIS = 100;
-    /** A stranger that connects and says nothing is closed after this. */
-    static final long HELLO_MILLIS = 30_000;
+    /** A stranger that connects and says nothing is closed after this (fleet's join too). */
+    public static final long HELLO_MILLIS = 30_000;
+    /**
+     * Connections still to say hello beyond the ranks of the jobs served (each of whose processes connects once): past
+     * this the oldest stranger is dropped. A stranger's buffer grows to at most one hello (about 32 KiB), so a flood of
+     * half-said hellos costs at most this many, not the file descriptor limit's; a real rank says its hello one round
+     * trip after it connects, and one dropped all the same connects again.
+     */
+    static final int SPARE_STRANGERS = 1024;
     /**
      * The fixed hello: magic, version, the job's id, first rank, count, nranks, the answer to the challenge, the flags'
      * length (then flags and host).
@@ -59,8 +66,10 @@ public final class StoreServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** A set: 8192 ranks saying goodbye must not each walk a list. */
     private final java.util.Set<StoreConnection> conns = new java.util.LinkedHashSet<>();
-    /** Connections still to say hello: what the clock looks at, not every rank of every job. */
-    private final java.util.Set<StoreConnection> waitingHello = new java.util.HashSet<>();
+    /** Connections still to say hello, oldest first: what the clock looks at, not every rank of every job. */
+    private final java.util.Set<StoreConnection> waitingHello = new java.util.LinkedHashSet<>();
+    /** The ranks of the jobs served: how many strangers may wait for their hello ({@link #SPARE_STRANGERS}). */
+    private final java.util.concurrent.atomic.AtomicLong ranksServed = new java.util.concurrent.atomic.AtomicLong();
     /** What waits to be written, and writing it. */
     private final StoreWriter writer;
     private final Thread loop;
@@ -127,6 +136,7 @@ public final class StoreServer implements AutoCloseable {
         if (jobs.putIfAbsent(job.key, job) != null) {
             throw new IllegalArgumentException("the store already serves a job with this token");
         }
+        ranksServed.addAndGet(nranks);
         return job;
     }
 
@@ -140,7 +150,9 @@ public final class StoreServer implements AutoCloseable {
         List<StoreJob> mine = List.copyOf(ended);
         for (StoreJob j : mine) {
             j.closed = true;
-            jobs.remove(j.key, j);
+            if (jobs.remove(j.key, j)) {
+                ranksServed.addAndGet(-j.nranks);
+            }
         }
         tasks.add(() -> {
             for (StoreJob j : mine) {
@@ -211,6 +223,10 @@ public final class StoreServer implements AutoCloseable {
             c.nonce = JobProof.nonce();
             writer.send(c, Wire.challenge(c.nonce));
         }
+        long room = SPARE_STRANGERS + ranksServed.get();
+        while (waitingHello.size() > room) {
+            drop(waitingHello.iterator().next()); // the oldest: a real rank's hello follows its connect at once
+        }
     }
 
     private void dropStrangers() {
@@ -269,6 +285,9 @@ public final class StoreServer implements AutoCloseable {
         }
     }
 
+    /** What a hello naming no job of this store hears. */
+    static final String WRONG_JOB = JobProof.wrongJob("this store");
+
     private void hello(StoreConnection c, ByteBuffer b) throws IOException {
         if (b.remaining() >= 4 && b.getInt(b.position()) != Wire.MAGIC) {
             drop(c); // not ours: say nothing
@@ -278,11 +297,11 @@ public final class StoreServer implements AutoCloseable {
             throw new BufferUnderflowException();
         }
         int version = b.getInt(b.position() + 4);
-        if (version != Wire.VERSION) {
+        if (version != JobProof.VERSION) {
             // another version's hello has another length: refuse on the version alone
             b.position(b.limit());
             strangers.read(0, 1);
-            writer.refuse(c, "protocol version " + version + " (this store speaks " + Wire.VERSION + ")");
+            writer.refuse(c, "protocol version " + version + " (this store speaks " + JobProof.VERSION + ")");
             return;
         }
         if (b.remaining() < HELLO_BYTES) {
@@ -297,17 +316,16 @@ public final class StoreServer implements AutoCloseable {
         int n = b.getInt();
         byte[] answer = new byte[JobProof.ANSWER_BYTES];
         b.get(answer);
-        String flags = Wire.getString(b, Wire.MAX_FLAGS);
-        String host = Wire.getString(b, Wire.MAX_TAG);
+        byte[] flagBytes = Wire.getBytes(b, Wire.MAX_FLAGS);
+        byte[] hostBytes = Wire.getBytes(b, Wire.MAX_TAG);
         StoreJob job = jobs.get(ByteBuffer.wrap(id));
         if (job == null || job.closed) {
             // no job of this store has that id (an ended one neither): another job's process, or another secret's
             strangers.read(0, 1);
-            writer.refuse(c, "wrong job token: this store belongs to another job, or this process was given another"
-                    + " NCCLBENCH_TOKEN than rank 0");
+            writer.refuse(c, WRONG_JOB);
             return;
         }
-        if (!job.proves(c.nonce, id, r, count, n, answer)) {
+        if (!job.proves(c.nonce, id, r, count, n, answer, flagBytes, hostBytes)) {
             // the job's id is public: only the answer shows the secret, and a replayed hello answers another nonce
             strangers.read(0, 1);
             writer.refuse(c, StoreLink.ranks(r, count) + " did not prove the job's secret (another NCCLBENCH_TOKEN than"
@@ -315,6 +333,8 @@ public final class StoreServer implements AutoCloseable {
             return;
         }
         job.traffic.read(0, 1);
+        String flags = new String(flagBytes, java.nio.charset.StandardCharsets.UTF_8);
+        String host = new String(hostBytes, java.nio.charset.StandardCharsets.UTF_8);
         String refusal = job.admit(c, r, count, n);
         if (refusal != null) {
             writer.refuse(c, refusal);

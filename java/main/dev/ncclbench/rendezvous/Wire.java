@@ -12,17 +12,6 @@ import java.nio.charset.StandardCharsets;
 /** The store's wire format: big-endian ints, length-prefixed bytes, every length bounded. */
 final class Wire {
     static final int MAGIC = 0x4E434252; // "NCBR"
-    /**
-     * 2: a failure carries its exit code; ranks report their own failures (OP_FAULT). 3: a gather says who gets
-     * what ({@link #ALL}, {@link #TO_ROOT}, {@link #FROM_ROOT}, {@link #NOTHING}); ranks present their flags.
-     * 4: {@link #PEERS}, a rank asks only the payloads of the ranks it names (the socket addresses of its peers).
-     * 5: a connection speaks for a process's local ranks (the hello names the first and how many, then the flags and
-     * the host they run on);
-     * every request after the hello starts with its rank, every answer with its rank and its length.
-     * 6: the store speaks first (magic, version, a nonce for this connection); the hello names the job by its id and
-     * answers the nonce ({@link JobProof}) instead of carrying the token, which never crosses the wire.
-     */
-    static final int VERSION = 6;
     /** The store's first words on a connection: magic, version, the nonce. */
     static final int CHALLENGE_BYTES = 8 + JobProof.NONCE_BYTES;
     /** One payload: addresses, a unique id, a few thousand timings. Bigger is a bug or an attack. */
@@ -70,7 +59,7 @@ final class Wire {
 
     /** The store's challenge to a new connection. */
     static ByteBuffer challenge(byte[] nonce) {
-        return ByteBuffer.allocate(CHALLENGE_BYTES).putInt(MAGIC).putInt(VERSION).put(nonce).flip();
+        return ByteBuffer.allocate(CHALLENGE_BYTES).putInt(MAGIC).putInt(JobProof.VERSION).put(nonce).flip();
     }
 
     /** Reads the store's challenge: the nonce, once magic and version are the ones this process speaks. */
@@ -80,9 +69,9 @@ final class Wire {
         if (magic != MAGIC) {
             throw new IOException("not an ncclbench rendezvous store (it said 0x" + Integer.toHexString(magic) + ")");
         }
-        if (version != VERSION) {
+        if (version != JobProof.VERSION) {
             throw new java.net.ProtocolException("the store speaks protocol version " + version + ", this process "
-                    + VERSION + ": start every process of the job from the same ncclbench");
+                    + JobProof.VERSION + ": start every process of the job from the same ncclbench");
         }
         byte[] nonce = new byte[JobProof.NONCE_BYTES];
         in.readFully(nonce);
@@ -91,20 +80,23 @@ final class Wire {
 
     /**
      * The hello of a process holding {@code token} for ranks {@code first..first+count-1} of {@code nranks}, answering
-     * {@code nonce}: magic, version, the job's id, the ranks, the answer, then the flags and the host.
+     * {@code nonce}: magic, version, the job's id, the ranks, the answer (which covers the flags and the host as sent),
+     * then the flags and the host.
      */
     static void writeHello(DataOutputStream out, byte[] token, byte[] nonce, int first, int count, int nranks, String flags,
                            String host) throws IOException {
         byte[] id = JobProof.id(token);
+        byte[] f = flags.getBytes(StandardCharsets.UTF_8);
+        byte[] h = host.getBytes(StandardCharsets.UTF_8);
         out.writeInt(MAGIC);
-        out.writeInt(VERSION);
+        out.writeInt(JobProof.VERSION);
         out.write(id);
         out.writeInt(first);
         out.writeInt(count);
         out.writeInt(nranks);
-        out.write(JobProof.answer(token, nonce, id, first, count, nranks));
-        writeString(out, flags);
-        writeString(out, host);
+        out.write(JobProof.answer(token, JobProof.Role.STORE, nonce, id, first, count, nranks, f, h));
+        writeBytes(out, f);
+        writeBytes(out, h);
     }
 
     static void writeBytes(DataOutputStream out, byte[] b) throws IOException {

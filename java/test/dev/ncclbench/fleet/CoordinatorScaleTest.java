@@ -77,7 +77,7 @@ class CoordinatorScaleTest {
             assertTrue(out.lost().isEmpty(), out.lost().toString());
             assertTrue(out.errors().stream().allMatch(e -> e == null), out.errors().stream().filter(e -> e != null).findFirst().orElse(""));
             assertTrue(out.busbw().stream().allMatch(b -> b > 0));
-            c.finish();
+            c.finish("the test is over");
             System.out.printf(Locale.ROOT, "fleet coordinator: %d nodes joined over real connections (1 never did: named"
                     + " after -T = %d s, %.1f s in all); a round of %d pairs in %.2f s%n",
                     NODES - 1, settings.roundSeconds(), joinS, pairs.size(), roundS);
@@ -151,7 +151,7 @@ class CoordinatorScaleTest {
             RoundRunner.Outcome next = c.run(new RoundPlan(2, Planner.circle(width + 1, alive)));
             double nextS = (System.nanoTime() - t2) / 1e9;
             assertTrue(next.errors().stream().allMatch(e -> e == null), next.errors().toString());
-            c.finish();
+            c.finish("the test is over");
             System.out.printf(Locale.ROOT, "fleet coordinator: a batched round of %d pairs per node, %d groups (%d store"
                     + " connections), on one store with %d threads in %.2f s; the next round of %d pairs on the same store"
                     + " in %.2f s%n", width, groups.size(), 2 * groups.size(), STORE_THREADS.get(), roundS,
@@ -174,9 +174,9 @@ class CoordinatorScaleTest {
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
             Messages.write(out, Messages.Hello.answering(in, TOKEN, rank, NODES, "sim-" + rank, null));
-            assertEquals(null, Messages.read(in, Messages.Welcome.class).refused());
+            assertEquals(null, Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused());
             while (true) {
-                Messages.Order o = Messages.read(in, Messages.Order.class);
+                Messages.Order o = Messages.read(in, Messages.Order.class, Messages.MAX_MESSAGE);
                 if (o.round() == 0) {
                     return;
                 }

@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A search of two nodes (threads of this JVM, each a whole FleetRun over real loopback sockets, socket backend): the
  * drain list is written only when the nodes proved a shared secret, or when --allow-unauthenticated says so; a node
- * with another secret is refused and the search waits for the real one.
+ * with another secret is refused and the search waits for the real one; one refused and never replaced is said
+ * refused, with why; what is printed as the drain list is what the file holds; a node says in one line that it is done.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class FleetDrainTest {
@@ -58,11 +59,15 @@ class FleetDrainTest {
     }
 
     private FleetRun.Options options(Path run, int port, int rank, boolean allow) {
-        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 60, "socket", 1, "lo");
+        return options(run, port, rank, allow, 60);
+    }
+
+    private FleetRun.Options options(Path run, int port, int rank, boolean allow, int seconds) {
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, "socket", 1, "lo");
         return new FleetRun.Options(settings, null, 2, 2, SearchOptions.DEFAULT_MARGIN, OptionalDouble.empty(), null, 1,
                 "127.0.0.1:" + port, rank, 2, "node-" + rank, null, run, new FleetOutputs.Paths(run.resolve("fleet.json"),
                 run.resolve("fleet.html"), run.resolve("drain.txt"), run.resolve("fleet-junit.xml"), run.resolve("fleet.prom")),
-                null, null, run, allow);
+                null, null, run, allow, "run-" + port);
     }
 
     private static Map<String, String> env(String secret) {
@@ -73,18 +78,27 @@ class FleetDrainTest {
         return env;
     }
 
-    /** Rank 0's printed output, once both nodes are done; rank 0's exit is OK (two healthy loopback nodes). */
+    /**
+     * Rank 0's printed output, once both nodes are done; rank 0's exit is OK (two healthy loopback nodes), and rank 1
+     * said in one line that it is done, what rank 0 decided and where the verdicts are.
+     */
     private String search(Path run, String secret0, String secret1, boolean allow) throws Exception {
         int port = freePort();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             StringWriter out = new StringWriter();
+            StringWriter out1 = new StringWriter();
             Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, allow), new PrintWriter(out, true),
                     new PrintWriter(new StringWriter(), true), env(secret0)));
             Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, allow),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), env(secret1)));
-            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+                    new PrintWriter(out1, true), new PrintWriter(new StringWriter(), true), env(secret1)));
             assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
+            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+            assertEquals(1, out1.toString().lines().count(), out1.toString());
+            assertTrue(out1.toString().startsWith("ncclbench fleet: rank 1 (node-1) done: rank 0 (node-0) decided after "),
+                    out1.toString());
+            assertTrue(out1.toString().contains("nothing bad found; drain: none; its verdicts are in "
+                    + run.resolve("fleet.json").toAbsolutePath() + " on node-0"), out1.toString());
             return out.toString();
         } finally {
             pool.shutdownNow();
@@ -131,7 +145,7 @@ class FleetDrainTest {
                     new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
                     env("an-intruder-with-its-own-secret-0123456789")));
             assertEquals(ExitCode.USAGE, refused.exitCode());
-            assertTrue(refused.getMessage().contains("refused rank 1: rank 1 did not prove the job's secret"),
+            assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job"),
                     refused.getMessage());
             assertEquals(1, refused.getMessage().lines().count());
             Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, false),
@@ -139,9 +153,41 @@ class FleetDrainTest {
             assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
             assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
             assertFalse(out.toString().contains("not authenticated"), out.toString());
-            assertTrue(Files.exists(run.resolve("drain.txt")));
+            assertEquals(FleetOutputs.DRAIN_HEADER + "run-" + port + "\n", Files.readString(run.resolve("drain.txt")));
             assertTrue(json(run).get("rendezvous_authenticated").asBoolean());
             assertFalse(json(run).has("drain_withheld"));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Issue 50: a rank refused for its secret, and never replaced, is said refused and why, not "never joined (not
+     * started ...)"; it has no node name, so it is not drained, and the printed drain list says what the file holds.
+     */
+    @Test
+    void aRankRefusedForItsSecretIsSaidRefusedAndThePrintedDrainListIsTheFiles() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("refused"));
+        int port = freePort();
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+            StringWriter out = new StringWriter();
+            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false, 5), new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true), env(SECRET)));
+            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false, 5),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
+                    env("an-intruder-with-its-own-secret-0123456789")));
+            assertTrue(refused.getMessage().contains("wrong job token"), refused.getMessage());
+            assertEquals(ExitCode.DEGRADED, rank0.get(120, TimeUnit.SECONDS), out.toString());
+            String text = out.toString();
+            assertTrue(text.contains("# rank 1 (rank 1) never joined the search: rank 0 refused the process that came as"
+                    + " rank 1 (wrong job token: this search belongs to another job"), text);
+            assertFalse(text.contains("not started, crashed at start"), text);
+            assertTrue(text.contains("\ndrain: none\nnot drained: rank 1: no node name is known (give --node-list)\n"), text);
+            assertEquals(FleetOutputs.DRAIN_HEADER + "run-" + port + "\n", Files.readString(run.resolve("drain.txt")));
+            JsonNode j = json(run);
+            assertEquals(0, j.get("drain").size());
+            assertEquals("rank 1", j.get("drain_withheld").get(0).asText());
         } finally {
             pool.shutdownNow();
         }

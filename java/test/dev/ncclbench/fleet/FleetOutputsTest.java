@@ -41,7 +41,7 @@ class FleetOutputsTest {
             List<String> hosts = SimulatedFabric.hosts(8);
             FleetDocument doc = document(hosts);
             FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir.resolve("run"));
-            FleetOutputs.write(p, doc);
+            FleetOutputs.write(p, doc, "test-run");
 
             JsonNode j = new ObjectMapper().readTree(p.json().toFile());
             assertEquals(FleetDocument.KIND, j.get("kind").asText());
@@ -67,7 +67,7 @@ class FleetOutputsTest {
             }
             assertTrue(j.get("rounds_used").asInt() <= 4);
 
-            assertEquals("node3\n", Files.readString(p.drain()));
+            assertEquals(FleetOutputs.DRAIN_HEADER + "test-run\nnode3\n", Files.readString(p.drain()));
 
             String html = Files.readString(p.html());
             assertTrue(html.contains("<svg"));
@@ -95,7 +95,7 @@ class FleetOutputsTest {
         hosts.set(3, "n<3>&\"q\"");
         FleetDocument doc = document(hosts);
         FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir);
-        FleetOutputs.write(p, doc);
+        FleetOutputs.write(p, doc, "test-run");
         assertTrue(!Files.readString(p.html()).contains("n<3>"));
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(p.junit().toFile());
         assertTrue(Files.readString(p.prometheus()).contains("host=\"n<3>&\\\"q\\\"\""));

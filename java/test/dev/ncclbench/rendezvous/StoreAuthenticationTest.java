@@ -206,7 +206,7 @@ class StoreAuthenticationTest {
                 if (i % 3 == 0) {
                     DataOutputStream o = new DataOutputStream(s.getOutputStream());
                     o.writeInt(Wire.MAGIC);
-                    o.writeInt(Wire.VERSION);
+                    o.writeInt(JobProof.VERSION);
                     o.write(JobProof.id(TOKEN), 0, 10);
                     o.flush();
                 }
@@ -273,7 +273,7 @@ class StoreAuthenticationTest {
                 case 1 -> {
                     DataOutputStream o = new DataOutputStream(out);
                     o.writeInt(Wire.MAGIC);
-                    o.writeInt(Wire.VERSION);
+                    o.writeInt(JobProof.VERSION);
                     o.write(junk);
                 }
                 case 2 -> {
@@ -282,7 +282,7 @@ class StoreAuthenticationTest {
                     Wire.readChallenge(in);
                     DataOutputStream o = new DataOutputStream(out);
                     o.writeInt(Wire.MAGIC);
-                    o.writeInt(Wire.VERSION);
+                    o.writeInt(JobProof.VERSION);
                     o.write(JobProof.id(TOKEN));
                     o.writeInt(random.nextInt(2));
                     o.writeInt(1);
