@@ -23,11 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Rank 0's side of the search: it listens where the job's rendezvous is, each node connects and says hello (rank,
@@ -53,21 +50,11 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     private final FleetSettings settings;
     private final byte[] token;
     private final Map<Integer, Connection> nodes = new ConcurrentHashMap<>();
-    private final AtomicLongArray lastHeard;
-    /** The longest report each node may send: what its largest order so far can produce. */
-    private final java.util.concurrent.atomic.AtomicIntegerArray reportLimit;
-    /** The last round each node's report was kept for. */
-    private final java.util.concurrent.atomic.AtomicIntegerArray reported;
-    /** The round in progress: a report for another is no answer to wait for. */
-    private volatile int roundNow;
-    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+    /** What the nodes send rank 0 once in the search. */
+    private final NodeReports reports;
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
-    private volatile boolean closing;
     /** Every round's groups' store, opened with the first round. */
     private StoreServer store;
-
-    private record Lost(int rank, String why) {
-    }
 
     private record Connection(Socket socket, DataOutputStream out) {
     }
@@ -92,12 +79,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         this.bind = bind;
         this.storeHost = storeHost;
         this.names = new String[world];
-        this.lastHeard = new AtomicLongArray(world);
-        this.reportLimit = new java.util.concurrent.atomic.AtomicIntegerArray(world);
-        for (int r = 0; r < world; r++) {
-            reportLimit.set(r, Messages.MAX_SHORT); // a heartbeat
-        }
-        this.reported = new java.util.concurrent.atomic.AtomicIntegerArray(world);
+        this.reports = new NodeReports(world);
         this.settings = settings;
         this.token = token.clone();
         this.server = new ServerSocket();
@@ -185,60 +167,19 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 return;
             }
             s.setSoTimeout(0);
-            synchronized (reading) {
-                reading.add(r);
-            }
+            reports.joined(r);
             Messages.write(out, new Messages.Welcome(null));
             names[r] = hello.name();
-            lastHeard.set(r, System.nanoTime());
             nodes.put(r, new Connection(s, out));
         }
         all.countDown();
-        try {
-            read(r, in);
-        } finally {
-            synchronized (reading) {
-                reading.remove(r);
-                reading.notifyAll();
-            }
-        }
+        reports.read(r, s, in);
     }
-
-    /** The nodes whose connection rank 0 still reads: {@link #finish} waits for them to hang up. */
-    private final Set<Integer> reading = new java.util.HashSet<>();
 
     /** The name each node gave (null where it never joined). */
     List<String> joinedNames() {
         synchronized (names) {
             return java.util.Arrays.asList(names.clone());
-        }
-    }
-
-    /**
-     * The node's reports, each at most what its last order can produce ({@link Messages#maxReport}); one a round is
-     * kept, for the round in progress, and only for this node's rank: a proven node still cannot make rank 0 hold
-     * more than one report of it, nor speak for another.
-     */
-    private void read(int rank, DataInputStream in) {
-        try {
-            while (true) {
-                Messages.Report rep = Messages.read(in, Messages.Report.class, () -> reportLimit.get(rank));
-                lastHeard.set(rank, System.nanoTime());
-                if (rep.rank() != rank) {
-                    throw new java.net.ProtocolException("it sent a report for rank " + rep.rank());
-                }
-                if (!rep.heartbeat() && rep.round() == roundNow && reported.getAndSet(rank, rep.round()) != rep.round()) {
-                    events.add(rep);
-                }
-            }
-        } catch (java.io.EOFException | java.net.SocketException e) {
-            if (!closing) {
-                events.add(new Lost(rank, "its connection to rank 0 closed (process killed or crashed?)"));
-            }
-        } catch (IOException e) {
-            if (!closing) {
-                events.add(new Lost(rank, "rank 0 closed its connection: " + e.getMessage()));
-            }
         }
     }
 
@@ -254,7 +195,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         Map<Integer, String> lostNow = new LinkedHashMap<>();
         Map<Integer, Map<Integer, Messages.GroupResult>> results = new HashMap<>();
         Set<Integer> unfinished = Set.of();
-        roundNow = plan.round();
+        reports.round(plan.round());
         try {
             if (store == null) {
                 store = new StoreServer(new InetSocketAddress(bind, 0));
@@ -274,15 +215,18 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             for (Map.Entry<Integer, List<Messages.Assignment>> e : byRank.entrySet()) {
                 int r = e.getKey();
                 Connection c = nodes.get(r);
+                if (reports.dropped(r) != null) {
+                    markLost(r, reports.dropped(r) + " before round " + plan.round(), lostNow);
+                    continue;
+                }
                 if (c == null || lost.contains(r)) {
                     lostNow.putIfAbsent(r, "lost before round " + plan.round());
                     continue;
                 }
                 try {
-                    lastHeard.set(r, System.nanoTime());
                     Messages.Order order = new Messages.Order(plan.round(), e.getValue(), settings.sizes(),
                             settings.collectives(), settings.iters(), settings.warmup(), settings.budgetMillis(), null);
-                    reportLimit.accumulateAndGet(r, Messages.maxReport(order), Math::max);
+                    reports.ordered(r, order);
                     Messages.write(c.out(), order);
                     pending.add(r);
                 } catch (IOException ex) {
@@ -295,8 +239,8 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             // twice the measuring budget, the set-up, and -T for the backend's own timeouts to fire
             long cap = started + settings.roundCapMillis() * 1_000_000L;
             while (!pending.isEmpty()) {
-                Object ev = events.poll(Math.min(500, Math.max(1, settings.roundMillis() / 10)), TimeUnit.MILLISECONDS);
-                if (ev instanceof Lost l) {
+                Object ev = reports.events.poll(Math.min(500, Math.max(1, settings.roundMillis() / 10)), TimeUnit.MILLISECONDS);
+                if (ev instanceof NodeReports.Lost l) {
                     markLost(l.rank(), l.why() + " in round " + plan.round(), lostNow);
                     pending.remove(l.rank());
                 } else if (ev instanceof Messages.Report rep && rep.round() == plan.round() && pending.remove(rep.rank())) {
@@ -309,7 +253,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 long now = System.nanoTime();
                 for (java.util.Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
                     int r = it.next();
-                    if (now - lastHeard.get(r) > silence) {
+                    if (now - reports.lastHeard.get(r) > silence) {
                         markLost(r, "sent nothing, not even a heartbeat, for " + settings.roundSeconds() + " s in round "
                                 + plan.round() + " (hung, stopped, or its network is gone)", lostNow);
                         it.remove();
@@ -371,25 +315,12 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 // a node that left already has nothing more to hear
             }
         }
-        long end = System.nanoTime() + HANG_UP_MILLIS * 1_000_000L;
-        synchronized (reading) {
-            for (long left; !reading.isEmpty() && (left = (end - System.nanoTime()) / 1_000_000L) > 0; ) {
-                try {
-                    reading.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        reports.awaitHangUps();
     }
-
-    /** How long {@link #finish} waits for the nodes to hang up: a node that does not is closed all the same. */
-    static final long HANG_UP_MILLIS = 5_000;
 
     @Override
     public void close() {
-        closing = true;
+        reports.close();
         if (joining != null) {
             joining.close();
         }

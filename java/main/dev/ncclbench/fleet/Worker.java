@@ -3,6 +3,7 @@ package dev.ncclbench.fleet;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
+import dev.ncclbench.rendezvous.StoreServer;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.BufferedInputStream;
@@ -65,24 +66,16 @@ final class Worker {
         return Math.max(200, Math.min(5_000, roundMillis / 10));
     }
 
+    /** A connection to rank 0 on which this node is in the search. */
+    private record Joined(Socket socket, DataInputStream in, DataOutputStream out) {
+    }
+
     /** Takes part in the search until rank 0 says it is over; returns what rank 0 decided, one line. */
     String run() {
-        try (Socket s = connect()) {
-            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
-            try {
-                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
-            } catch (java.net.ProtocolException e) {
-                throw NcclbenchException.usage("rank " + rank + ": rank 0 at " + coordinator.getHostString() + ":"
-                        + coordinator.getPort() + " cannot be joined: " + e.getMessage());
-            }
-            String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
-            if (refused != null) {
-                throw NcclbenchException.usage("rank 0 at " + coordinator.getHostString() + ":" + coordinator.getPort()
-                        + " refused rank " + rank + ": " + refused
-                        + (refused.startsWith("wrong job token") ? "; this process: " + job : ""));
-            }
+        Joined joined = join();
+        try (Socket s = joined.socket()) {
+            DataInputStream in = joined.in();
+            DataOutputStream out = joined.out();
             ExecutorService pool = Executors.newCachedThreadPool(r -> daemon(r, "ncclbench-fleet-group"));
             ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ncclbench-fleet-heartbeat"));
             try {
@@ -120,8 +113,12 @@ final class Worker {
         }
     }
 
-    /** Rank 0 may not listen yet: retry until -T has passed. */
-    private Socket connect() throws IOException {
+    /**
+     * Connects and says hello, again until -T has passed while rank 0 does not listen yet or closes the connection before
+     * its welcome (it holds only so many that have not proven themselves, and closes the oldest for a new one). A
+     * refusal is final: one line, exit 2.
+     */
+    private Joined join() {
         long deadline = System.nanoTime() + spec.timeoutMillis() * 1_000_000L;
         IOException last;
         do {
@@ -129,9 +126,24 @@ final class Worker {
             try {
                 s.setTcpNoDelay(true);
                 s.connect(coordinator, 5_000);
-                return s;
+                s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, spec.timeoutMillis())));
+                DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+                // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
+                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
+                String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
+                if (refused != null) {
+                    s.close();
+                    throw NcclbenchException.usage("rank 0 at " + where() + " refused rank " + rank + ": " + refused
+                            + (refused.startsWith("wrong job token") ? "; this process: " + job : ""));
+                }
+                s.setSoTimeout(0); // in the search: rank 0 speaks when a round begins, however long the last took
+                return new Joined(s, in, out);
+            } catch (java.net.ProtocolException e) {
+                closeQuietly(s);
+                throw NcclbenchException.usage("rank " + rank + ": rank 0 at " + where() + " cannot be joined: " + e.getMessage());
             } catch (IOException e) {
-                s.close();
+                closeQuietly(s);
                 last = e;
             }
             try {
@@ -141,9 +153,21 @@ final class Worker {
                 break;
             }
         } while (System.nanoTime() < deadline);
-        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not reach rank 0 at "
-                + coordinator.getHostString() + ":" + coordinator.getPort() + " within " + spec.timeoutMillis() / 1000
-                + " s (" + last.getMessage() + "); is rank 0 running, with the same --rendezvous (or MASTER_ADDR/MASTER_PORT)?");
+        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not join rank 0 at " + where() + " within "
+                + spec.timeoutMillis() / 1000 + " s (" + last.getMessage() + "); is rank 0 running, with the same --rendezvous"
+                + " (or MASTER_ADDR/MASTER_PORT)?");
+    }
+
+    private String where() {
+        return coordinator.getHostString() + ":" + coordinator.getPort();
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // gone either way
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {

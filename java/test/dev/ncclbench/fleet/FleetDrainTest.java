@@ -192,4 +192,37 @@ class FleetDrainTest {
             pool.shutdownNow();
         }
     }
+
+    /** One secret given to two jobs: a node of the other job is refused as another job's, and the search goes on. */
+    @Test
+    void aNodeOfAnotherJobWithTheSameSecretIsRefused() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("two-jobs"));
+        int port = freePort();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            StringWriter out = new StringWriter();
+            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false), new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true), job(0, "jobA")));
+            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), job(1, "jobB")));
+            assertEquals(ExitCode.USAGE, refused.exitCode());
+            assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job")
+                    && refused.getMessage().endsWith("; this process: flags job jobB, 2 ranks"), refused.getMessage());
+            Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, false),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), job(1, "jobA")));
+            assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
+            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Rank {@code rank} of torchrun's run {@code runId} (the job id the token binds), with the one secret. */
+    private static Map<String, String> job(int rank, String runId) {
+        Map<String, String> env = env(SECRET);
+        env.put("RANK", String.valueOf(rank));
+        env.put("WORLD_SIZE", "2");
+        env.put("TORCHELASTIC_RUN_ID", runId);
+        return env;
+    }
 }

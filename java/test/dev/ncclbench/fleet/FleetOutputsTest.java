@@ -101,6 +101,47 @@ class FleetOutputsTest {
         assertTrue(Files.readString(p.prometheus()).contains("host=\"n<3>&\\\"q\\\"\""));
     }
 
+    /**
+     * What a node says of itself names no other node: a bad node outside the job's node list, one whose name is a host
+     * range, and one nobody knows the name of are withheld, each with why; and what is printed as the drain list is
+     * what the file holds, in the JSON too.
+     */
+    @Test
+    void onlyTheJobsOwnNodesAreDrainedAndThePrintedListIsTheFiles() throws Exception {
+        List<String> hosts = new ArrayList<>(SimulatedFabric.hosts(12));
+        SimulatedFabric f = new SimulatedFabric(12, 0.2, 7).slowNode(3, 0.25);
+        for (int dies : new int[] {2, 5, 6}) {
+            f.diesInRound.put(dies, 1); // unreachable
+        }
+        hosts.set(5, "gpu[100-163]");
+        hosts.set(6, FleetRun.unnamed(6));
+        SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
+        SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
+        FleetDocument doc = new FleetDocument(hosts, o, new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2,
+                null), "socket", null, r);
+        assertEquals(List.of(2, 3, 5, 6), r.verdicts().badNodes().stream().map(NodeVerdict::rank).sorted().toList());
+        // the launcher's list has node0..node11 but node3 (a name node3's process gave, not the scheduler)
+        java.util.Set<String> list = new java.util.HashSet<>(SimulatedFabric.hosts(12));
+        list.remove("node3");
+        DrainPolicy policy = new DrainPolicy(true, false, java.util.Optional.of(list));
+        DrainPolicy.Drain drain = policy.decide(doc);
+        assertEquals(List.of("node2"), drain.names());
+        assertEquals(Map.of("node3", "not a node of this job (--node-list, or SLURM_JOB_NODELIST)",
+                "'gpu[100-163]'", "not one node's name (letters, digits, '.', '-' and '_')",
+                "rank 6", "no node name is known (give --node-list)"), drain.withheld());
+
+        FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir);
+        FleetOutputs.write(p, doc, policy, drain, "run-7");
+        assertEquals(FleetOutputs.DRAIN_HEADER + "run-7\nnode2\n", Files.readString(p.drain()));
+        java.io.StringWriter text = new java.io.StringWriter();
+        new FleetText(new java.io.PrintWriter(text), hosts).verdicts(r, drain);
+        assertTrue(text.toString().contains("\ndrain: node2\nnot drained: "), text.toString());
+        JsonNode j = new ObjectMapper().readTree(p.json().toFile());
+        assertEquals("[\"node2\"]", j.get("drain").toString());
+        assertEquals(3, j.get("drain_withheld").size());
+        assertTrue(j.get("drain_withheld_because").asText().contains("node3: not a node of this job"), j.toString());
+    }
+
     private static int count(String s, String what) {
         int n = 0;
         for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("multiprocess")
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class MultiProcessTest {
+public class MultiProcessTest {
     private static final long WAIT_SECONDS = 90;
 
     @TempDir
@@ -58,23 +58,28 @@ class MultiProcessTest {
 
     // ---- launching ----
 
-    static String javaCommand() {
+    public static String javaCommand() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     /** The real class path: surefire forks with a manifest-only jar and says the real one here. */
-    static String classPath() {
+    public static String classPath() {
         String cp = System.getProperty("surefire.test.class.path");
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
     static List<String> jvm() {
-        return List.of(javaCommand(), "-Xmx384m", "-XX:+UseSerialGC", "-cp", classPath(), "dev.ncclbench.cli.Main");
+        return jvm("384m");
+    }
+
+    /** {@code java -Xmx<heap> ... dev.ncclbench.cli.Main}: a child ncclbench on this test's class path, with this heap. */
+    public static List<String> jvm(String heap) {
+        return List.of(javaCommand(), "-Xmx" + heap, "-XX:+UseSerialGC", "-cp", classPath(), "dev.ncclbench.cli.Main");
     }
 
     /** The surrounding environment without any launcher's variables: each test sets its own. */
-    static Map<String, String> cleanEnv() {
+    public static Map<String, String> cleanEnv() {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMIX_") || k.startsWith("SLURM_")
                 || k.startsWith("PMI_") || k.startsWith("MPI_LOCAL") || k.startsWith("TORCHELASTIC_")
@@ -125,7 +130,7 @@ class MultiProcessTest {
      * kernel's ephemeral range: a port there can be taken by any outgoing connection between this check and the
      * job's bind, one from bind(0) is taken from exactly that range.
      */
-    static int freePortPair() throws IOException {
+    public static int freePortPair() throws IOException {
         InetAddress lo = InetAddress.getByName("127.0.0.1");
         int[] eph = dev.ncclbench.rendezvous.Ports.ephemeralRange();
         java.util.Random random = new java.util.Random();

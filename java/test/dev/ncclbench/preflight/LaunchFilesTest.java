@@ -187,6 +187,49 @@ class LaunchFilesTest {
         assertEquals(4, gpuContainers);
     }
 
+    /**
+     * A manifest of several processes makes a Secret for each run (a kept one would make every run "the same job"), its
+     * value never on kubectl's command line, and its pods read it from a file only their user reads (defaultMode 0400),
+     * never from the environment: mpirun would carry an environment variable in its unencrypted launch message.
+     */
+    @Test
+    void multiProcessManifestsReadThisRunsSecretFromAFileOnlyItsOwnerReads() throws IOException {
+        int checked = 0;
+        try (Stream<Path> s = Files.list(LAUNCH.resolve("k8s"))) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                if (!text.contains("--rendezvous") && !text.contains("MASTER_ADDR")) {
+                    continue; // one process: a random secret of its own
+                }
+                checked++;
+                String where = f.getFileName().toString();
+                assertTrue(text.contains("kubectl delete secret "), where + ": a new Secret each run");
+                assertTrue(text.contains("openssl rand -hex 32 | kubectl create secret generic ")
+                        && text.contains(" --from-file=token=/dev/stdin"), where + ": made with its value off the command line");
+                assertFalse(text.contains("--from-literal"), where);
+                assertFalse(text.contains("secretKeyRef"), where + ": not in the environment");
+                assertTrue(text.contains("NCCLBENCH_TOKEN_FILE"), where);
+                int secretVolumes = 0;
+                for (Map<String, Object> d : docs(f)) {
+                    for (Map<String, Object> pod : pods(d)) {
+                        if (pod.get("volumes") == null) {
+                            continue;
+                        }
+                        for (Object v : list(pod.get("volumes"), "volumes")) {
+                            Object secret = map(v, "volume").get("secret");
+                            if (secret != null) {
+                                secretVolumes++;
+                                assertEquals(0400, map(secret, where).get("defaultMode"), where + ": readable by its owner alone");
+                            }
+                        }
+                    }
+                }
+                assertEquals(1, secretVolumes, where);
+            }
+        }
+        assertEquals(2, checked);
+    }
+
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> pods(Map<String, Object> d) {
         Map<String, Object> spec = (Map<String, Object>) d.get("spec");

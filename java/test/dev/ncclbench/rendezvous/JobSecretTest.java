@@ -87,4 +87,35 @@ class JobSecretTest {
         assertThrows(NcclbenchException.class, () -> Rendezvous.place(LaunchInfo.single(), 1, null,
                 Map.of("NCCLBENCH_TOKEN", "short")));
     }
+
+    /**
+     * A secret a person typed: 16 of one character, a short word and digits, a short string twice. Refused in one line
+     * (exit 2, or 3 from a file): the launchers' 64 random hex digits pass.
+     */
+    @Test
+    void aGuessableSecretIsRefused() throws Exception {
+        for (String weak : new String[] {"aaaaaaaaaaaaaaaa", "password12345678", "0123456789abcdef0123456789abcdef"}) {
+            String m = refused(Map.of("NCCLBENCH_TOKEN", weak), ExitCode.USAGE).getMessage();
+            assertTrue(m.contains("NCCLBENCH_TOKEN holds a guessable secret (about ") && m.contains("openssl rand -hex 32"), m);
+        }
+        assertEquals(0, Math.round(JobSecret.estimatedBits("aaaaaaaaaaaaaaaa")));
+        assertEquals(62, Math.round(JobSecret.estimatedBits("password12345678")));
+        assertTrue(JobSecret.estimatedBits(SECRET) > 100, "the test's own secret repeats a 32-digit half: counted once");
+        Path weak = file("password12345678", "rw-------");
+        assertTrue(refused(Map.of("NCCLBENCH_TOKEN_FILE", weak.toString()), ExitCode.ENVIRONMENT).getMessage()
+                .contains("guessable"));
+        assertEquals(Optional.of("an-intruder-guessing-the-secret-0123456789"),
+                JobSecret.of(Map.of("NCCLBENCH_TOKEN", "an-intruder-guessing-the-secret-0123456789")));
+    }
+
+    /** A 0600 file another user owns: its owner can read the secret and put another in it. Needs root to make one. */
+    @Test
+    void aSecretFileAnotherUserOwnsIsRefused() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "needs root to give a file to another user");
+        Path p = file(SECRET, "rw-------");
+        Files.setOwner(p, p.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        String m = refused(Map.of("NCCLBENCH_TOKEN_FILE", p.toString()), ExitCode.ENVIRONMENT).getMessage();
+        assertTrue(m.contains("belongs to uid ") && m.contains("(nobody), not to the user this process runs as"), m);
+    }
 }

@@ -261,6 +261,57 @@ class StoreAuthenticationTest {
         }
     }
 
+    /**
+     * Finding 9: more connections than the store holds before a hello, each half-way through one with a 16 KiB flags
+     * length (its buffer grown to about 32 KiB), are not all kept until the file descriptors run out: past one a rank
+     * and {@link StoreServer#SPARE_STRANGERS} the oldest are closed, and the job's ranks still join and gather.
+     */
+    @Test
+    void halfSaidHellosBeyondWhatTheStoreHoldsCloseTheOldestAndTheJobGoesOn() throws Exception {
+        int n = 2;
+        int strangers = StoreServer.SPARE_STRANGERS + n + 200;
+        List<Socket> held = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (StoreServer server = new StoreServer(new InetSocketAddress("127.0.0.1", 0), TOKEN, n, 60_000)) {
+            byte[] half = new byte[(16 << 10) - 1];
+            for (int i = 0; i < strangers; i++) {
+                Socket s = new Socket();
+                held.add(s);
+                s.connect(at(server), 5_000);
+                DataOutputStream o = new DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
+                o.writeInt(Wire.MAGIC);
+                o.writeInt(JobProof.VERSION);
+                o.write(new byte[12 + JobProof.ID_BYTES + JobProof.ANSWER_BYTES]);
+                o.writeInt(16 << 10);
+                o.write(half);
+                o.flush();
+            }
+            // the first ones came first: the store closes them once the later ones are in (its challenge, then the end),
+            // not after the 30 s a stranger is given: a read still open at half that fails
+            for (Socket s : held.subList(0, 200)) {
+                s.setSoTimeout((int) StoreServer.HELLO_MILLIS / 2);
+                s.getInputStream().readAllBytes();
+            }
+            List<Future<byte[][]>> got = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                got.add(pool.submit(() -> {
+                    try (StoreClient c = StoreClient.connect(at(server), TOKEN, rank, n, 30_000, "-n 5")) {
+                        return c.allGather("after the strangers", bytes(String.valueOf(rank)));
+                    }
+                }));
+            }
+            for (Future<byte[][]> f : got) {
+                assertArrayEquals(new byte[][] {bytes("0"), bytes("1")}, f.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+            pool.shutdownNow();
+        }
+    }
+
     /** One connection of the flood: random bytes, a hello of random fields, a forged hello, or connect-and-reset. */
     private static void flood(StoreServer server, Random random, int kind, AtomicInteger refusedForgeries) throws IOException {
         try (Socket s = new Socket()) {
