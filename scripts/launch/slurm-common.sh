@@ -20,8 +20,9 @@ slurm_find_jar() {
 }
 
 # The job's rendezvous secret (docs/security.md): NCCLBENCH_TOKEN when the submitter gave one, else 64 random hex
-# digits made here, in the job, so that it is in no submission environment, no command line and no file. Empty
-# when NCCLBENCH_TOKEN_FILE names the secret instead (the step inherits that).
+# digits made here, in the job, so that it is in no submission environment, no command line and no file. srun
+# carries it to each node in its launch request (encrypted only with Slurm's TLS, TLSType=tls/s2n). Empty when
+# NCCLBENCH_TOKEN_FILE names the secret instead (the step inherits that: only the path travels).
 slurm_job_secret() {
   job_secret="${NCCLBENCH_TOKEN:-}"
   if [[ -z "$job_secret" && -z "${NCCLBENCH_TOKEN_FILE:-}" ]]; then
