@@ -204,16 +204,13 @@ final class StoreState {
             settle();
             return;
         }
-        if (waitingAt[rank] != null && !waitingAt[rank].equals(tag)) {
-            // a rank waits for one gather's answer before it asks another: a second open one is no rank of ours, and
-            // holding it would let one connection keep a payload under every tag it makes up
-            tell(rank, new Verdict(ExitCode.INTERNAL, "rank " + rank + " asked '" + tag + "' while its '" + waitingAt[rank]
-                    + "' still waits: a rank has one gather open at a time"));
-            return;
-        }
-        Round round = rounds.computeIfAbsent(tag, t -> new Round(t, nranks, mode, root));
-        if (round.payloads[rank] != null) {
-            tell(rank, new Verdict(ExitCode.INTERNAL, "rank " + rank + " sent tag '" + tag + "' twice"));
+        // a rank waits for its gather's answer before it asks another: a second one open is no rank of ours, and holding
+        // it (or a round for it) would let one connection keep a payload under every tag it makes up
+        String open = waitingAt[rank];
+        Round round = open == null || open.equals(tag) ? rounds.computeIfAbsent(tag, t -> new Round(t, nranks, mode, root)) : null;
+        if (round == null || round.payloads[rank] != null) {
+            tell(rank, new Verdict(ExitCode.INTERNAL, round == null ? "rank " + rank + " asked '" + tag + "' while its '" + open
+                    + "' still waits: a rank has one gather open at a time" : "rank " + rank + " sent tag '" + tag + "' twice"));
             return;
         }
         if (round.mode != mode || round.root != root) {

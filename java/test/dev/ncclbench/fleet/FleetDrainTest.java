@@ -131,34 +131,50 @@ class FleetDrainTest {
         assertFalse(json(run).get("rendezvous_authenticated").asBoolean());
     }
 
-    @Test
-    void aSecretSearchWritesTheDrainListAndRefusesANodeWithAnotherSecret() throws Exception {
-        Path run = Files.createDirectories(dir.resolve("secret"));
+    /** Runs {@code rank} on {@code pool} with {@code env}, its printed output into {@code out}. */
+    private Future<ExitCode> rank(ExecutorService pool, Path run, int port, int rank, int seconds, Map<String, String> env,
+                                  StringWriter out) {
+        return pool.submit(() -> FleetRun.run(options(run, port, rank, false, seconds), new PrintWriter(out, true),
+                new PrintWriter(new StringWriter(), true), env));
+    }
+
+    /** A process that claims rank 1 with {@code env}: refused in one line, exit 2, and the search waits on. */
+    private NcclbenchException intruder(Path run, int port, int seconds, Map<String, String> env) {
+        NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(
+                options(run, port, 1, false, seconds), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(new StringWriter(), true), env));
+        assertEquals(ExitCode.USAGE, refused.exitCode());
+        assertEquals(1, refused.getMessage().lines().count(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job"),
+                refused.getMessage());
+        return refused;
+    }
+
+    /** Rank 0 with {@code env0}; an intruder with {@code intruder} refused; then the real rank 1 with {@code env1}. */
+    private String intrudedSearch(Path run, Map<String, String> env0, Map<String, String> intruder, Map<String, String> env1)
+            throws Exception {
         int port = freePort();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             StringWriter out = new StringWriter();
-            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false), new PrintWriter(out, true),
-                    new PrintWriter(new StringWriter(), true), env(SECRET)));
-            // an intruder claims rank 1 before the real one: refused in one line, and the search waits on
-            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
-                    env("an-intruder-with-its-own-secret-0123456789")));
-            assertEquals(ExitCode.USAGE, refused.exitCode());
-            assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job"),
-                    refused.getMessage());
-            assertEquals(1, refused.getMessage().lines().count());
-            Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, false),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), env(SECRET)));
-            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
+            Future<ExitCode> rank0 = rank(pool, run, port, 0, 60, env0, out);
+            NcclbenchException refused = intruder(run, port, 60, intruder);
+            Future<ExitCode> rank1 = rank(pool, run, port, 1, 60, env1, new StringWriter());
             assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
-            assertFalse(out.toString().contains("not authenticated"), out.toString());
+            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
             assertEquals(FleetOutputs.DRAIN_HEADER + "run-" + port + "\n", Files.readString(run.resolve("drain.txt")));
-            assertTrue(json(run).get("rendezvous_authenticated").asBoolean());
-            assertFalse(json(run).has("drain_withheld"));
+            return refused.getMessage();
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aSecretSearchWritesTheDrainListAndRefusesANodeWithAnotherSecret() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("secret"));
+        intrudedSearch(run, env(SECRET), env("an-intruder-with-its-own-secret-0123456789"), env(SECRET));
+        assertTrue(json(run).get("rendezvous_authenticated").asBoolean());
+        assertFalse(json(run).has("drain_withheld"));
     }
 
     /**
@@ -172,12 +188,8 @@ class FleetDrainTest {
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try {
             StringWriter out = new StringWriter();
-            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false, 5), new PrintWriter(out, true),
-                    new PrintWriter(new StringWriter(), true), env(SECRET)));
-            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false, 5),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true),
-                    env("an-intruder-with-its-own-secret-0123456789")));
-            assertTrue(refused.getMessage().contains("wrong job token"), refused.getMessage());
+            Future<ExitCode> rank0 = rank(pool, run, port, 0, 5, env(SECRET), out);
+            intruder(run, port, 5, env("an-intruder-with-its-own-secret-0123456789"));
             assertEquals(ExitCode.DEGRADED, rank0.get(120, TimeUnit.SECONDS), out.toString());
             String text = out.toString();
             assertTrue(text.contains("# rank 1 (rank 1) never joined the search: rank 0 refused the process that came as"
@@ -196,25 +208,9 @@ class FleetDrainTest {
     /** One secret given to two jobs: a node of the other job is refused as another job's, and the search goes on. */
     @Test
     void aNodeOfAnotherJobWithTheSameSecretIsRefused() throws Exception {
-        Path run = Files.createDirectories(dir.resolve("two-jobs"));
-        int port = freePort();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            StringWriter out = new StringWriter();
-            Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, false), new PrintWriter(out, true),
-                    new PrintWriter(new StringWriter(), true), job(0, "jobA")));
-            NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(options(run, port, 1, false),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), job(1, "jobB")));
-            assertEquals(ExitCode.USAGE, refused.exitCode());
-            assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job")
-                    && refused.getMessage().endsWith("; this process: flags job jobB, 2 ranks"), refused.getMessage());
-            Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, false),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true), job(1, "jobA")));
-            assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
-            assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
-        } finally {
-            pool.shutdownNow();
-        }
+        String refused = intrudedSearch(Files.createDirectories(dir.resolve("two-jobs")), job(0, "jobA"), job(1, "jobB"),
+                job(1, "jobA"));
+        assertTrue(refused.endsWith("; this process: flags job jobB, 2 ranks"), refused);
     }
 
     /** Rank {@code rank} of torchrun's run {@code runId} (the job id the token binds), with the one secret. */

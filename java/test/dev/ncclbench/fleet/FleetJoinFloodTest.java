@@ -145,15 +145,23 @@ class FleetJoinFloodTest {
             s.getInputStream().readAllBytes(); // its challenge, then the end; one held open would time out here
         }
         assertTrue(rank0.isAlive(), read("rank0.err"));
+        assertTrue(searchEnds(rank0, port, 2, 0).contains("\ndrain: none\n"));
+    }
+
+    /**
+     * The real rank 1 joins and the search ends: rank 0 exits {@code code}, never out of memory, and judges its own node
+     * and rank 1's good; rank 1 says in one line what rank 0 decided. Returns what rank 0 printed.
+     */
+    private String searchEnds(Process rank0, int port, int world, int code) throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            String said = node(pool, port, 1, 2).get(180, TimeUnit.SECONDS);
-            assertEquals(0, exit(rank0), read("rank0.out") + read("rank0.err"));
+            String said = node(pool, port, 1, world).get(180, TimeUnit.SECONDS);
+            assertEquals(code, exit(rank0), read("rank0.out") + read("rank0.err"));
             assertTrue(said.startsWith("ncclbench fleet: rank 1 (node-1) done: rank 0 (node-0) decided after "), said);
             String out = read("rank0.out");
             assertTrue(out.matches("(?s).*\n  node-0 +good .*\n  node-1 +good .*"), out);
-            assertTrue(out.contains("\ndrain: none\n"), out);
             assertFalse(read("rank0.err").contains("OutOfMemoryError"), read("rank0.err"));
+            return out;
         } finally {
             pool.shutdownNow();
         }
@@ -183,19 +191,9 @@ class FleetJoinFloodTest {
             // rank 0 closed it at the first length: what it should do
         }
         assertTrue(sent < 10, "rank 0 read ten 16 MiB reports");
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            String said = node(pool, port, 1, 3).get(180, TimeUnit.SECONDS);
-            assertEquals(6, exit(rank0), read("rank0.out") + read("rank0.err"));
-            assertTrue(said.contains("decided after "), said);
-            String text = read("rank0.out");
-            assertTrue(text.matches("(?s).*\n  node-0 +good .*\n  node-1 +good .*"), text);
-            assertTrue(text.matches("(?s).*\n  node-2 +unreachable rank 0 dropped its connection: a message of " + report.length
-                    + " bytes is over the limit of \\d+ for a report.*"), text);
-            assertFalse(read("rank0.err").contains("OutOfMemoryError"), read("rank0.err"));
-        } finally {
-            pool.shutdownNow();
-        }
+        String text = searchEnds(rank0, port, 3, 6);
+        assertTrue(text.matches("(?s).*\n  node-2 +unreachable rank 0 dropped its connection: a message of " + report.length
+                + " bytes is over the limit of \\d+ for a report.*"), text);
     }
 
     /** A report of one group whose samples are 8 million zeros: 16 MiB of JSON that parses. */
