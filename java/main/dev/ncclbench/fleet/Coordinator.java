@@ -27,8 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Rank 0's side of the search: it listens where the job's rendezvous is, each node connects and says hello (rank,
- * token, name), and rank 0 talks to each on that connection; one store (one thread, one port) carries every
+ * Rank 0's side of the search: it listens where the job's rendezvous is, each node connects and proves the job's
+ * token in its hello ({@link Joining}: rank, name, flags), and rank 0 talks to each on that connection
+ * ({@link NodeReports} reads what they send); one store (one thread, one port) carries every
  * group's own set-up, each group a job of its own with its own token, opened for its round and closed at its end.
  * A node is lost only when its connection closes or when it has sent nothing, not even a heartbeat, for -T: a
  * node that takes long is slow, and is judged by the rate it reached. A node that did not join within -T is named

@@ -37,7 +37,7 @@ public final class JobProof {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Who answers: a rank joining the store, or a node joining fleet's search. An answer for one is no answer for the other. */
-    public enum Role {
+    enum Role {
         STORE("ncclbench store hello\0"),
         FLEET("ncclbench fleet join\0");
 

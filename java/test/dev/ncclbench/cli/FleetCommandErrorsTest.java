@@ -30,6 +30,7 @@ class FleetCommandErrorsTest {
             "--fabric nope              | nope     | unknown fabric",
             "--rank 0 --world-size 1    | two      | fleet needs two or more nodes",
             "--rank 3 --world-size 2    | 3        | outside",
+            "--run-id a/b               | 'a/b'    | --run-id wants letters, digits",
     })
     void badInputIsExitTwoWithOneLine(String line, String names, String word) {
         List<String> args = new ArrayList<>(List.of("fleet"));
