@@ -28,7 +28,7 @@ public final class JobSecret {
     static final int MIN_CHARS = 16;
     /**
      * Fewer bits than this by a count of the secret's own characters ({@link #estimatedBits}) is refused: 16 of one
-     * character count 0, "password12345678" 62, the launchers' 64 hex digits about 240, openssl rand -hex 16 about 110.
+     * character count 0, "password12345678" 62, the launchers' 64 hex digits about 230, openssl rand -hex 16 about 110.
      */
     static final int MIN_BITS = 80;
     /** A secret is one line; a file much longer than that is not the secret's file. */
