@@ -57,6 +57,7 @@ final class Accumulator {
     private final Map<String, Mention> topology = new LinkedHashMap<>();
     private final Map<String, Mention> tuning = new LinkedHashMap<>();
     private final Set<String> initDone = new HashSet<>();
+    private final ProgressTable progress;
     private final Set<String> warningSites = new HashSet<>();
     private final HostTable hosts = new HostTable();
     /** The (host, pid, file) of the last line: a process's lines come in runs, its key is built once per run. */
@@ -73,6 +74,7 @@ final class Accumulator {
 
     Accumulator(int maxItems) {
         this.maxItems = maxItems;
+        this.progress = new ProgressTable(maxItems);
     }
 
     void source(String name) {
@@ -101,9 +103,14 @@ final class Accumulator {
         }
         String key = p.host + ':' + p.pid + ':' + file;
         if (!processes.containsKey(key)) {
-            put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo)));
+            put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo), null, null));
         }
         h.pid(p.pid);
+    }
+
+    /** A line that shows its process going on: a connection, a chosen network, Init COMPLETE ({@link ProgressTable}). */
+    void progress(String host, long pid, String file, long lineNo, boolean initComplete) {
+        progress.progress(host, pid, file, lineNo, initComplete);
     }
 
     /** A NET connection line, counted for its host whatever the caps on the connection list. */
@@ -312,6 +319,7 @@ final class Accumulator {
         mergeMap(nccl, o.nccl);
         mergeMap(cuda, o.cuda);
         mergeMap(processes, o.processes);
+        progress.merge(o.progress);
         o.ranks.values().forEach(this::rank);
         initDone.addAll(o.initDone);
         mergeMap(bootstrap, o.bootstrap);
@@ -359,8 +367,10 @@ final class Accumulator {
         for (ConnectionLines.Aggregate a : connections.values()) {
             conns.add(a.freeze());
         }
+        List<ProcessInfo> procs = new ArrayList<>(processes.size());
+        processes.forEach((k, pr) -> procs.add(progress.of(k, pr)));
         return new NcclLogEvidence(List.copyOf(sources), List.copyOf(nccl.values()), List.copyOf(cuda.values()),
-                List.copyOf(processes.values()), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
+                List.copyOf(procs), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
                 List.copyOf(socketIfaces.values()), List.copyOf(netDevices.values()),
                 List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
                 List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),

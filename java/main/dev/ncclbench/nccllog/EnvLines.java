@@ -1,22 +1,35 @@
 package dev.ncclbench.nccllog;
 
 /**
- * NCCL_ variables: NCCL's own "NCCL_IB_HCA set by environment to mlx5_0" (origin "nccl"), and settings pasted
- * on a command line: "NCCL_SOCKET_IFNAME=eth0 all_reduce_perf", "-x NCCL_IB_HCA=mlx5_0", "export NCCL_DEBUG=INFO".
+ * NCCL_ variables: NCCL's own "NCCL_NET_GDR_LEVEL set by environment to PHB" (param.cc, paths.cc) and "NCCL_IB_HCA set
+ * to mlx5_0" (net_ib.cc, socket.cc: the string settings NCCL reads without the param macro), origin "nccl"; and
+ * settings pasted on a command line: "NCCL_SOCKET_IFNAME=eth0 all_reduce_perf", "-x NCCL_IB_HCA=mlx5_0", "export
+ * NCCL_DEBUG=INFO".
  */
 final class EnvLines {
     private EnvLines() {
     }
 
-    /** NCCL's "X set by environment to V." INFO line. */
+    /**
+     * NCCL's "X set by environment to V." INFO line, and its "NCCL_X set to V" ("TUNER/Plugin: NCCL_TUNER_PLUGIN set
+     * to V" too); not "Comm config X set to V" (a config field) nor enqueue's " NCCL_ALGO was set to".
+     */
     static boolean setByEnvironment(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
         String m = p.msg;
-        int sbe = m.indexOf(" set by environment to ");
+        String marker = " set by environment to ";
+        int sbe = m.indexOf(marker);
+        if (sbe <= 0) {
+            marker = " set to ";
+            sbe = m.indexOf(marker);
+        }
         if (sbe <= 0) {
             return false;
         }
         String name = m.substring(m.lastIndexOf(' ', sbe - 1) + 1, sbe);
-        String value = m.substring(sbe + 23).trim();
+        if (marker.equals(" set to ") && !name.startsWith("NCCL_")) {
+            return false;
+        }
+        String value = m.substring(sbe + marker.length()).trim();
         if (value.endsWith(".")) {
             value = value.substring(0, value.length() - 1);
         }

@@ -43,6 +43,15 @@ final class EvidenceBuilder {
     /** One line of input; file and lineNo say where it came from. */
     void accept(LineParser.Parsed p, String file, long lineNo) {
         acc.total++;
+        if (TestsLines.comment(p.line)) {
+            // nccl-tests' banner and device rows, or a comment: never an NCCL line, never a WARN or a setting
+            acc.other++;
+            pendingWarn = null;
+            if (!TestsLines.parse(p.line, file, lineNo, acc)) {
+                WarnLines.testsFailure(p.line, file, lineNo, acc);
+            }
+            return;
+        }
         if (p.level == LineParser.Level.NONE) {
             acc.other++;
             otherLine(p.line, file, lineNo);
@@ -92,7 +101,7 @@ final class EvidenceBuilder {
         if (InitLines.driver(p, file, lineNo, acc) || InitLines.topology(p, file, lineNo, acc)) {
             return true;
         }
-        if (m.indexOf("Init COMPLETE") >= 0 || m.indexOf("Init START") >= 0) {
+        if (m.indexOf("Init COMPLETE") >= 0 || m.indexOf("Init START") >= 0 || InitLines.complete23(m)) {
             return InitLines.init(p, file, lineNo, acc);
         }
         if (m.endsWith("Destroy COMPLETE") && p.pid >= 0) {
@@ -146,6 +155,12 @@ final class EvidenceBuilder {
         }
         if (Character.isDigit(l.charAt(s))) {
             TestsRows.parse(l, s, file, lineNo, acc);
+        } else if (l.indexOf("considered dead (unreachable via the RAS network)") >= 0) {
+            // NCCL's RAS client (ncclras): "DEAD / N job process(es) considered dead ..." then "Process P on node H
+            // managing GPU G" lines, kept with it as its continuation: which peer died
+            pendingWarn = WarnLines.rasDead(l, file, lineNo, acc);
+        } else if (l.indexOf("# ") >= 0 && TestsLines.parse(l, file, lineNo, acc)) {
+            return; // "[1,0]<stdout>:#  Rank  0 Group  0 Pid 12 on node-a device  0 [...]": behind a launcher prefix
         } else if (!HostToolLines.parse(l, s, file, lineNo, acc) && (l.indexOf("nccl") >= 0 || l.indexOf("Test ") >= 0
                 || l.indexOf("Out of bounds") >= 0)) {
             WarnLines.errorLine(l, "", -1, file, lineNo, acc);

@@ -51,10 +51,15 @@ final class InitLines {
         return true;
     }
 
-    /** An Init START or Init COMPLETE line. */
+    /** 2.3's end of init: "comm %p rank %d nranks %d - COMPLETE" (init.cu), no "Init" yet. */
+    static boolean complete23(String m) {
+        return m.startsWith("comm ") && m.endsWith(" - COMPLETE") && m.indexOf(" nranks ") > 0;
+    }
+
+    /** An Init START or Init COMPLETE line (2.3's "- COMPLETE" too). */
     static boolean init(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
         String m = p.msg;
-        boolean complete = m.indexOf("Init COMPLETE") >= 0;
+        boolean complete = m.indexOf("Init COMPLETE") >= 0 || complete23(m);
         if (!complete && m.indexOf("Init START") < 0) {
             return false;
         }
@@ -69,6 +74,9 @@ final class InitLines {
         int cudaDev = (int) Text.intAfter(m, " cudaDev ", -1);
         String busId = Text.tokenAfter(m, " busId ");
         acc.rank(new RankInfo(rank, nranks, p.host, p.pid, cudaDev, busId, complete, new SourceRef(file, lineNo)));
+        if (complete) {
+            acc.progress(p.host, p.pid, file, lineNo, true);
+        }
         return true;
     }
 
@@ -78,6 +86,15 @@ final class InitLines {
      */
     static boolean topology(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
         String m = p.msg;
+        if (m.startsWith("MNNVL busId ")) {
+            // "MNNVL busId 0x%lx fabric UUID %lx.%lx cliqueId 0x%x state %d healthMask 0x%x" (init.cc, 2.27+): the GPU's
+            // NVLink fabric registration and NVML's health mask for it
+            acc.topology("mnnvl", m.substring(6), p.host, file, lineNo);
+            return true;
+        }
+        if (m.startsWith("Bootstrap timings ") || m.startsWith("Init timings")) {
+            return true; // "Bootstrap timings total %f (create %f, send %f, recv %f, ring %f, delay %f)" (2.23+)
+        }
         int nr = m.indexOf(" nRanks ");
         if (nr >= 0) {
             long ranks = Text.intAfter(m, " nRanks ", -1);
@@ -88,7 +105,18 @@ final class InitLines {
             if (nodes > 0) {
                 acc.topology("nodes", String.valueOf(nodes), p.host, file, lineNo);
             }
+            if (Text.intAfter(m, " MNNVL ", 0) > 0) {
+                acc.topology("mnnvl-on", "1", p.host, file, lineNo); // NVLink reaches across nodes (2.20+)
+            }
             return ranks > 0 || nodes > 0;
+        }
+        if (m.startsWith("rank ") || m.startsWith("comm ") && m.indexOf(" rank ") > 0 && m.indexOf(" - ") < 0) {
+            // 2.2-2.3: "rank 3 nranks 4", "comm 0x7f2a20413010 rank 2 nranks 4" (no Init START yet)
+            long ranks = Text.intAfter(m, " nranks ", -1);
+            if (ranks > 0 && m.indexOf(" nranks ") + 8 + String.valueOf(ranks).length() == m.length()) {
+                acc.topology("ranks", String.valueOf(ranks), p.host, file, lineNo);
+                return true;
+            }
         }
         if (!m.startsWith("Channel ") && !m.startsWith("Ring ")) {
             return false;

@@ -52,9 +52,16 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
     public record Versioned(String version, String host, SourceRef source) {
     }
 
-    /** One process that logged (one NCCL_DEBUG_FILE, usually). */
+    /**
+     * One process that logged (one NCCL_DEBUG_FILE, usually), per file.
+     *
+     * @param lastProgress     its last line that shows NCCL going on: a connection, a chosen network, Init COMPLETE;
+     *                         null when none (what tells a warning it went on after from one that ended it)
+     * @param lastInitComplete its last Init COMPLETE line (of any of its communicators), or null
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record ProcessInfo(String host, long pid, String device, SourceRef firstLine) {
+    public record ProcessInfo(String host, long pid, String device, SourceRef firstLine, SourceRef lastProgress,
+                              SourceRef lastInitComplete) {
     }
 
     /**

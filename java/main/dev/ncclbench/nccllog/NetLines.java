@@ -62,7 +62,17 @@ final class NetLines {
             }
             return m.indexOf("no socket interface") >= 0;
         }
-        return devices(p, m, network, sep, file, lineNo, acc);
+        if (devices(p, m, network, sep, file, lineNo, acc)) {
+            return true;
+        }
+        if (!network.isEmpty() && !network.startsWith("IB") && !network.startsWith("MLX")
+                && Character.isLetter(network.charAt(0))) {
+            // a network plugin's own line ("NET/OFI Initializing aws-ofi-nccl 1.12.1", "NET/GPUDirectTCPX ver. 3.1.9"):
+            // the plugin NCCL loaded, named by itself
+            acc.network("plugin", network, p.host, file, lineNo);
+            return true;
+        }
+        return false;
     }
 
     private static boolean devices(LineParser.Parsed p, String m, String network, int sep, String file, long lineNo,

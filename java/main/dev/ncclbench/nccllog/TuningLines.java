@@ -4,9 +4,10 @@ package dev.ncclbench.nccllog;
  * What NCCL chose for each collective call, printed on rank 0 with NCCL_DEBUG_SUBSYS=TUNING (enqueue.cc):
  * "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..31}" (2.24+), "1048576 Bytes -> Algo 1
  * proto 2 time 12.345000" (2.19-2.23: numbers, no collective), "AllReduce [Symmetric]: 1048576 Bytes -> Kernel
- * AllReduce_AGxLL_R nchannels 4 nthreads 512 nWorks 1" (2.28+). Kept as one mention per (collective, size, choice):
+ * AllReduce_AGxLL_R nchannels 4 nthreads 512 nWorks 1" (2.28+), "AllGather [Copy Engine]: 1048576 Bytes ->
+ * cudaMemcpyBatchAsync" (2.28+, copy-engine collectives). Kept as one mention per (collective, size, choice):
  * kind the collective ("" when not printed), value "SIZE ALGO PROTO" ("SIZE symmetric KERNEL" for the symmetric
- * kernels), so a sweep's thousands of calls become one item per size.
+ * kernels, "SIZE copy-engine cudaMemcpy..." for the copy engine), so a sweep's thousands of calls become one item per size.
  */
 final class TuningLines {
     /** ncclAlgoStr / ncclAlgoToString order (2.18-2.29); PAT is 6 from 2.23. */
@@ -28,8 +29,12 @@ final class TuningLines {
         if (symmetric) {
             collective = collective.substring(0, collective.length() - 12);
         }
+        boolean copyEngine = collective.endsWith(" [Copy Engine]");
+        if (copyEngine) {
+            collective = collective.substring(0, collective.length() - 14);
+        }
         if (collective.indexOf(' ') >= 0) {
-            return false; // "[Copy Engine]" and anything else not a plain choice of algorithm
+            return false; // anything else that is not a plain choice of algorithm
         }
         int sizeFrom = colon > 0 ? colon + 2 : 0;
         String size = m.substring(sizeFrom, arrow).trim();
@@ -41,6 +46,9 @@ final class TuningLines {
         String choice;
         if (symmetric && rest.startsWith("Kernel ")) {
             choice = "symmetric " + Text.tokenAfter(rest, "Kernel ");
+        } else if (copyEngine && rest.startsWith("cudaMemcpy")) {
+            // "AllGather [Copy Engine]: 1048576 Bytes -> cudaMemcpyBatchAsync" (ce_coll.cc, 2.28+): no SM kernel
+            choice = "copy-engine " + Text.tokenAfter(rest, "");
         } else if (rest.startsWith("Algo ")) {
             String algo = name(Text.tokenAfter(rest, "Algo "), ALGOS);
             String proto = name(Text.tokenAfter(rest, " proto "), PROTOS);

@@ -49,6 +49,22 @@ final class WarnLines {
     }
 
     /**
+     * NCCL's RAS client report (2.24+, client_support.cc): "  2 job processes are considered dead (unreachable via the
+     * RAS network)", followed by "  Process %d on node %s managing GPU %s" lines that {@link #continuation} appends.
+     */
+    static Warning rasDead(String l, String file, long lineNo, Accumulator acc) {
+        Warning w = new Warning("", -1, "", -1, "RAS", "NCCL RAS: " + l.trim(), false, new SourceRef(file, lineNo));
+        return acc.warning(w) ? w : null;
+    }
+
+    /** nccl-tests' "# Out of bounds values : 3 FAILED" footer, the one "#" line that reports a failure. */
+    static void testsFailure(String l, String file, long lineNo, Accumulator acc) {
+        if (l.indexOf("Out of bounds values") >= 0 && l.indexOf("FAILED") >= 0) {
+            errorLine(l, "", -1, file, lineNo, acc);
+        }
+    }
+
+    /**
      * NCCL's trace of an error return, "misc/socket.cc:564 -> 2", "init.cc:1324 -> 2 [Async thread]",
      * "include/socket.h:409 -> 2 (Connection refused)": kept as a warning whose function is {@link #ERROR_RETURN}.
      */

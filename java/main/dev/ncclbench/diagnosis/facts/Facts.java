@@ -5,14 +5,12 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
-import dev.ncclbench.nccllog.SourceRef;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * What the explain rules ask about a log, computed once from its {@link NcclLogEvidence} and immutable: the
@@ -39,6 +37,7 @@ public final class Facts {
     private final int ranksLogged;
     private final boolean multiNode;
     private final boolean singleNode;
+    private final boolean oneHost;
     private final boolean gdrMixed;
     private final String ranksElsewhere;
     private final Optional<NcclLogEvidence.Mention> chosenNetwork;
@@ -47,6 +46,8 @@ public final class Facts {
     private final String firstFailure;
     private final Overall overall;
     private final HostRoutes hostRoutes;
+    private final Survival survival;
+    private final List<String> rdmaRequested;
 
     private Facts(NcclLogEvidence e) {
         this.e = e;
@@ -77,6 +78,8 @@ public final class Facts {
                 + r.pid()));
         this.completedProcesses = Set.copyOf(completed);
         this.evidence = e;
+        this.survival = new Survival(e, completedProcesses);
+        this.rdmaRequested = List.copyOf(RdmaEvidence.requested(e));
         List<Warning> failures = new ArrayList<>();
         List<Warning> unexplained = new ArrayList<>();
         Warning first = null;
@@ -113,7 +116,12 @@ public final class Facts {
         this.singleNode = net.isEmpty() && Scope.singleNode(e, nranks);
         boolean elsewhere = Scope.ranksElsewhere(e, nranks, chosenNetwork.or(() -> Scope.plugin(e)), first != null);
         this.multiNode = !singleNode && (e.hosts().size() > 1 || e.topology().stream().anyMatch(m
-                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1) || elsewhere);
+                -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1) || elsewhere
+                || Scope.testsHosts(e).size() > 1);
+        // one named host and nothing that says more: a network it initialised, without a NET connection line, carries
+        // nothing (a job cut before its connection lines, one process driving several GPUs)
+        this.oneHost = !multiNode && nranks > 0 && (e.hosts().size() == 1 && Scope.ranksShown(e) >= nranks
+                || Scope.testsHosts(e).size() == 1 && Scope.testsRankRows(e) >= nranks);
         this.ranksElsewhere = !singleNode && elsewhere ? "the log shows " + Scope.ranksShown(e) + " of " + nranks
                 + " ranks, the others are on other nodes" : "";
         this.pairs = RouteJudge.pairs(e.connections());
@@ -145,7 +153,7 @@ public final class Facts {
         for (Connection c : e.connections()) {
             n = Math.max(n, Math.max(c.fromRank(), c.toRank()) + 1);
         }
-        return n;
+        return Math.max(n, Scope.testsRanks(e));
     }
 
     /** Ranks whose own lines are in the log: init lines name them; without those, count the processes. */
@@ -208,6 +216,11 @@ public final class Facts {
         return !rdmaEvidence.isEmpty();
     }
 
+    /** The job's own settings that ask for RDMA (NCCL_IB_HCA, NCCL_NET=IB, ...), one line each; see RdmaEvidence. */
+    public List<String> rdmaRequested() {
+        return rdmaRequested;
+    }
+
     /** WARN and error lines that mean a failure, in log order. */
     public List<Warning> failures() {
         return failures;
@@ -242,53 +255,11 @@ public final class Facts {
     }
 
     /**
-     * A failure WARN that NCCL survived: its process warned during init and still completed init. Lines without
-     * a process (printed by the application about NCCL) are never survived.
+     * A failure line the job went on after (see {@link Survival}): a WARN during its process's init that the process
+     * survived, a warning after teardown, a plugin's WARN NCCL went past.
      */
     public boolean survived(Warning w) {
-        if (afterTeardown(w)) {
-            return true;
-        }
-        FailureKind k = FailureKind.of(w);
-        if (k == FailureKind.BOOTSTRAP || k == FailureKind.RENDEZVOUS) {
-            return false; // a failed rendezvous leaves some rank of the job without its communicator
-        }
-        if (w.pid() >= 0 && !w.afterInit() && completedProcesses.contains(w.host() + ':' + w.pid())) {
-            return true;
-        }
-        return k == FailureKind.PLUGIN && !w.afterInit() && wentOn(w);
-    }
-
-    /**
-     * Whether the warning came after its process destroyed every communicator it initialised, earlier in the same
-     * file (NCCL 2.28 on one H200 warns "Cuda failure 'invalid device ordinal'" at exit after "Destroy COMPLETE" of a
-     * run that measured every size right): the run was over by then.
-     */
-    private boolean afterTeardown(Warning w) {
-        if (w.pid() < 0 || w.source() == null) {
-            return false;
-        }
-        long inits = evidence.ranks().stream().filter(r -> r.initComplete() && r.host().equals(w.host())
-                && r.pid() == w.pid()).count();
-        long destroyed = evidence.topology().stream().filter(m -> m.kind().equals("destroyed")
-                && m.host().equals(w.host()) && m.value().startsWith(w.pid() + " ")
-                && m.source().file().equals(w.source().file()) && m.source().line() < w.source().line()).count();
-        return inits > 0 && destroyed >= inits;
-    }
-
-    /**
-     * NCCL carried on after a plugin's WARN at init: later in the same file the same host chose a network, made
-     * connections or completed init (a plugin warns through NCCL, and NCCL then falls back or goes on over it).
-     */
-    private boolean wentOn(Warning w) {
-        SourceRef at = w.source();
-        Predicate<SourceRef> later = s -> s.file().equals(at.file()) && s.line() > at.line();
-        Predicate<String> sameHost = h -> w.host().isEmpty() || h.isEmpty() || h.equals(w.host());
-        return e.connections().stream().anyMatch(c -> sameHost.test(c.host()) && later.test(c.firstSeen()))
-                || e.networks().stream().anyMatch(m -> m.kind().equals("network") && sameHost.test(m.host())
-                && later.test(m.source()))
-                || e.ranks().stream().anyMatch(r -> r.initComplete() && sameHost.test(r.host())
-                && later.test(r.source()));
+        return survival.survived(w);
     }
 
     /** WARN lines no family explains: they keep a diagnosis from being certain. */
@@ -325,6 +296,14 @@ public final class Facts {
      */
     public boolean singleNode() {
         return singleNode && hostRoutes.lines() == 0;
+    }
+
+    /**
+     * Everything says one host, though nothing proves one node: no sign of another node, and every rank of the job is
+     * shown on one named host (by init or connection lines), or nccl-tests' device rows put the job on one host.
+     */
+    public boolean oneHost() {
+        return oneHost && net.isEmpty() && hostRoutes.lines() == 0;
     }
 
     /**

@@ -82,7 +82,8 @@ public enum FailureKind {
         if (lower.contains("connection closed") || lower.contains("connection reset") || lower.contains("broken pipe")
                 || lower.contains("remote process exited") || lower.contains("socket recv failed")
                 || lower.contains("recv failed") || lower.contains("message truncated")
-                || lower.contains("peer closed") || lower.contains("closed by remote")) {
+                || lower.contains("peer closed") || lower.contains("closed by remote")
+                || lower.contains("considered dead")) {
             return PEER_LOST;
         }
         if (lower.contains("connection refused") || lower.contains("timed out") || lower.contains("timeout")
@@ -107,6 +108,7 @@ public enum FailureKind {
             return PLUGIN;
         }
         if (lower.contains("ncclsocketinit") || lower.contains("neither af_inet") || lower.contains("getting address info")
+                || lower.contains("socket creation failed") || lower.contains("address family not supported")
                 || lower.contains("no interface found in the same subnet") || lower.contains("unsupported ip family")
                 || lower.contains("no valid") && lower.contains("pair found")) {
             return SOCKET;

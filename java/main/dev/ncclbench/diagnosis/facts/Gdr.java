@@ -62,12 +62,23 @@ public final class Gdr {
         return gdr > 0 && plain > 0;
     }
 
+    /**
+     * The rings' own "use ring PXN x GDR 0|1" lines say what the rings use; when the log has them they decide over the
+     * per-HCA lines, which say what each HCA allows (an HCA "Enabled" for a GPU the rings reach without GDR is no
+     * partial GPUDirect).
+     */
     public static Signal signal(Facts f) {
+        Signal all = lines(f, true);
+        Signal rings = lines(f, false);
+        return rings.any() ? rings : all;
+    }
+
+    private static Signal lines(Facts f, boolean perHca) {
         NcclLogEvidence e = f.evidence();
         int on = 0;
         int off = 0;
         List<String> ev = new ArrayList<>();
-        for (GdrStatus g : e.gdr()) {
+        for (GdrStatus g : perHca ? e.gdr() : List.<GdrStatus>of()) {
             if (Networks.isSocket(g.network())) {
                 continue; // "NET/Socket : GPU Direct RDMA Disabled for HCA 0 'eth0'": sockets never do GDR
             }

@@ -37,6 +37,9 @@ public final class Lines {
     }
 
     public static String warning(Warning w) {
+        if (w.function().equals(FailureKind.ERROR_RETURN)) {
+            return w.source() + ": error return " + w.message(); // an INFO trace: "include/net.h:24 -> 2"
+        }
         return w.source() + ": " + (w.ncclFile().isEmpty() ? "" : w.ncclFile() + ":" + w.ncclLine() + " ")
                 + (w.ncclFile().isEmpty() ? "" : "WARN ") + w.message();
     }

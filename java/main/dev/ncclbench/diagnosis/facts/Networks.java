@@ -14,6 +14,8 @@ public final class Networks {
     /** NCCL's own IB transport or an IB/RoCE verbs plugin that reports as such. */
     public static boolean isIb(String net) {
         String n = net.toUpperCase(Locale.ROOT);
-        return n.startsWith("IB") || n.startsWith("ROCE") || n.equals("NCCL RDMA PLUGIN") || n.startsWith("MLX");
+        // gIB: Google's IB verbs plugin for RoCE on A3 Ultra / A4 ("Using network gIB")
+        return n.startsWith("IB") || n.startsWith("ROCE") || n.equals("NCCL RDMA PLUGIN") || n.startsWith("MLX")
+                || n.equals("GIB");
     }
 }

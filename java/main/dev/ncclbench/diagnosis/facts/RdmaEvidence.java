@@ -30,14 +30,22 @@ final class RdmaEvidence {
         for (var m : e.hostRdma()) {
             out.add(m.source() + ": " + m.kind() + " " + m.value());
         }
+        for (var w : e.warnings()) {
+            String m = w.message();
+            if (m.contains("Unable to open device") || m.contains("ibv_open_device failed")) {
+                // NET/IB found an HCA and could not open it (a container without its uverbs device, a driver mismatch)
+                out.add(Lines.warning(w) + " (an RDMA device NCCL could not open)");
+            }
+        }
         for (var m : e.networks()) {
             if (m.kind().equals("plugin-failed") && Networks.isIb(m.value()) && !noDevice(e, m.host())) {
                 // NET/IB also fails when it finds no device: then the failure says there is none
                 out.add(m.source() + ": NET plugin " + m.value() + " failed to initialise");
             }
         }
-        for (String v : List.of("NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_GID_INDEX")) {
-            // settings are no hardware: where NET/IB found no device they only say someone expected one
+        for (String v : List.of("NCCL_IB_HCA", "NCCL_IB_GID_INDEX")) {
+            // settings are no hardware: where NET/IB found no device they only say someone expected one; and
+            // NCCL_IB_DISABLE=1 says the job chose sockets, not that an HCA is there (NET/IB never looked)
             e.envValue(v).filter(s -> !noDevice(e, "")).ifPresent(s -> out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + s.origin()
                     + ")"));
         }
@@ -50,6 +58,46 @@ final class RdmaEvidence {
             }
         }
         return out;
+    }
+
+    /**
+     * The job's own settings that ask for an RDMA network, one line each: NCCL_IB_HCA (any value), NCCL_IB_DISABLE=0,
+     * another NCCL_IB_ setting, NCCL_NET naming a network other than Socket, NCCL_NET_PLUGIN other than none,
+     * NCCL_NET_GDR_LEVEL or NCCL_NET_GDR_READ, NCCL_IBEXT_DISABLE=0, NCCL_COLLNET_ENABLE=1. None when a setting turns
+     * RDMA off (NCCL_IB_DISABLE non-zero, NCCL_NET=Socket): then sockets are what the job asked for. What NCCL said it
+     * read comes first; a setting pasted on a command line counts too.
+     */
+    static List<String> requested(NcclLogEvidence e) {
+        for (NcclLogEvidence.EnvSetting s : e.env()) {
+            String v = s.value().trim();
+            if (s.name().equals("NCCL_IB_DISABLE") && !v.equals("0") || s.name().equals("NCCL_NET")
+                    && Networks.isSocket(v)) {
+                return List.of();
+            }
+        }
+        List<String> out = new ArrayList<>();
+        java.util.Set<String> named = new java.util.HashSet<>();
+        List<NcclLogEvidence.EnvSetting> ordered = new ArrayList<>(e.env().stream()
+                .filter(NcclLogEvidence.EnvSetting::fromNccl).toList());
+        e.env().stream().filter(s -> !s.fromNccl()).forEach(ordered::add);
+        for (NcclLogEvidence.EnvSetting s : ordered) {
+            if (asksForRdma(s.name(), s.value().trim()) && named.add(s.name())) {
+                out.add(s.source() + ": " + s.name() + "=" + s.value() + " (" + (s.fromNccl() ? "NCCL read it"
+                        : "pasted command line") + ")");
+            }
+        }
+        return out;
+    }
+
+    private static boolean asksForRdma(String name, String v) {
+        return switch (name) {
+            case "NCCL_IB_DISABLE", "NCCL_IBEXT_DISABLE" -> v.equals("0");
+            case "NCCL_NET" -> !v.isEmpty();
+            case "NCCL_NET_PLUGIN" -> !v.isEmpty() && !v.equalsIgnoreCase("none");
+            case "NCCL_COLLNET_ENABLE" -> v.equals("1");
+            case "NCCL_NET_GDR_LEVEL", "NCCL_NET_GDR_READ", "NCCL_IB_GDR_LEVEL" -> !v.isEmpty();
+            default -> name.startsWith("NCCL_IB_") && !v.isEmpty();
+        };
     }
 
     /** Whether NET/IB said "No device found" on this host (on any host when the line has none). */

@@ -121,16 +121,22 @@ final class RouteJudge {
         if (f.singleNode() || !multiNode && f.nvlsSetUp().isPresent()) {
             return intraNode(f); // "nNodes 1": the network NCCL chose carries nothing
         }
+        if (multiNode && !f.p2p().isEmpty() && e.topology().stream().anyMatch(m -> m.kind().equals("mnnvl-on"))) {
+            // MNNVL (GB200/GB300 NVL racks): NVLink joins the nodes, P2P carries the bytes between them, no NET line
+            return new Overall(RouteKind.P2P, "likely", "from " + f.p2p().size() + " P2P connection line group(s) and"
+                    + " NCCL's \"MNNVL 1\": NVLink reaches across the nodes; no NET connection line is in the log", "",
+                    Lines.describe(f.p2p(), Lines.MAX_EVIDENCE));
+        }
         Optional<Mention> coll = f.collnetUsed();
         if (multiNode && coll.isPresent()) {
             return new Overall(RouteKind.COLLNET, "likely", "from NCCL's CollNet lines; no NET connection line is in"
                     + " the log", "CollNet", List.of(coll.get().source() + ": " + coll.get().value()));
         }
         Optional<Mention> chosen = f.chosenNetwork();
-        if (chosen.isEmpty() && multiNode) {
-            chosen = f.pluginNet();
+        if (chosen.isEmpty() && (multiNode || e.connections().isEmpty() && !f.oneHost())) {
+            chosen = f.pluginNet(); // a network plugin's own lines name it; it exists to carry bytes between nodes
         }
-        if (chosen.isPresent() && (multiNode || e.connections().isEmpty())) {
+        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() && !f.oneHost())) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
@@ -205,16 +211,25 @@ final class RouteJudge {
         Optional<Mention> nvls = f.nvlsSetUp();
         RouteKind path;
         List<String> ev;
+        Optional<Mention> carried = nvls.isPresent() ? Scope.nvlsCarried(e) : Optional.empty();
         if (!f.shm().isEmpty()) {
             path = RouteKind.SHM;
             ev = Lines.describe(f.shm(), Lines.MAX_EVIDENCE);
+        } else if (carried.isPresent()) {
+            // NCCL's own choice per call says NVLS carried the collective; its P2P lines are the other collectives'
+            List<String> nvlsEv = new ArrayList<>(List.of(carried.get().source() + ": " + (carried.get().kind().isEmpty()
+                    ? "" : carried.get().kind() + ": ") + carried.get().value().replaceFirst(" ", " Bytes -> Algo ")));
+            nvlsEv.add(nvls.get().source() + ": " + nvls.get().value());
+            return new Overall(RouteKind.NVLS, "likely", "from NCCL's TUNING line that chose NVLS for the collective and"
+                    + " its NVLS set-up lines" + (f.p2p().isEmpty() ? "" : "; the P2P lines carry the other collectives"),
+                    "", nvlsEv);
         } else if (!f.p2p().isEmpty()) {
             path = RouteKind.P2P;
             ev = Lines.describe(f.p2p(), Lines.MAX_EVIDENCE);
         } else if (!e.connections().isEmpty()) {
             path = f.pairs().isEmpty() ? RouteKind.UNKNOWN : f.pairs().get(0).path();
             ev = Lines.describe(e.connections(), Lines.MAX_EVIDENCE);
-        } else if (nvls.isPresent()) {
+        } else if (nvls.isPresent() && !Scope.tunedWithoutNvls(e)) {
             // no per-channel line: the NVLS set-up lines are all there is
             ev = e.nvls().stream().limit(Lines.MAX_EVIDENCE).map(m -> m.source() + ": " + m.value()).toList();
             return new Overall(RouteKind.NVLS, "likely", "from NCCL's NVLS lines; no connection line is in the"
@@ -238,7 +253,7 @@ final class RouteJudge {
             doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "nothing shows that the job ran on one node (no nNodes 1,"
                     + " and neither the P2P/SHM lines nor one host's init lines cover every rank)";
         }
-        if (nvls.isPresent()) {
+        if (nvls.isPresent() && !Scope.tunedWithoutNvls(e)) {
             // NVLS set up next to these connections may carry the all-reduce; no line says which carried the bytes
             doubt = (doubt.isEmpty() ? "" : doubt + "; ") + "NVLS was set up too (" + nvls.get().value().strip()
                     + "), which NCCL may use for all-reduce: no line shows which carried the bytes";

@@ -34,7 +34,36 @@ final class Scope {
                 one = true;
             }
         }
-        return one || nranks > 1 && (intraGroupCoversJob(e, nranks) || allRanksOnOneHost(e, nranks));
+        return one || nranks > 1 && (intraGroupCoversJob(e, nranks) || allRanksOnOneHost(e, nranks)
+                || testsHosts(e).size() == 1 && testsRanks(e) >= nranks && testsRankRows(e) >= nranks);
+    }
+
+    /** The hosts nccl-tests' device rows name ("#  Rank  0 Group  0 Pid 12 on node-a device  0 ..."). */
+    static java.util.Set<String> testsHosts(NcclLogEvidence e) {
+        java.util.Set<String> hosts = new java.util.TreeSet<>();
+        for (Mention m : e.topology()) {
+            if (m.kind().equals("tests-rank")) {
+                hosts.add(m.value().substring(m.value().indexOf(' ') + 1));
+            }
+        }
+        return hosts;
+    }
+
+    /** The job size nccl-tests' device rows show: the highest rank + 1, or 0. */
+    static int testsRanks(NcclLogEvidence e) {
+        int n = 0;
+        for (Mention m : e.topology()) {
+            if (m.kind().equals("tests-rank")) {
+                n = Math.max(n, Integer.parseInt(m.value().substring(0, m.value().indexOf(' '))) + 1);
+            }
+        }
+        return n;
+    }
+
+    /** How many distinct ranks nccl-tests' device rows list. */
+    static long testsRankRows(NcclLogEvidence e) {
+        return e.topology().stream().filter(m -> m.kind().equals("tests-rank"))
+                .map(m -> m.value().substring(0, m.value().indexOf(' '))).distinct().count();
     }
 
     /** One named host printed the init line of every rank of the job: the whole job ran there. */
@@ -130,6 +159,30 @@ final class Scope {
         return Optional.empty();
     }
 
+    /**
+     * NVLS carrying the collective, not only set up: NCCL's TUNING line chose NVLS or NVLS_TREE for a collective
+     * ("AllReduce: 268435456 Bytes -> Algo NVLS proto SIMPLE", 2.24+; "Algo 4"/"Algo 5" in 2.19-2.23). The line of the
+     * largest size that chose it.
+     */
+    static Optional<Mention> nvlsCarried(NcclLogEvidence e) {
+        Mention best = null;
+        long bestSize = -1;
+        for (Mention m : e.tuning()) {
+            String[] v = m.value().split(" ");
+            if (v.length >= 2 && v[1].startsWith("NVLS") && Long.parseLong(v[0]) > bestSize) {
+                best = m;
+                bestSize = Long.parseLong(v[0]);
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** NCCL's TUNING lines chose an algorithm for some collective and never NVLS: NVLS set up carried none of them. */
+    static boolean tunedWithoutNvls(NcclLogEvidence e) {
+        return !e.tuning().isEmpty() && nvlsCarried(e).isEmpty()
+                && e.tuning().stream().anyMatch(m -> !m.value().contains(" symmetric "));
+    }
+
     /** CollNet connected: "CollNet 00/0 : 0 [send] via COLLNET/...", "rank 0 Connected CollNet", "Connected collnet". */
     static Optional<Mention> collnetUsed(NcclLogEvidence e) {
         return e.collnet().stream().filter(m -> m.value().contains("via COLLNET")
@@ -147,19 +200,34 @@ final class Scope {
             String n = chosen.get().value();
             return Networks.isSocket(n) || Networks.isIb(n) ? Optional.empty() : chosen;
         }
+        Optional<Mention> provider = e.networks().stream().filter(m -> m.kind().equals("provider")).findFirst()
+                .map(m -> new Mention(m.host(), "plugin", "AWS Libfabric", m.source()));
+        Mention named = null;
         for (Mention m : e.networks()) {
-            if (m.kind().equals("plugin") && !Networks.isSocket(m.value()) && !Networks.isIb(m.value())
-                    && !m.value().startsWith("NET/Plugin") && !m.value().startsWith("Plugin Path")
-                    && !m.value().startsWith("P2P plugin") && !failed(e, m.value())) {
-                return Optional.of(m);
+            // "NET/GPUDirectTCPX : Using [0]eth1:10.0.1.2<0>": the plugin named by its own interface line
+            String name = m.kind().equals("plugin-interface") ? m.value().split(" ")[0] : m.value();
+            if ((m.kind().equals("plugin") || m.kind().equals("plugin-interface")) && !Networks.isSocket(name)
+                    && !Networks.isIb(name) && !name.startsWith("NET/Plugin") && !name.startsWith("Plugin Path")
+                    && !name.startsWith("P2P plugin") && !failed(e, name)) {
+                named = new Mention(m.host(), "plugin", name, m.source());
+                break;
             }
         }
-        return e.networks().stream().filter(m -> m.kind().equals("provider")).findFirst()
-                .map(m -> new Mention(m.host(), "plugin", "AWS Libfabric", m.source()));
+        if (named != null && named.value().equals("OFI")) {
+            // aws-ofi-nccl's "NET/OFI ..." lines: the provider line says more ("AWS Libfabric", provider efa)
+            return Optional.of(provider.orElse(new Mention(named.host(), "plugin", "AWS Libfabric", named.source())));
+        }
+        return named != null ? Optional.of(named) : provider.filter(m -> !failed(e, "OFI"));
     }
 
+    /** The plugin failed to initialise: NCCL's "Failed to initialize NET plugin X", or the plugin's own WARN saying so. */
     private static boolean failed(NcclLogEvidence e, String name) {
-        return e.networks().stream().anyMatch(m -> m.kind().equals("plugin-failed") && m.value().equals(name));
+        if (e.networks().stream().anyMatch(m -> m.kind().equals("plugin-failed") && m.value().equals(name))) {
+            return true;
+        }
+        String tag = ("NET/" + name).toLowerCase(Locale.ROOT);
+        return e.warnings().stream().map(w -> w.message().toLowerCase(Locale.ROOT)).anyMatch(m -> m.contains(tag)
+                && (m.contains("initializ") && m.contains("fail") || m.contains("find any optimal provider")));
     }
 
     /** The provider the plugin selected ("efa"), or "". */

@@ -29,6 +29,7 @@ public final class ExplainRules {
             new NetPlugin(),
             new NetPluginSlowProgress(),
             new NetPxn(),
+            new MnnvlFabricHealth(),
             new IntraShm(),
             new CollnetUnavailable(),
             new NcclWarn(),

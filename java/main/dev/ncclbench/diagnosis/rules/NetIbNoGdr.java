@@ -25,7 +25,9 @@ public final class NetIbNoGdr extends BaseRule<Facts> {
     @Override
     public List<Finding> check(Facts f) {
         List<Connection> noGdr = f.ib().stream().filter(c -> !c.gdr()).toList();
-        List<GdrStatus> disabled = f.evidence().gdr().stream().filter(g -> !g.enabled()).toList();
+        // NET/Socket's "GPU Direct RDMA Disabled for HCA 0 'eth0'" (2.12+) is about a TCP NIC: sockets never do GDR
+        List<GdrStatus> disabled = f.evidence().gdr().stream().filter(g -> !g.enabled()
+                && !dev.ncclbench.diagnosis.facts.Networks.isSocket(g.network())).toList();
         boolean allNoGdr = !f.ib().isEmpty() && noGdr.size() == f.ib().size();
         boolean noLinesButDisabled = f.ib().isEmpty() && !disabled.isEmpty()
                 && (f.path() == RouteKind.RDMA || f.path() == RouteKind.RDMA_HOST_STAGED || f.path() == RouteKind.UNKNOWN);
