@@ -90,6 +90,18 @@ public final class ExplainCommand implements Callable<Integer> {
             throw NcclbenchException.usage("explain needs a log file, a folder of logs or - (or --compare BEFORE"
                     + " AFTER)");
         }
+        var runs = dev.ncclbench.diagnosis.RunsExplanation.of(inputs, rules.ignored());
+        if (runs.isPresent()) {
+            // a folder of run folders: one verdict per run, never one verdict of every run's logs read as one job
+            runs.get().skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
+            if (json) {
+                out.println(runs.get().json(failOn));
+            } else {
+                runs.get().write(out, failOn);
+            }
+            out.flush();
+            return runs.get().exitCode(failOn);
+        }
         Explanation x = Explanation.of(inputs, stdin, rules.ignored());
         x.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
         if (json) {

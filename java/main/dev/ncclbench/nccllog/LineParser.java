@@ -188,8 +188,28 @@ final class LineParser {
                 hs--;
             }
         }
-        p.host = line.substring(hs, c1);
+        p.host = unglued(line, hs, c1);
         p.pid = parseLong(line, c1 + 1, c2);
+    }
+
+    /**
+     * The host name from hs to c1, without a timestamp's tail glued to it: CloudWatch and some launchers paste
+     * "2025-05-16T16:39:55.210-07:00ip-10-36-29-253:79:2547 [0] NCCL INFO", where the name seems to start at "00ip".
+     * Only when the name follows a ':' and starts with digits (or "digits.digitsZ") then a letter; a name of digits and
+     * dashes ("05-06-76-200") stays whole.
+     */
+    private static String unglued(String line, int hs, int c1) {
+        if (hs == 0 || line.charAt(hs - 1) != ':' || hs >= c1 || !Character.isDigit(line.charAt(hs))) {
+            return line.substring(hs, c1);
+        }
+        int k = hs;
+        while (k < c1 && (Character.isDigit(line.charAt(k)) || line.charAt(k) == '.')) {
+            k++;
+        }
+        if (k < c1 && line.charAt(k) == 'Z') {
+            k++;
+        }
+        return k < c1 && Character.isLetter(line.charAt(k)) ? line.substring(k, c1) : line.substring(hs, c1);
     }
 
     /** Index of the ']' of a "host:pid:tid [dev] " header before to, or -1. */

@@ -58,7 +58,7 @@ class JsonDocumentsTest {
     static final Path OLD = Goldens.resources().resolve("golden/json/old");
     private static final Path HOSTS = Goldens.resources().resolve("doctor/hosts");
     // What differs between runs (clock, temporary folders); blanked before comparing with the golden only.
-    private static final Set<String> VARYING = Set.of("created_at", "timestamp", "baseline_file", "run", "source");
+    private static final Set<String> VARYING = Set.of("created_at", "timestamp", "baseline_file", "run", "source", "folder");
     private static final String PREFIX = "https://ncclbench.dev/schemas/";
 
     @TempDir
@@ -130,6 +130,18 @@ class JsonDocumentsTest {
                 NcclLogEvidence e = new NcclLogReader().read(in, rel).evidence();
                 return ExplainText.json(e, Diagnoser.diagnose(e)) + "\n";
             }
+        });
+        w.put("explain-runs", () -> {
+            // two run folders: one verdict each, the worst run's exit code
+            Path runs = dir.resolve("runs");
+            Path nccllog = Goldens.resources().resolve("nccllog");
+            for (String[] r : new String[][] {{"run-a", "seeds/ib-without-gdrdma.log"}, {"run-b", "real/nccl-1358-p2p-nnodes1.log"}}) {
+                Files.createDirectories(runs.resolve(r[0]));
+                Files.copy(nccllog.resolve(r[1]), runs.resolve(r[0]).resolve("nccl.host.1.log"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.writeString(runs.resolve(r[0]).resolve("result.json"), "{}");
+            }
+            return cli("explain", "--json", runs.toString());
         });
         w.put("explain-compare", () -> {
             // GPUDirect RDMA off on one node of four: a change with its before, after, effect and where

@@ -86,6 +86,9 @@ public enum FailureKind {
                 || lower.contains("considered dead")) {
             return PEER_LOST;
         }
+        if (lower.contains("watchdog caught collective operation timeout") || lower.contains("collective operation timeout")) {
+            return ASYNC; // PyTorch's watchdog: a collective that ran and never finished, not a connect
+        }
         if (lower.contains("connection refused") || lower.contains("timed out") || lower.contains("timeout")
                 || lower.contains("no route to host") || lower.contains("network is unreachable")
                 || lower.contains("connect to") && lower.contains("failed") || lower.contains("socketfinalizeaccept")
@@ -146,6 +149,7 @@ public enum FailureKind {
         return lower.contains("cannot initialize collnet") || lower.contains("failed to open libibverbs")
                 || lower.contains("plugin load returned") || lower.contains("no plugin found")
                 || lower.contains("could not find real path") || lower.contains("gpu direct rdma")
+                || lower.contains("gdr disabled on")
                 || lower.contains("p2p is disabled between nvlink") || lower.contains("collnet is not supported")
                 || lower.contains("continue without profiler") || lower.contains("nvls multicast support is not")
                 || lower.contains("numa auto balancing") || lower.contains("iommu=pt")

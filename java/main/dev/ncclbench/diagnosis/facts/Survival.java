@@ -24,13 +24,34 @@ final class Survival {
     /** "host:pid" of processes with an init that never completed ("Init START" and no "Init COMPLETE"). */
     private final Set<String> neverCompleted = new HashSet<>();
 
+    /** NCCL source locations of error returns that some process went on after: a handled error, wherever it shows. */
+    private final Set<String> handledSites = new HashSet<>();
+
     Survival(NcclLogEvidence e, Set<String> completed) {
         this.e = e;
         this.completed = completed;
         e.ranks().stream().filter(r -> !r.initComplete()).forEach(r -> neverCompleted.add(r.host() + ':' + r.pid()));
+        for (Warning w : e.warnings()) {
+            if (w.function().equals(FailureKind.ERROR_RETURN) && wentOn(w)) {
+                handledSites.add(w.ncclFile() + ':' + w.ncclLine());
+            }
+        }
     }
 
+    /**
+     * A failure line the job went on after. An error return ("include/net.h:24 -> 2") is also one when another process
+     * went on after the same one (NET/OFI's "No NIC info" on every rank of an EFA job, the excerpt cut before some
+     * ranks' next line).
+     */
     boolean survived(Warning w) {
+        if (wentOn(w)) {
+            return true;
+        }
+        return w.function().equals(FailureKind.ERROR_RETURN) && !neverCompleted.contains(w.host() + ':' + w.pid())
+                && handledSites.contains(w.ncclFile() + ':' + w.ncclLine());
+    }
+
+    private boolean wentOn(Warning w) {
         if (afterTeardown(w)) {
             return true;
         }
