@@ -233,7 +233,8 @@ public final class ChoiceDiff {
         }
         String what = ua < ub ? "NCCL now uses " + ua + " of " + ub + " NICs"
                 : ua > ub ? "NCCL now uses " + ua + " NICs (was " + ub + ")" : "NCCL now uses other NICs";
-        String effect = ua < ub ? Effects.FEWER_NICS : ua > ub ? Effects.MORE_NICS : Effects.OTHER_NICS;
+        String effect = ua < ub ? (a.env().containsKey("NCCL_NETDEVS_POLICY") ? Effects.FEWER_NICS_POLICY
+                : Effects.FEWER_NICS) : ua > ub ? Effects.MORE_NICS : Effects.OTHER_NICS;
         add("nics", what, nicList(ub, lb), nicList(ua, la), effect, null, 80);
     }
 

@@ -50,6 +50,13 @@ final class Effects {
             + " node; rail-aligned fabrics keep line rate";
     static final String TUNING = "another algorithm or protocol at these sizes: their latency and busbw change"
             + " (LL for small messages, SIMPLE for large; RING, TREE, NVLS, PAT, CollNet move different byte counts)";
+    static final String TO_COPY_ENGINE = "the collective now runs on the GPU's copy engines (cudaMemcpy over NVLink,"
+            + " NCCL 2.28+), no SM kernel: the SMs are free for compute; its busbw is the copy engines' rate";
+    static final String TO_SYMMETRIC = "the collective now runs a symmetric kernel on registered memory windows (NCCL"
+            + " 2.27+; an MC kernel uses NVLink SHARP multicast): lower latency inside the NVLink domain";
+    static final String FEWER_NICS_POLICY = "fewer NICs carry the inter-node bytes, as NCCL_NETDEVS_POLICY asks"
+            + " (2.29+: how many NICs each GPU may use); a NIC left unused by alltoall or send/recv under the policy is"
+            + " not a fault";
     static final String VERSION = "another NCCL: its defaults (tuning, transports, plugins) may differ; the"
             + " changes listed are what it decided";
     static final String ENV = "NCCL read another value for this setting";
@@ -73,7 +80,10 @@ final class Effects {
             Map.entry("NCCL_COLLNET_ENABLE", "CollNet (in-network reduction) on or off"),
             Map.entry("NCCL_PXN_DISABLE", "1 turns PXN off"),
             Map.entry("NCCL_CUMEM_ENABLE", "cuMem or legacy CUDA IPC for peer buffers"),
-            Map.entry("NCCL_NET_PLUGIN", "which network plugin NCCL loads"));
+            Map.entry("NCCL_NET_PLUGIN", "which network plugin NCCL loads"),
+            Map.entry("NCCL_NETDEVS_POLICY", "how many NICs each GPU may use (AUTO, MAX:n, ALL; 2.29+)"),
+            Map.entry("NCCL_ENV_PLUGIN", "the environment plugin NCCL read its settings through (2.28+)"),
+            Map.entry("NCCL_CE_COLL_ENABLE", "copy-engine collectives on or off (2.28+)"));
 
     static String setting(String name) {
         String s = SETTINGS.get(name);

@@ -70,8 +70,12 @@ final class TuningDiff {
     private void run(String collective, long from, long to, String before, String after) {
         if (runs++ < MAX_CHANGES) {
             String sizes = from == to ? "at " + Sizes.human(from) : Sizes.human(from) + " to " + Sizes.human(to);
-            changes.add(new Change("tuning", collective + " " + sizes + " now " + after, before, after,
-                    Effects.TUNING, null, 30));
+            // copy-engine collectives and symmetric kernels (2.28+) are paths of their own, not an algorithm
+            String effect = after.startsWith("copy-engine") && !before.startsWith("copy-engine") ? Effects.TO_COPY_ENGINE
+                    : after.startsWith("symmetric") && !before.startsWith("symmetric") ? Effects.TO_SYMMETRIC
+                    : Effects.TUNING;
+            changes.add(new Change("tuning", collective + " " + sizes + " now " + after, before, after, effect, null,
+                    effect.equals(Effects.TUNING) ? 30 : 45));
         }
     }
 }

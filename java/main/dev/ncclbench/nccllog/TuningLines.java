@@ -5,7 +5,7 @@ package dev.ncclbench.nccllog;
  * "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..31}" (2.24+), "1048576 Bytes -> Algo 1
  * proto 2 time 12.345000" (2.19-2.23: numbers, no collective), "AllReduce [Symmetric]: 1048576 Bytes -> Kernel
  * AllReduce_AGxLL_R nchannels 4 nthreads 512 nWorks 1" (2.28+), "AllGather [Copy Engine]: 1048576 Bytes ->
- * cudaMemcpyBatchAsync" (2.28+, copy-engine collectives). Kept as one mention per (collective, size, choice):
+ * cudaMemcpy" (2.28+, copy-engine collectives). Kept as one mention per (collective, size, choice):
  * kind the collective ("" when not printed), value "SIZE ALGO PROTO" ("SIZE symmetric KERNEL" for the symmetric
  * kernels, "SIZE copy-engine cudaMemcpy..." for the copy engine), so a sweep's thousands of calls become one item per size.
  */
@@ -29,9 +29,9 @@ final class TuningLines {
         if (symmetric) {
             collective = collective.substring(0, collective.length() - 12);
         }
-        boolean copyEngine = collective.endsWith(" [Copy Engine]");
+        boolean copyEngine = collective.endsWith(" [Copy Engine]") || collective.endsWith(" [Hierarchical CE]");
         if (copyEngine) {
-            collective = collective.substring(0, collective.length() - 14);
+            collective = collective.substring(0, collective.lastIndexOf(" ["));
         }
         if (collective.indexOf(' ') >= 0) {
             return false; // anything else that is not a plain choice of algorithm
@@ -46,9 +46,10 @@ final class TuningLines {
         String choice;
         if (symmetric && rest.startsWith("Kernel ")) {
             choice = "symmetric " + Text.tokenAfter(rest, "Kernel ");
-        } else if (copyEngine && rest.startsWith("cudaMemcpy")) {
-            // "AllGather [Copy Engine]: 1048576 Bytes -> cudaMemcpyBatchAsync" (ce_coll.cc, 2.28+): no SM kernel
-            choice = "copy-engine " + Text.tokenAfter(rest, "");
+        } else if (copyEngine) {
+            // "AllGather [Copy Engine]: 1048576 Bytes -> cudaMemcpy; CE synchronization with NVLS", "[Hierarchical CE]:
+            // ... -> RMA proxy + CE" (ce_coll.cc, 2.28+): the copy engines move the bytes, no SM kernel
+            choice = rest.startsWith("RMA proxy") ? "copy-engine rma-proxy" : "copy-engine cudaMemcpy";
         } else if (rest.startsWith("Algo ")) {
             String algo = name(Text.tokenAfter(rest, "Algo "), ALGOS);
             String proto = name(Text.tokenAfter(rest, " proto "), PROTOS);

@@ -217,12 +217,18 @@ final class RouteJudge {
             ev = Lines.describe(f.shm(), Lines.MAX_EVIDENCE);
         } else if (carried.isPresent()) {
             // NCCL's own choice per call says NVLS carried the collective; its P2P lines are the other collectives'
-            List<String> nvlsEv = new ArrayList<>(List.of(carried.get().source() + ": " + (carried.get().kind().isEmpty()
-                    ? "" : carried.get().kind() + ": ") + carried.get().value().replaceFirst(" ", " Bytes -> Algo ")));
+            Mention c = carried.get();
+            boolean symmetric = c.value().contains(" symmetric ");
+            String line = (c.kind().isEmpty() ? "" : c.kind() + (symmetric ? " [Symmetric]" : "") + ": ")
+                    + (symmetric ? c.value().replaceFirst(" symmetric ", " Bytes -> Kernel ")
+                    : c.value().replaceFirst(" ", " Bytes -> Algo "));
+            List<String> nvlsEv = new ArrayList<>(List.of(c.source() + ": " + line));
             nvlsEv.add(nvls.get().source() + ": " + nvls.get().value());
-            return new Overall(RouteKind.NVLS, "likely", "from NCCL's TUNING line that chose NVLS for the collective and"
-                    + " its NVLS set-up lines" + (f.p2p().isEmpty() ? "" : "; the P2P lines carry the other collectives"),
-                    "", nvlsEv);
+            String engines = Scope.engines(e);
+            return new Overall(RouteKind.NVLS, "likely", "from NCCL's TUNING line that chose NVLS"
+                    + (symmetric ? " multicast (a symmetric kernel)" : "") + " for the collective and its NVLS set-up"
+                    + " lines" + (f.p2p().isEmpty() ? "" : "; the P2P lines carry the other collectives")
+                    + (engines.isEmpty() ? "" : "; NCCL ran " + engines), "", nvlsEv);
         } else if (!f.p2p().isEmpty()) {
             path = RouteKind.P2P;
             ev = Lines.describe(f.p2p(), Lines.MAX_EVIDENCE);
@@ -246,7 +252,9 @@ final class RouteJudge {
         } else {
             return Overall.unknown();
         }
-        String basis = "from " + e.connections().size() + " connection line group(s) in NCCL's log";
+        String engines = Scope.engines(e);
+        String basis = "from " + e.connections().size() + " connection line group(s) in NCCL's log"
+                + (engines.isEmpty() ? "" : "; NCCL ran " + engines);
         String doubt = Coverage.doubt(f);
         if (!f.singleNode()) {
             // intra-node lines prove the job's path only when the job is on one node

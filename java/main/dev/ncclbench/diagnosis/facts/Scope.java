@@ -169,12 +169,39 @@ final class Scope {
         long bestSize = -1;
         for (Mention m : e.tuning()) {
             String[] v = m.value().split(" ");
-            if (v.length >= 2 && v[1].startsWith("NVLS") && Long.parseLong(v[0]) > bestSize) {
+            // symmetric kernels with MC in their name (AGxLLMC_R, RSxLDMC_AGxSTMC, LDMC, STMC) use NVLS multicast
+            boolean multicast = v.length >= 3 && v[1].equals("symmetric") && v[2].contains("MC");
+            if (v.length >= 2 && (v[1].startsWith("NVLS") || multicast) && Long.parseLong(v[0]) > bestSize) {
                 best = m;
                 bestSize = Long.parseLong(v[0]);
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /**
+     * How NCCL ran collectives besides its SM kernels (TUNING lines, 2.27+): "AllGather on the copy engines", "AllReduce
+     * in symmetric kernels"; "" when no line says.
+     */
+    static String engines(NcclLogEvidence e) {
+        java.util.Set<String> ce = new java.util.TreeSet<>();
+        java.util.Set<String> sym = new java.util.TreeSet<>();
+        for (Mention m : e.tuning()) {
+            String name = m.kind().isEmpty() ? "a collective" : m.kind();
+            if (m.value().contains(" copy-engine ")) {
+                ce.add(name);
+            } else if (m.value().contains(" symmetric ")) {
+                sym.add(name);
+            }
+        }
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        if (!ce.isEmpty()) {
+            parts.add(String.join(", ", ce) + " on the copy engines (cudaMemcpy over NVLink, no SM kernel)");
+        }
+        if (!sym.isEmpty()) {
+            parts.add(String.join(", ", sym) + " in symmetric kernels on registered windows");
+        }
+        return String.join("; ", parts);
     }
 
     /** NCCL's TUNING lines chose an algorithm for some collective and never NVLS: NVLS set up carried none of them. */
