@@ -1,10 +1,12 @@
 package dev.ncclbench.choices;
 
 import dev.ncclbench.Goldens;
+import dev.ncclbench.nccllog.NcclLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,6 +42,7 @@ class ChoiceDiffTest {
         "socket-2.21.log|ib-gdr-2.21.log|network|NCCL now on NET/IB|NET/Socket/0|NET/IB/0/GDRDMA|RDMA instead",
         "ib-gdr-2.18.log|ib-gdr-2.21.log|version|NCCL 2.21.5|2.18.5|2.21.5|another NCCL",
         "gdr-4nodes-2.28.log|nics-1-2.28.log|nics|NCCL now uses 1 of 2 NICs|2 NICs (NCCL listed mlx5_0:1/IB mlx5_1:1/IB)|1 NIC (NCCL listed mlx5_0:1/IB)|fewer NICs",
+        "gdr-4nodes-2.28.log|nics-policy-2.29.log|nics|NCCL now uses 1 of 2 NICs|2 NICs (NCCL listed mlx5_0:1/IB mlx5_1:1/IB)|1 NIC (NCCL listed mlx5_0:1/IB mlx5_1:1/IB)|as NCCL_NETDEVS_POLICY asks",
         "gdr-4nodes-2.28.log|pxn-2.28.log|pxn|PXN now on|off|on|NVLink",
         "nvls-8gpu-2.28.log|nvls-off-8gpu-2.28.log|nvls|NVLS now off|on|off|NVLink SHARP",
         "collnet-2.21.log|collnet-off-2.21.log|collnet|CollNet now off|on|off|in-network reduction",
@@ -180,6 +183,34 @@ class ChoiceDiffTest {
     }
 
     /** Before 2.18 the channel line had no NVLS count: "%d coll channels, %d p2p channels, %d p2p channels per peer". */
+    /**
+     * NCCL 2.28+'s copy-engine collectives and symmetric kernels are paths of their own, said as such; a setting read
+     * through an env plugin is NCCL's setting like any other, and the plugin itself is one (NCCL_ENV_PLUGIN).
+     */
+    @Test
+    void copyEngineSymmetricAndEnvPluginAreChoices() {
+        String head = "h:1:1 [0] NCCL INFO ENV/Plugin: Using ncclEnvExample (v2)\n"
+                + "h:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 1.\n";
+        var before = ChoicesReader.of(NcclLogReader.readString(head
+                + "h:1:1 [0] NCCL INFO AllGather: 1073741824 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..31}\n"
+                + "h:1:1 [0] NCCL INFO AllReduce: 4096 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..1}\n", "b"));
+        var after = ChoicesReader.of(NcclLogReader.readString(head
+                + "h:1:1 [0] NCCL INFO AllGather [Copy Engine]: 1073741824 Bytes -> cudaMemcpy; CE synchronization with"
+                + " NVLS\n"
+                + "h:1:1 [0] NCCL INFO AllReduce [Symmetric]: 4096 Bytes -> Kernel AllReduce_AGxLLMC_R nchannels 4"
+                + " nthreads 512 nWorks 1\n", "a"));
+        assertEquals("ncclEnvExample", before.env().get("NCCL_ENV_PLUGIN"));
+        Comparison c = ChoiceDiff.compare(before, after);
+        List<Change> tuning = c.changes().stream().filter(ch -> ch.fact().equals("tuning")).toList();
+        assertEquals(2, tuning.size(), c.changes().toString());
+        assertTrue(tuning.stream().anyMatch(ch -> ch.what().equals("AllGather at 1 GiB now copy-engine cudaMemcpy")
+                && ch.effect().contains("copy engines")), tuning.toString());
+        assertTrue(tuning.stream().anyMatch(ch -> ch.what().equals("AllReduce at 4 KiB now symmetric AllReduce_AGxLLMC_R")
+                && ch.effect().contains("symmetric kernel")), tuning.toString());
+        assertTrue(c.changes().stream().noneMatch(ch -> ch.what().contains("NCCL_ENV_PLUGIN")),
+                "the same env plugin on both sides is no change: " + c.changes());
+    }
+
     @Test
     void channelsBeforeNvls() {
         NcclChoices c = ChoicesReader.of(dev.ncclbench.nccllog.NcclLogReader.readString(
