@@ -42,6 +42,23 @@ public final class ChoicesReader {
                 (int) e.processes().stream().map(pr -> pr.firstLine().file()).distinct().count());
     }
 
+    /**
+     * What one node's logs say, for {@link ChoicesMerge}: as {@link #of}, with every host's own route in hostsOther
+     * (hostRoute left null), since which route most hosts took is only known once every node's choices are in.
+     */
+    public static NcclChoices ofNode(NcclLogEvidence e) {
+        NcclChoices c = of(e);
+        Map<String, String> routes = new TreeMap<>();
+        for (HostFacts h : e.hostFacts()) {
+            if (!h.host().isEmpty() && !h.networks().isEmpty()) {
+                routes.put(h.host(), routeOf(h));
+            }
+        }
+        return new NcclChoices(c.ncclVersion(), c.nodes(), c.ranks(), c.networks(), c.netRoutes(), c.netExamples(),
+                null, routes, c.nics(), c.nicsUsed(), c.channels(), c.intra(), c.pxn(), c.nvls(), c.collnet(),
+                c.tuning(), c.env(), c.logFiles());
+    }
+
     /** "NET/IB", with "/GDRDMA" when every side of the pair used it; one side only is said. */
     private static void netPairs(List<Connection> connections, Map<String, Integer> routes,
                                  Map<String, String> examples) {

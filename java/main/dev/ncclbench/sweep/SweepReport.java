@@ -141,7 +141,7 @@ final class SweepReport {
     }
 
     /** Finishes the result and turns the run's outcome into the exit code (or the exception that carries it). */
-    ExitCode end(RuntimeException failure, List<RankComm> comms, RouteInputs path) {
+    ExitCode end(RuntimeException failure, List<RankComm> comms, RouteInputs path, List<NodeChoices.Message> nodes) {
         ExitCode verdictCode = ExitCode.OK;
         String verdictMessage = null;
         if (sink != null) {
@@ -155,9 +155,12 @@ final class SweepReport {
                     err.println("ncclbench: " + d.readProblem());
                 }
                 sink.verdicts(d.rows());
-                // NCCL's choices go into the result only from a log with NCCL lines: without one they stay unknown
-                d.evidence().filter(e -> e.counts().ncclLines() > 0)
-                        .ifPresent(e -> sink.choices(dev.ncclbench.choices.ChoicesReader.of(e)));
+                // NCCL's choices go into the result only from a log with NCCL lines: without one they stay unknown;
+                // every node's, when the other nodes' logs are on their own disks
+                dev.ncclbench.choices.NcclChoices choices = NodeChoices.combine(d.evidence(), nodes);
+                if (choices != null) {
+                    sink.choices(choices);
+                }
                 d.summary().forEach(out::println);
                 out.flush();
                 if (d.diagnosis().isPresent() && d.diagnosis().get().health() == Health.DEGRADED) {

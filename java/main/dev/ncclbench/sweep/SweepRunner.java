@@ -193,7 +193,10 @@ public final class SweepRunner {
                 resultFile = report.jsonFile();
                 RuntimeException failure = sweepAll(spec, comms, planes, report, signals, binding);
                 try {
-                    return report.end(failure, comms, path);
+                    // every node's NCCL choices, not only rank 0's node's: its logs stay on its own disk
+                    List<NodeChoices.Message> nodes = failure == null && launch.size() > 1
+                            ? NodeChoices.gather(planes, launch, comms, spec.outDir()) : List.of();
+                    return report.end(failure, comms, path, nodes);
                 } finally {
                     Gathers.exitTogether(planes);
                 }
