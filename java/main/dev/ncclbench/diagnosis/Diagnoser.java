@@ -83,6 +83,14 @@ public final class Diagnoser {
                         + " them, so the inter-node path is unknown; rerun with NCCL_DEBUG=INFO"
                         + " NCCL_DEBUG_SUBSYS=INIT,NET.";
             }
+            var chosen = f.chosenNetwork();
+            if (chosen.isPresent() && f.oneHost()) {
+                // "initialised, unused": IB and Socket come up on one host too and carry nothing there
+                return "NCCL initialised network " + chosen.get().value() + ", but the log shows one host and no"
+                        + " connection line: that network carries nothing between GPUs of one node, and the"
+                        + " intra-node path (P2P, SHM, NVLS) is not in the log; rerun with NCCL_DEBUG=INFO"
+                        + " NCCL_DEBUG_SUBSYS=INIT,NET to see it.";
+            }
             return "The log names no connection; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.";
         }
         // sockets: the description already names NET/Socket

@@ -110,10 +110,11 @@ final class InitLines {
             }
             return ranks > 0 || nodes > 0;
         }
-        if (m.startsWith("rank ") || m.startsWith("comm ") && m.indexOf(" rank ") > 0 && m.indexOf(" - ") < 0) {
-            // 2.2-2.3: "rank 3 nranks 4", "comm 0x7f2a20413010 rank 2 nranks 4" (no Init START yet)
+        if (m.startsWith("rank ") || m.indexOf("comm ") >= 0 && m.indexOf(" rank ") > 0 && m.indexOf(" - ") < 0) {
+            // 2.2-2.3: "rank 3 nranks 4", "comm 0x7f2a20413010 rank 2 nranks 4" (no Init START yet); an init line cut
+            // before its "- Init START" still names the job's size
             long ranks = Text.intAfter(m, " nranks ", -1);
-            if (ranks > 0 && m.indexOf(" nranks ") + 8 + String.valueOf(ranks).length() == m.length()) {
+            if (ranks > 0) {
                 acc.topology("ranks", String.valueOf(ranks), p.host, file, lineNo);
                 return true;
             }

@@ -120,8 +120,8 @@ public final class Facts {
                 || Scope.testsHosts(e).size() > 1);
         // one named host and nothing that says more: a network it initialised, without a NET connection line, carries
         // nothing (a job cut before its connection lines, one process driving several GPUs)
-        this.oneHost = !multiNode && nranks > 0 && (e.hosts().size() == 1 && Scope.ranksShown(e) >= nranks
-                || Scope.testsHosts(e).size() == 1 && Scope.testsRankRows(e) >= nranks);
+        this.oneHost = !multiNode && (e.hosts().size() == 1 && Scope.ranksShown(e) >= nranks
+                || e.hosts().size() <= 1 && Scope.testsHosts(e).size() == 1 && Scope.testsRankRows(e) >= nranks);
         this.ranksElsewhere = !singleNode && elsewhere ? "the log shows " + Scope.ranksShown(e) + " of " + nranks
                 + " ranks, the others are on other nodes" : "";
         this.pairs = RouteJudge.pairs(e.connections());
@@ -299,8 +299,8 @@ public final class Facts {
     }
 
     /**
-     * Everything says one host, though nothing proves one node: no sign of another node, and every rank of the job is
-     * shown on one named host (by init or connection lines), or nccl-tests' device rows put the job on one host.
+     * Everything says one host, though nothing proves one node: one named host (or nccl-tests' device rows on one host),
+     * no sign of another node, and no rank of a known job size missing from the log.
      */
     public boolean oneHost() {
         return oneHost && net.isEmpty() && hostRoutes.lines() == 0;

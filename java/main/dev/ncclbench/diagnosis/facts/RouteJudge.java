@@ -133,10 +133,13 @@ final class RouteJudge {
                     + " the log", "CollNet", List.of(coll.get().source() + ": " + coll.get().value()));
         }
         Optional<Mention> chosen = f.chosenNetwork();
-        if (chosen.isEmpty() && (multiNode || e.connections().isEmpty() && !f.oneHost())) {
+        if (chosen.isEmpty() && (multiNode || e.connections().isEmpty())) {
             chosen = f.pluginNet(); // a network plugin's own lines name it; it exists to carry bytes between nodes
         }
-        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() && !f.oneHost())) {
+        // IB and Socket come up on any host, one node included; a plugin (EFA, TCPX) exists to carry bytes between nodes
+        boolean plugin = chosen.isPresent() && !Networks.isSocket(chosen.get().value())
+                && !Networks.isIb(chosen.get().value());
+        if (chosen.isPresent() && (multiNode || e.connections().isEmpty() && (!f.oneHost() || plugin))) {
             // no NET connection line: NCCL's choice of network is the best evidence left
             String name = chosen.get().value();
             RouteKind path = Networks.isSocket(name) ? RouteKind.SOCKET : Networks.isIb(name) ? RouteKind.RDMA
