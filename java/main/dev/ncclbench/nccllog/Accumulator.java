@@ -103,14 +103,14 @@ final class Accumulator {
         }
         String key = p.host + ':' + p.pid + ':' + file;
         if (!processes.containsKey(key)) {
-            put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo), null, null));
+            put(processes, key, new ProcessInfo(p.host, p.pid, p.dev, new SourceRef(file, lineNo)));
         }
         h.pid(p.pid);
     }
 
     /** A line that shows its process going on: a connection, a chosen network, Init COMPLETE ({@link ProgressTable}). */
-    void progress(String host, long pid, String file, long lineNo, boolean initComplete) {
-        progress.progress(host, pid, file, lineNo, initComplete);
+    void progress(String host, long pid, String device, String file, long lineNo, boolean initComplete) {
+        progress.progress(host, pid, device, file, lineNo, initComplete);
     }
 
     /** A NET connection line, counted for its host whatever the caps on the connection list. */
@@ -266,7 +266,7 @@ final class Accumulator {
     void continueWarning(Warning w, String more) {
         int idx = warnings.size() - 1;
         if (idx >= 0 && warnings.get(idx) == w) {
-            warnings.set(idx, new Warning(w.host(), w.pid(), w.ncclFile(), w.ncclLine(), w.function(),
+            warnings.set(idx, new Warning(w.host(), w.pid(), w.device(), w.ncclFile(), w.ncclLine(), w.function(),
                     w.message() + " " + more, w.afterInit(), w.source()));
         }
     }
@@ -367,16 +367,14 @@ final class Accumulator {
         for (ConnectionLines.Aggregate a : connections.values()) {
             conns.add(a.freeze());
         }
-        List<ProcessInfo> procs = new ArrayList<>(processes.size());
-        processes.forEach((k, pr) -> procs.add(progress.of(k, pr)));
         return new NcclLogEvidence(List.copyOf(sources), List.copyOf(nccl.values()), List.copyOf(cuda.values()),
-                List.copyOf(procs), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
+                List.copyOf(processes.values()), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
                 List.copyOf(socketIfaces.values()), List.copyOf(netDevices.values()),
                 List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
                 List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
                 List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
                 List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()),
-                List.copyOf(tuning.values()), hosts.freeze(),
+                List.copyOf(tuning.values()), progress.freeze(), hosts.freeze(),
                 new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
     }
 }

@@ -162,7 +162,7 @@ final class ConnectionLines {
         if (t == Transport.NET) {
             acc.hostNet(p.host, net, gdr, file, lineNo);
         }
-        acc.progress(p.host, p.pid, file, lineNo, false);
+        acc.progress(p.host, p.pid, p.dev, file, lineNo, false);
         String key = p.host + '|' + from + '|' + to + '|' + dir + '|' + t + '|' + detail + '|' + net + '|' + dev;
         Aggregate agg = acc.connection(key);
         if (agg == null) {

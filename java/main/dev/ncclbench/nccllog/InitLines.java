@@ -75,7 +75,7 @@ final class InitLines {
         String busId = Text.tokenAfter(m, " busId ");
         acc.rank(new RankInfo(rank, nranks, p.host, p.pid, cudaDev, busId, complete, new SourceRef(file, lineNo)));
         if (complete) {
-            acc.progress(p.host, p.pid, file, lineNo, true);
+            acc.progress(p.host, p.pid, p.dev, file, lineNo, true);
         }
         return true;
     }

@@ -32,6 +32,7 @@ import java.util.List;
  * @param topology       job size named outside init lines: nRanks, nNodes (2.19+), ranks a ring lists
  * @param tuning       the algorithm and protocol NCCL chose per collective and size (NCCL_DEBUG_SUBSYS=TUNING, rank 0):
  *                     kind the collective ("" before 2.24), value "SIZE ALGO PROTO"; one item per distinct choice
+ * @param progress       each rank's last progress and last Init COMPLETE line, per file
  * @param hostFacts      every host that logged, with its NET connection lines per network: not capped like the lists
  *                       above, so a verdict over a 1024-node job sees all of them ("" holds lines without a host)
  * @param counts         how many lines were read, used, not understood, and items dropped by the caps
@@ -45,23 +46,28 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<Mention> collnet,
                               List<Warning> warnings, List<EnvSetting> env, List<Mention> hostRdma,
                               List<MeasuredRow> measured, List<Mention> rings, List<Mention> topology,
-                              List<Mention> tuning, List<HostFacts> hostFacts, LineCounts counts) {
+                              List<Mention> tuning, List<Progress> progress, List<HostFacts> hostFacts,
+                              LineCounts counts) {
 
     /** A version string and where it was first seen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Versioned(String version, String host, SourceRef source) {
     }
 
+    /** One process that logged (one NCCL_DEBUG_FILE, usually). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ProcessInfo(String host, long pid, String device, SourceRef firstLine) {
+    }
+
     /**
-     * One process that logged (one NCCL_DEBUG_FILE, usually), per file.
+     * Where one rank of a process (its "[N]" device) last showed NCCL going on, per file: what tells a warning the rank
+     * went on after (a NET plugin probed and absent, a connect retried) from the one that ended it.
      *
-     * @param lastProgress     its last line that shows NCCL going on: a connection, a chosen network, Init COMPLETE;
-     *                         null when none (what tells a warning it went on after from one that ended it)
+     * @param lastProgress     its last connection, chosen network or Init COMPLETE line
      * @param lastInitComplete its last Init COMPLETE line (of any of its communicators), or null
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record ProcessInfo(String host, long pid, String device, SourceRef firstLine, SourceRef lastProgress,
-                              SourceRef lastInitComplete) {
+    public record Progress(String host, long pid, String device, SourceRef lastProgress, SourceRef lastInitComplete) {
     }
 
     /**
@@ -117,11 +123,12 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
 
     /**
      * A WARN line (or an error line printed about NCCL by the application). file and line are NCCL's own
-     * source location (bootstrap.cc:126), -1 when not printed.
+     * source location (bootstrap.cc:126), -1 when not printed; device the header's "[N]" (the rank's CUDA device in
+     * its process), "" when not printed.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Warning(String host, long pid, String ncclFile, int ncclLine, String function, String message,
-                          boolean afterInit, SourceRef source) {
+    public record Warning(String host, long pid, String device, String ncclFile, int ncclLine, String function,
+                          String message, boolean afterInit, SourceRef source) {
     }
 
     /**

@@ -18,7 +18,7 @@ final class NetworkLines {
         if (m.startsWith("Using network ") || m.startsWith("Using internal Network ")
                 || m.startsWith("Using internal network ")) {
             acc.network("network", m.substring(m.lastIndexOf("etwork ") + 7).trim(), p.host, file, lineNo);
-            acc.progress(p.host, p.pid, file, lineNo, false);
+            acc.progress(p.host, p.pid, p.dev, file, lineNo, false);
             return true;
         }
         if (m.startsWith("Assigned GIN plugin ") || m.startsWith("GIN/Plugin: Assigned plugin ")
@@ -39,7 +39,7 @@ final class NetworkLines {
             int to = name.indexOf(" to comm");
             acc.network(kind, to >= 0 ? name.substring(0, to) : name.trim(), p.host, file, lineNo);
             if (kind.equals("network")) {
-                acc.progress(p.host, p.pid, file, lineNo, false);
+                acc.progress(p.host, p.pid, p.dev, file, lineNo, false);
             }
             return true;
         }

@@ -1,74 +1,87 @@
 package dev.ncclbench.nccllog;
 
-import dev.ncclbench.nccllog.NcclLogEvidence.ProcessInfo;
+import dev.ncclbench.nccllog.NcclLogEvidence.Progress;
 
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Where each process last showed NCCL going on (a connection, a chosen network, Init COMPLETE) and last completed an
- * init, per file: what tells a warning its process went on after (a NET plugin probed and absent, a connect retried)
- * from the one that ended it. Keyed "host:pid:file" as the processes are; lines without a pid are no process's.
+ * Where each rank of each process (its "[N]" device) last showed NCCL going on (a connection, a chosen network, Init
+ * COMPLETE) and last completed an init, per file: what tells a warning its rank went on after (a NET plugin probed and
+ * absent, a connect retried) from the one that ended it. Lines without a pid are no process's.
  */
 final class ProgressTable {
     private final int maxItems;
-    /** "host:pid:file" to {last progress line, last Init COMPLETE line}, -1 when none. */
-    private final Map<String, long[]> lines = new HashMap<>();
-    /** The slot of the process that made progress last: a process's connection lines come in runs. */
-    private long[] slot;
-    private String slotHost;
-    private long slotPid = Long.MIN_VALUE;
-    private String slotFile;
+    /** "host:pid:device:file" to the rank and {last progress line, last Init COMPLETE line}, -1 when none. */
+    private final Map<String, Slot> slots = new LinkedHashMap<>();
+    /** The slot of the rank that made progress last: a rank's connection lines come in runs. */
+    private Slot last;
+
+    private static final class Slot {
+        final String host;
+        final long pid;
+        final String device;
+        final String file;
+        long progress = -1;
+        long complete = -1;
+
+        Slot(String host, long pid, String device, String file) {
+            this.host = host;
+            this.pid = pid;
+            this.device = device;
+            this.file = file;
+        }
+    }
 
     ProgressTable(int maxItems) {
         this.maxItems = maxItems;
     }
 
-    void progress(String host, long pid, String file, long lineNo, boolean initComplete) {
+    void progress(String host, long pid, String device, String file, long lineNo, boolean initComplete) {
         if (pid < 0) {
             return;
         }
-        if (pid != slotPid || file != slotFile || !host.equals(slotHost)) {
-            String key = host + ':' + pid + ':' + file;
-            long[] s = lines.get(key);
+        Slot s = last;
+        if (s == null || s.pid != pid || s.file != file || !s.device.equals(device) || !s.host.equals(host)) {
+            String key = host + ':' + pid + ':' + device + ':' + file;
+            s = slots.get(key);
             if (s == null) {
-                if (lines.size() >= maxItems) {
+                if (slots.size() >= maxItems) {
                     return;
                 }
-                s = new long[] {-1, -1};
-                lines.put(key, s);
+                s = new Slot(host, pid, device, file);
+                slots.put(key, s);
             }
-            slot = s;
-            slotHost = host;
-            slotPid = pid;
-            slotFile = file;
+            last = s;
         }
-        slot[0] = Math.max(slot[0], lineNo);
+        s.progress = Math.max(s.progress, lineNo);
         if (initComplete) {
-            slot[1] = Math.max(slot[1], lineNo);
+            s.complete = Math.max(s.complete, lineNo);
         }
     }
 
-    /** Adds another table's processes (files read in parallel are read by tables of their own). */
+    /** Adds another table's ranks (files read in parallel are read by tables of their own). */
     void merge(ProgressTable o) {
-        o.lines.forEach((k, v) -> {
-            if (lines.size() < maxItems || lines.containsKey(k)) {
-                long[] mine = lines.computeIfAbsent(k, x -> new long[] {-1, -1});
-                mine[0] = Math.max(mine[0], v[0]);
-                mine[1] = Math.max(mine[1], v[1]);
+        o.slots.forEach((k, v) -> {
+            Slot mine = slots.get(k);
+            if (mine == null && slots.size() < maxItems) {
+                slots.put(k, v);
+            } else if (mine != null) {
+                mine.progress = Math.max(mine.progress, v.progress);
+                mine.complete = Math.max(mine.complete, v.complete);
             }
         });
-        slotPid = Long.MIN_VALUE;
+        last = null;
     }
 
-    /** The process with its last progress and last Init COMPLETE filled in. */
-    ProcessInfo of(String key, ProcessInfo p) {
-        long[] s = lines.get(key);
-        if (s == null) {
-            return p;
+    List<Progress> freeze() {
+        List<Progress> out = new ArrayList<>(slots.size());
+        for (Slot s : slots.values()) {
+            out.add(new Progress(s.host, s.pid, s.device, s.progress < 0 ? null : new SourceRef(s.file, s.progress),
+                    s.complete < 0 ? null : new SourceRef(s.file, s.complete)));
         }
-        String f = p.firstLine().file();
-        return new ProcessInfo(p.host(), p.pid(), p.device(), p.firstLine(), s[0] < 0 ? null : new SourceRef(f, s[0]),
-                s[1] < 0 ? null : new SourceRef(f, s[1]));
+        return List.copyOf(out);
     }
 }

@@ -16,7 +16,7 @@ final class WarnLines {
 
     /** Stores the WARN; returns it (to watch for a continuation), or null when the cap was reached. */
     static Warning warn(LineParser.Parsed p, String file, long lineNo, Accumulator acc) {
-        Warning w = new Warning(p.host, p.pid, p.srcFile, p.srcLine, p.function, p.msg,
+        Warning w = new Warning(p.host, p.pid, p.dev, p.srcFile, p.srcLine, p.function, p.msg,
                 acc.initDone(p.host, p.pid), new SourceRef(file, lineNo));
         return acc.warning(w) ? w : null;
     }
@@ -43,7 +43,7 @@ final class WarnLines {
                 && !(l.indexOf("Out of bounds values") >= 0 && l.indexOf("FAILED") >= 0)) {
             return false;
         }
-        acc.warning(new Warning(host, pid, "", -1, "", l.trim(), acc.initDone(host, pid),
+        acc.warning(new Warning(host, pid, "", "", -1, "", l.trim(), acc.initDone(host, pid),
                 new SourceRef(file, lineNo)));
         return true;
     }
@@ -53,7 +53,7 @@ final class WarnLines {
      * RAS network)", followed by "  Process %d on node %s managing GPU %s" lines that {@link #continuation} appends.
      */
     static Warning rasDead(String l, String file, long lineNo, Accumulator acc) {
-        Warning w = new Warning("", -1, "", -1, "RAS", "NCCL RAS: " + l.trim(), false, new SourceRef(file, lineNo));
+        Warning w = new Warning("", -1, "", "", -1, "RAS", "NCCL RAS: " + l.trim(), false, new SourceRef(file, lineNo));
         return acc.warning(w) ? w : null;
     }
 
@@ -82,7 +82,7 @@ final class WarnLines {
         if (code <= 0) {
             return false;
         }
-        acc.warning(new Warning(p.host, p.pid, m.substring(0, colon),
+        acc.warning(new Warning(p.host, p.pid, p.dev, m.substring(0, colon),
                 (int) LineParser.parseLong(m, colon + 1, Math.min(arrow, colon + 10)), ERROR_RETURN, m,
                 acc.initDone(p.host, p.pid), new SourceRef(file, lineNo)));
         return true;

@@ -211,6 +211,10 @@ final class RouteJudge {
 
     private static Overall intraNode(Facts f) {
         NcclLogEvidence e = f.evidence();
+        if (f.initFailure() && !f.singleNode() && !e.connections().isEmpty()) {
+            // init failed, and nothing shows one node: the intra-node lines it made before failing name no path
+            return failedInit(f);
+        }
         Optional<Mention> nvls = f.nvlsSetUp();
         RouteKind path;
         List<String> ev;
@@ -246,12 +250,7 @@ final class RouteJudge {
         } else if (f.nranks() == 1) {
             return new Overall(RouteKind.LOOPBACK, "certain", "one rank", "", List.of());
         } else if (f.initFailure()) {
-            // certain only on NCCL's own word (a WARN from its source file); a plugin's or the application's line
-            // about NCCL may be something NCCL went on after, as TCPX's progress warnings are
-            var w = f.firstFailureWarning();
-            boolean own = w != null && !w.ncclFile().isEmpty() && FailureKind.of(w) != FailureKind.PLUGIN;
-            return new Overall(RouteKind.FAILED, own ? "certain" : "likely", own ? "from NCCL's WARN lines"
-                    : "from a WARN or error line about NCCL that is not NCCL's own", "", List.of());
+            return failedInit(f);
         } else {
             return Overall.unknown();
         }
@@ -271,6 +270,17 @@ final class RouteJudge {
         }
         return new Overall(path, doubt.isEmpty() ? "certain" : "likely", doubt.isEmpty() ? basis : basis + "; " + doubt,
                 "", ev);
+    }
+
+    /**
+     * No path: init failed. Certain only on NCCL's own word (a WARN from its source file); a plugin's or the
+     * application's line about NCCL may be something NCCL went on after, as TCPX's progress warnings are.
+     */
+    private static Overall failedInit(Facts f) {
+        var w = f.firstFailureWarning();
+        boolean own = w != null && !w.ncclFile().isEmpty() && FailureKind.of(w) != FailureKind.PLUGIN;
+        return new Overall(RouteKind.FAILED, own ? "certain" : "likely", own ? "from NCCL's WARN lines"
+                : "from a WARN or error line about NCCL that is not NCCL's own", "", List.of());
     }
 
     private static long pairKey(int from, int to) {

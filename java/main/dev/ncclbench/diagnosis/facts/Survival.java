@@ -1,11 +1,12 @@
 package dev.ncclbench.diagnosis.facts;
 
 import dev.ncclbench.nccllog.NcclLogEvidence;
-import dev.ncclbench.nccllog.NcclLogEvidence.ProcessInfo;
+import dev.ncclbench.nccllog.NcclLogEvidence.Progress;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
 import dev.ncclbench.nccllog.SourceRef;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -21,16 +22,16 @@ final class Survival {
     private final NcclLogEvidence e;
     /** "host:pid" of processes that completed some init. */
     private final Set<String> completed;
-    /** "host:pid" of processes with an init that never completed ("Init START" and no "Init COMPLETE"). */
+    /** "host:pid:device" of ranks with an init that never completed ("Init START" and no "Init COMPLETE"). */
     private final Set<String> neverCompleted = new HashSet<>();
-
-    /** NCCL source locations of error returns that some process went on after: a handled error, wherever it shows. */
+    /** NCCL source locations of error returns that some rank went on after: a handled error, wherever it shows. */
     private final Set<String> handledSites = new HashSet<>();
 
     Survival(NcclLogEvidence e, Set<String> completed) {
         this.e = e;
         this.completed = completed;
-        e.ranks().stream().filter(r -> !r.initComplete()).forEach(r -> neverCompleted.add(r.host() + ':' + r.pid()));
+        e.ranks().stream().filter(r -> !r.initComplete())
+                .forEach(r -> neverCompleted.add(r.host() + ':' + r.pid() + ':' + r.cudaDev()));
         for (Warning w : e.warnings()) {
             if (w.function().equals(FailureKind.ERROR_RETURN) && wentOn(w)) {
                 handledSites.add(w.ncclFile() + ':' + w.ncclLine());
@@ -39,7 +40,7 @@ final class Survival {
     }
 
     /**
-     * A failure line the job went on after. An error return ("include/net.h:24 -> 2") is also one when another process
+     * A failure line the job went on after. An error return ("include/net.h:24 -> 2") is also one when another rank
      * went on after the same one (NET/OFI's "No NIC info" on every rank of an EFA job, the excerpt cut before some
      * ranks' next line).
      */
@@ -47,8 +48,12 @@ final class Survival {
         if (wentOn(w)) {
             return true;
         }
-        return w.function().equals(FailureKind.ERROR_RETURN) && !neverCompleted.contains(w.host() + ':' + w.pid())
+        return w.function().equals(FailureKind.ERROR_RETURN) && !neverCompleted(w)
                 && handledSites.contains(w.ncclFile() + ':' + w.ncclLine());
+    }
+
+    private boolean neverCompleted(Warning w) {
+        return neverCompleted.contains(w.host() + ':' + w.pid() + ':' + w.device());
     }
 
     private boolean wentOn(Warning w) {
@@ -62,20 +67,36 @@ final class Survival {
         if (w.pid() < 0 && w.ncclFile().isEmpty()) {
             return false; // the application's (or nccl-tests') own line about NCCL: what it says is the end
         }
-        String proc = w.host() + ':' + w.pid();
-        if (w.pid() >= 0 && !w.afterInit() && completed.contains(proc)) {
+        if (neverCompleted(w)) {
+            return false; // a rank that started init and never completed it
+        }
+        if (w.pid() >= 0 && !w.afterInit() && completed.contains(w.host() + ':' + w.pid())) {
             return true; // NCCL warned during this process's init and completed it (fell back from DMA-BUF, ...)
         }
-        ProcessInfo p = process(w);
-        if (p != null && later(p.lastInitComplete(), w)) {
-            return true; // a communicator of this process completed init after the line
+        List<Progress> ps = ranks(w);
+        if (ps.stream().anyMatch(p -> later(p.lastInitComplete(), w))) {
+            return true; // a communicator of this rank completed init after the line
         }
         boolean trace = w.function().equals(FailureKind.ERROR_RETURN);
         boolean retry = w.message().contains("retrying");
-        if (w.afterInit() && !trace && !retry || neverCompleted.contains(proc)) {
-            return false; // a failure after init, or a rank that never completed its init
+        if (w.afterInit() && !trace && !retry) {
+            return false; // a failure after init
         }
-        return p != null && later(p.lastProgress(), w) || w.pid() < 0 && anonymousProgress(w) || rowsAfter(w);
+        return ps.stream().anyMatch(p -> later(p.lastProgress(), w)) || w.pid() < 0 && anonymousProgress(w)
+                || rowsAfter(w);
+    }
+
+    /**
+     * The ranks that printed the line, in the file it was printed to: its own device's when the header names one, else
+     * every rank of its process.
+     */
+    private List<Progress> ranks(Warning w) {
+        if (w.source() == null || w.pid() < 0) {
+            return List.of();
+        }
+        return e.progress().stream().filter(p -> p.pid() == w.pid() && p.host().equals(w.host())
+                && (w.device().isEmpty() || p.device().equals(w.device()))
+                && p.lastProgress() != null && p.lastProgress().file().equals(w.source().file())).toList();
     }
 
     /**
@@ -87,19 +108,6 @@ final class Survival {
                 && later(m.source(), w))
                 || e.connections().stream().anyMatch(c -> c.host().equals(w.host()) && later(c.firstSeen(), w))
                 || e.ranks().stream().anyMatch(r -> r.initComplete() && r.pid() < 0 && later(r.source(), w));
-    }
-
-    /** The process that printed the line, in the file it printed it to; null when the log has none. */
-    private ProcessInfo process(Warning w) {
-        if (w.source() == null) {
-            return null;
-        }
-        for (ProcessInfo p : e.processes()) {
-            if (p.pid() == w.pid() && p.host().equals(w.host()) && p.firstLine().file().equals(w.source().file())) {
-                return p;
-            }
-        }
-        return null;
     }
 
     private static boolean later(SourceRef s, Warning w) {
