@@ -22,7 +22,9 @@ import java.util.concurrent.Callable;
 /** `ncclbench explain`: reads NCCL's debug log and says which path the bytes took, why, and what to change. */
 @Command(name = "explain", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Read NCCL's debug output (NCCL_DEBUG=INFO; files, a directory of NCCL_DEBUG_FILE files,"
-                + " or - for stdin) and say which path the bytes took, how sure, why, and what to change.")
+                + " or - for stdin) and say which path the bytes took, how sure, why, and what to change. A folder of"
+                + " run folders (results/runs/) gives one verdict per run and one line for all; the exit code is the"
+                + " worst run's.")
 public final class ExplainCommand implements Callable<Integer> {
 
     @Spec
