@@ -153,12 +153,12 @@ final class EvidenceBuilder {
         if (s >= l.length() || WarnLines.continuation(pw, l, s, acc)) {
             return;
         }
-        if (Character.isDigit(l.charAt(s))) {
-            TestsRows.parse(l, s, file, lineNo, acc);
-        } else if (l.indexOf("considered dead (unreachable via the RAS network)") >= 0) {
+        if (l.indexOf("considered dead (unreachable via the RAS network)") >= 0) {
             // NCCL's RAS client (ncclras): "DEAD / N job process(es) considered dead ..." then "Process P on node H
             // managing GPU G" lines, kept with it as its continuation: which peer died
             pendingWarn = WarnLines.rasDead(l, file, lineNo, acc);
+        } else if (Character.isDigit(l.charAt(s))) {
+            TestsRows.parse(l, s, file, lineNo, acc);
         } else if (l.indexOf("# ") >= 0 && TestsLines.parse(l, file, lineNo, acc)) {
             return; // "[1,0]<stdout>:#  Rank  0 Group  0 Pid 12 on node-a device  0 [...]": behind a launcher prefix
         } else if (!HostToolLines.parse(l, s, file, lineNo, acc) && (l.indexOf("nccl") >= 0 || l.indexOf("Test ") >= 0

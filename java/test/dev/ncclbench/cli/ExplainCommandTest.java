@@ -34,6 +34,38 @@ class ExplainCommandTest {
         assertEquals(0, run("explain", fixture("era-2.5-2.8/ib-gdr-busid.log")));
     }
 
+    /** Issue 50 item 3: the job asked for InfiniBand (NCCL_IB_HCA) and NET/Socket lines show it got TCP: exit 6. */
+    @Test
+    void aJobThatAskedForRdmaAndGotSocketsIsDegraded() {
+        assertEquals(6, run("explain", fixture("rules/net-socket-rdma-asked.log")));
+        assertTrue(out.toString().contains("asked for RDMA"), out.toString());
+        // the same request with "Using network Socket" alone: the path NCCL chose, a warning, not yet the bytes
+        assertEquals(0, run("explain", fixture("rules/net-socket-rdma-asked-no-channels.log")));
+    }
+
+    /** A folder of run folders: one verdict per run and one line for all, the worst run's exit code. */
+    @Test
+    void aFolderOfRunFoldersGivesOneVerdictPerRun(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String[][] runs = {{"run-healthy", "era-2.5-2.8/ib-gdr-busid.log"}, {"run-degraded", "seeds/ib-without-gdrdma.log"},
+            {"run-socket-backend", null}};
+        for (String[] r : runs) {
+            java.nio.file.Files.createDirectories(dir.resolve(r[0]));
+            java.nio.file.Files.writeString(dir.resolve(r[0]).resolve("result.json"), "{}");
+            if (r[1] != null) {
+                java.nio.file.Files.copy(Path.of(fixture(r[1])), dir.resolve(r[0]).resolve("nccl.host.1.log"));
+            }
+        }
+        assertEquals(6, run("explain", dir.toString()));
+        String text = out.toString();
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("run-healthy") && l.contains("rdma-gdr")), text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("run-degraded") && l.contains("degraded")), text);
+        // a run that kept no NCCL log (the socket backend's) is listed and does not decide the exit code
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("run-socket-backend") && l.contains("no NCCL log")), text);
+        assertTrue(text.contains("3 run folder(s)") && text.contains("exit 6"), text);
+        // one of them alone is the usual explanation
+        assertEquals(0, run("explain", dir.resolve("run-healthy").toString()));
+    }
+
     @Test
     void aDirectoryOfPerRankFilesIsOneLog() {
         assertEquals(0, run("explain", fixture("era-2.18-2.23")));

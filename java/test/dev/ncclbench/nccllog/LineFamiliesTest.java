@@ -194,4 +194,78 @@ class LineFamiliesTest {
         assertEquals(2, e.env().size());
         assertEquals(6, e.counts().dropped());
     }
+
+    /**
+     * "#" lines: a fixture's or a script's comment is never a WARN, an error or a setting; nccl-tests' own banner gives
+     * the NCCL that ran (2.20's with its git hash), its device rows say which host each rank ran on, its footer a failure.
+     */
+    @Test
+    void commentLinesAndNcclTestsOwnHashLines() {
+        NcclLogEvidence e = NcclLogReader.readString(String.join("\n",
+                "# host:1:2 [0] misc/socket.cc:483 NCCL WARN a comment quoting a WARN",
+                "# the job failed with NCCL error in: somewhere, unhandled system error",
+                "# export NCCL_IB_HCA=mlx5_0",
+                "# nccl-tests version 2.20.0 (b4d5bee) nccl-headers=23102 nccl-library=23102",
+                "#  Rank  0 Group  0 Pid  87 on node-a device  0 [0000:18:00] NVIDIA H100 80GB HBM3",
+                "[1,1]<stdout>:#  Rank  1 Group  0 Pid  91 on node-b device  0 [0000:18:00] NVIDIA H100 80GB HBM3",
+                "#   Rank  2 Pid    12 on node-c device  1 [0x1b] Tesla V100-SXM2-16GB",
+                "# Out of bounds values : 3 FAILED", ""), "t");
+        assertEquals(1, e.warnings().size(), e.warnings().toString());
+        assertTrue(e.warnings().get(0).message().contains("Out of bounds values : 3 FAILED"));
+        assertTrue(e.env().isEmpty(), e.env().toString());
+        assertEquals(List.of("2.31.2"), e.ncclVersions().stream().map(NcclLogEvidence.Versioned::version).toList());
+        assertEquals(List.of("0 node-a", "1 node-b", "2 node-c"), e.topology().stream()
+                .filter(m -> m.kind().equals("tests-rank")).map(NcclLogEvidence.Mention::value).toList());
+        assertEquals("2.19.6", TestsLines.versionOf(21906));
+        assertEquals("2.7.8", TestsLines.versionOf(2708));
+        assertEquals("2.28.9", TestsLines.versionOf(22809));
+    }
+
+    /** A timestamp glued to the host name (CloudWatch) is cut off; a host of digits and dashes stays whole. */
+    @Test
+    void gluedTimestampsAndNumericHostNames() {
+        NcclLogEvidence e = NcclLogReader.readString(String.join("\n",
+                "  | 2025-05-16T16:39:55.210-07:00ip-10-36-29-253:79:2547 [0] NCCL INFO NET/OFI Creating one domain",
+                "  | 2025-05-16T16:39:55.215-07:00 | ip-10-36-29-253:82:2548 [0] NCCL INFO NET/IB : No device found.",
+                "05-06-76-200:7839:7839 [0] NCCL INFO Bootstrap : Using ens5f0np0:10.220.178.201<0>",
+                "2025-05-16T16:39:55.210Zhost-b:5:6 [0] NCCL INFO Using network IB", ""), "t");
+        assertEquals(List.of("ip-10-36-29-253", "05-06-76-200", "host-b"), e.hosts());
+    }
+
+    /** NCCL's "NCCL_X set to V" (net_ib.cc, socket.cc) is its setting like "set by environment"; config fields are not. */
+    @Test
+    void settingsNcclSaysItSetTo() {
+        NcclLogEvidence e = NcclLogReader.readString(String.join("\n",
+                "h:1:1 [0] NCCL INFO NCCL_IB_HCA set to mlx5_9",
+                "h:1:1 [0] NCCL INFO TUNER/Plugin: NCCL_TUNER_PLUGIN set to libnccl-tuner.so",
+                "h:1:1 [0] NCCL INFO Comm config Blocking set to 1",
+                "h:1:1 [0] NCCL INFO ENV/Plugin: Using ncclEnvExample (v2)", ""), "t");
+        assertEquals(List.of("NCCL_IB_HCA=mlx5_9", "NCCL_TUNER_PLUGIN=libnccl-tuner.so", "NCCL_ENV_PLUGIN=ncclEnvExample"),
+                e.env().stream().map(x -> x.name() + "=" + x.value()).toList());
+        assertTrue(e.env().stream().allMatch(NcclLogEvidence.EnvSetting::fromNccl));
+    }
+
+    /** 2.27-2.30 lines: MNNVL fabric registration, MNNVL flag, GIN and RMA plugins, RAS dead processes, timings. */
+    @Test
+    void linesOfNccl228To230() {
+        NcclLogEvidence e = NcclLogReader.readString(String.join("\n",
+                "gb:1:2 [1] NCCL INFO MNNVL busId 0x901000 fabric UUID 3143b15bc2cd192b.28cc9b5473fb5b93 cliqueId 0x7ffe"
+                        + " state 3 healthMask 0xaa",
+                "gb:1:2 [1] NCCL INFO comm 0x1 rank 1 nRanks 8 nNodes 2 localRanks 4 localRank 1 MNNVL 1",
+                "gb:1:2 [1] NCCL INFO Assigned GIN plugin GIN_IB_GDAKI to comm",
+                "gb:1:2 [1] NCCL INFO GIN/Plugin: Assigned plugin GIN_PROXY type 2 to comm",
+                "gb:1:2 [1] NCCL INFO RMA/Plugin: Assigned plugin RMA_IB to comm",
+                "gb:1:2 [1] NCCL INFO Bootstrap timings total 0.157689 (create 0.000029, send 0.000098, recv 0.000079,"
+                        + " ring 0.000054, delay 0.000000)",
+                "DEAD",
+                "  1 job process is considered dead (unreachable via the RAS network)",
+                "  Process 3310 on node gb-b managing GPU 1", ""), "t");
+        assertTrue(e.topology().stream().anyMatch(m -> m.kind().equals("mnnvl") && m.value().endsWith("healthMask 0xaa")));
+        assertTrue(e.topology().stream().anyMatch(m -> m.kind().equals("mnnvl-on")));
+        assertEquals(List.of("gin GIN_IB_GDAKI", "gin GIN_PROXY", "rma RMA_IB"), e.networks().stream()
+                .map(m -> m.kind() + " " + m.value()).toList());
+        assertEquals(1, e.warnings().size());
+        assertTrue(e.warnings().get(0).message().contains("Process 3310 on node gb-b"), e.warnings().toString());
+        assertEquals(0, e.counts().unused(), "every line understood");
+    }
 }
