@@ -52,6 +52,9 @@ final class EvidenceBuilder {
             }
             return;
         }
+        if ((p.level == LineParser.Level.NONE || p.level == LineParser.Level.BARE) && headerless(p)) {
+            p.level = LineParser.Level.INFO; // an INFO line pasted without its "host:pid:tid [dev] NCCL INFO" header
+        }
         if (p.level == LineParser.Level.NONE) {
             acc.other++;
             otherLine(p.line, file, lineNo);
@@ -124,6 +127,32 @@ final class EvidenceBuilder {
         }
         return NetworkLines.parse(p, file, lineNo, acc) || EnvLines.setByEnvironment(p, file, lineNo, acc)
                 || CollectiveLines.parse(p, file, lineNo, acc) || any;
+    }
+
+    /** How NCCL's own INFO messages start: a pasted log that lost its headers still says what NCCL decided. */
+    private static final String[] MESSAGES = {"Channel ", "Ring ", "Using network ", "NET/IB", "NET/Socket", "NET/Plugin",
+        "Bootstrap : Using", "Bootstrap: Using", "Connected all rings", "Connected NVLS", "NVLS multicast", "NVLS comm",
+        "MNNVL busId", "ncclCommInitRank", "comm 0x", "P2P plugin", "Plugin Path", "Assigned NET plugin",
+        "cudaDriverVersion "};
+
+    /**
+     * Whether a line without NCCL's header is one of NCCL's INFO messages all the same (a paste whose headers were cut,
+     * a logger that re-printed the message alone): "Using network IB", "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM",
+     * "NCCL_SOCKET_IFNAME set by environment to eth0". Then it is read as one, without a host.
+     */
+    private static boolean headerless(LineParser.Parsed p) {
+        String l = p.line.trim();
+        if (l.startsWith("NCCL_") && (l.indexOf(" set by environment to ") > 0 || l.indexOf(" set to ") > 0)) {
+            p.msg = l;
+            return true;
+        }
+        for (String m : MESSAGES) {
+            if (l.startsWith(m)) {
+                p.msg = l;
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
