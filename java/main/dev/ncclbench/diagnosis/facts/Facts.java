@@ -119,7 +119,7 @@ public final class Facts {
                 -> m.kind().equals("nodes") && Integer.parseInt(m.value()) > 1) || elsewhere
                 || Scope.testsHosts(e).size() > 1);
         // one named host and nothing that says more: a network it initialised, without a NET connection line, carries
-        // nothing (a job cut before its connection lines, one process driving several GPUs)
+        // nothing (a job cut before its connection lines, a one-node job whose excerpt shows no job size)
         this.oneHost = !multiNode && (e.hosts().size() == 1 && Scope.ranksShown(e) >= nranks
                 || e.hosts().size() <= 1 && Scope.testsHosts(e).size() == 1 && Scope.testsRankRows(e) >= nranks);
         this.ranksElsewhere = !singleNode && elsewhere ? "the log shows " + Scope.ranksShown(e) + " of " + nranks
@@ -255,8 +255,10 @@ public final class Facts {
     }
 
     /**
-     * A failure line the job went on after (see {@link Survival}): a WARN during its process's init that the process
-     * survived, a warning after teardown, a plugin's WARN NCCL went past.
+     * A failure line the job went on after (see {@link Survival}): its process completed the init it came in, its own
+     * rank made progress after it (a connection, a chosen network, Init COMPLETE) or a results table follows, it came
+     * after teardown, or it is an error return handled elsewhere; never a rendezvous failure, the application's own
+     * error line, a WARN after init, or a line of a rank that never completed its init.
      */
     public boolean survived(Warning w) {
         return survival.survived(w);

@@ -273,13 +273,20 @@ final class RouteJudge {
     }
 
     /**
-     * No path: init failed. Certain only on NCCL's own word (a WARN from its source file); a plugin's or the
+     * No path: init failed. Certain only on NCCL's own word (a WARN from its source file) that the log then shows
+     * travelling up (a later error return of its process, or the application's error line): NCCL goes on after many a
+     * WARN (a device it cannot open, a plugin that fails), and an excerpt may end before it does. A plugin's or the
      * application's line about NCCL may be something NCCL went on after, as TCPX's progress warnings are.
      */
     private static Overall failedInit(Facts f) {
         var w = f.firstFailureWarning();
         boolean own = w != null && !w.ncclFile().isEmpty() && FailureKind.of(w) != FailureKind.PLUGIN;
-        return new Overall(RouteKind.FAILED, own ? "certain" : "likely", own ? "from NCCL's WARN lines"
+        boolean propagated = own && f.failures().stream().anyMatch(x -> x != w && x.source() != null
+                && w.source() != null && x.source().file().equals(w.source().file())
+                && x.source().line() > w.source().line() && (x.pid() < 0 && x.ncclFile().isEmpty()
+                || x.pid() == w.pid() && x.host().equals(w.host())));
+        return new Overall(RouteKind.FAILED, propagated ? "certain" : "likely", propagated ? "from NCCL's WARN lines"
+                + " and the error they raised" : own ? "from NCCL's WARN line; no later line shows it ended the init"
                 : "from a WARN or error line about NCCL that is not NCCL's own", "", List.of());
     }
 
