@@ -43,6 +43,9 @@ public final class Diagnoser {
         if (f.runFailure()) {
             return Health.RUN_FAILED;
         }
+        if (f.initStall().any()) {
+            return Health.INIT_FAILED; // no WARN, but ranks of the job never got through init
+        }
         if (f.path() == RouteKind.UNKNOWN) {
             return Health.NO_EVIDENCE;
         }
@@ -68,6 +71,10 @@ public final class Diagnoser {
     }
 
     private static String reason(Facts f, Health h) {
+        if (h == Health.INIT_FAILED && f.firstFailure().isEmpty()) {
+            return "NCCL's init did not finish: " + f.initStall().sentence() + "; they hung or died in init (or the"
+                    + " log was cut there).";
+        }
         if (h == Health.INIT_FAILED) {
             return "NCCL failed before any collective ran: " + f.firstFailure() + ".";
         }

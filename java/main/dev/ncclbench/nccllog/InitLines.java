@@ -73,7 +73,11 @@ final class InitLines {
         int nranks = (int) Text.intAfter(m, " nranks ", -1);
         int cudaDev = (int) Text.intAfter(m, " cudaDev ", -1);
         String busId = Text.tokenAfter(m, " busId ");
-        acc.rank(new RankInfo(rank, nranks, p.host, p.pid, cudaDev, busId, complete, new SourceRef(file, lineNo)));
+        // the communicator's id ("commId 0x51c2", printed on both init lines since Init START exists): which ranks
+        // belong to one job when several jobs' logs are read together
+        String commId = Text.tokenAfter(m, " commId ");
+        acc.rank(new RankInfo(rank, nranks, p.host, p.pid, cudaDev, busId, commId, complete,
+                new SourceRef(file, lineNo)));
         if (complete) {
             acc.progress(p.host, p.pid, p.dev, file, lineNo, true);
         }

@@ -71,11 +71,11 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
     }
 
     /**
-     * A rank as announced by the init line. device is cudaDev; busId as printed; initComplete says whether
-     * "Init COMPLETE" was seen for it.
+     * A rank as announced by the init line. device is cudaDev; busId as printed; commId as printed ("0x51c2"; ""
+     * where the line has none); initComplete says whether "Init COMPLETE" was seen for it.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record RankInfo(int rank, int nranks, String host, long pid, int cudaDev, String busId,
+    public record RankInfo(int rank, int nranks, String host, long pid, int cudaDev, String busId, String commId,
                            boolean initComplete, SourceRef source) {
     }
 

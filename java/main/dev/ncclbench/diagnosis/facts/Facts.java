@@ -30,6 +30,7 @@ public final class Facts {
     private final List<PairVerdict> pairs;
     private final int nranks;
     private final boolean anyInitComplete;
+    private final InitStall initStall;
     private final Set<String> completedProcesses;
     private final List<Warning> unexplained;
     private final Warning firstFailureWarning;
@@ -73,6 +74,7 @@ public final class Facts {
         this.p2p = List.copyOf(p2p);
         this.rdmaEvidence = List.copyOf(RdmaEvidence.of(e));
         this.anyInitComplete = e.ranks().stream().anyMatch(NcclLogEvidence.RankInfo::initComplete);
+        this.initStall = InitStall.of(e);
         Set<String> completed = new HashSet<>();
         e.ranks().stream().filter(NcclLogEvidence.RankInfo::initComplete).forEach(r -> completed.add(r.host() + ':'
                 + r.pid()));
@@ -242,6 +244,11 @@ public final class Facts {
     /** A failure before any rank completed init. */
     public boolean initFailure() {
         return initFailure;
+    }
+
+    /** Ranks that never completed init while peers of the same job did: the job stopped in init. */
+    public InitStall initStall() {
+        return initStall;
     }
 
     /** A failure after init completed. */
