@@ -109,7 +109,7 @@ final class Ranges {
         }
     }
 
-    /** -f: 0 or more (0 and 1 step by -i). */
+    /** -f: 1 or more (1 steps by -i). nccl-tests reads 0 and negative values as 1: a typo there, refused here. */
     static final class StepFactor implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
@@ -119,8 +119,9 @@ final class Ranges {
             } catch (NumberFormatException e) {
                 throw new TypeConversionException("'" + value + "' is not a long");
             }
-            if (v < 0) {
-                throw new TypeConversionException("must be 0 or more, got " + v);
+            if (v < 1) {
+                throw new TypeConversionException("must be 1 or more, got " + v + ": -f 2 (or more) multiplies each size"
+                        + " by it, -f 1 adds -i to it");
             }
             return v;
         }

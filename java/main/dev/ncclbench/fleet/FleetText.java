@@ -112,15 +112,6 @@ final class FleetText {
     }
 
     static String size(long b) {
-        if (b % (1L << 30) == 0) {
-            return (b >> 30) + "G";
-        }
-        if (b % (1L << 20) == 0) {
-            return (b >> 20) + "M";
-        }
-        if (b % (1L << 10) == 0) {
-            return (b >> 10) + "K";
-        }
-        return b + "B";
+        return dev.ncclbench.spec.Sizes.flag(b);
     }
 }

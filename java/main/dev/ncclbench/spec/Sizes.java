@@ -59,6 +59,16 @@ public final class Sizes {
         return out;
     }
 
+    /** A size as a flag takes it back: "8G", "16M", "64K", else bytes ("8B"). */
+    public static String flag(long bytes) {
+        for (int shift = 30; shift >= 10; shift -= 10) {
+            if (bytes != 0 && bytes % (1L << shift) == 0) {
+                return (bytes >> shift) + "GMK".substring(3 - shift / 10, 4 - shift / 10);
+            }
+        }
+        return bytes + "B";
+    }
+
     /** "8 B", "64 KiB", "1.5 GiB" for human lines (not the table). */
     public static String human(long bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -24,25 +24,39 @@ public record SweepProfile(String command, long minBytes, long maxBytesGpu, long
     }
 
     /**
-     * -b, -e, -f and -i as given (null: not given), resolved: -e's source says whether the user typed it.
+     * -b, -e, -f and -i as given (null: not given), resolved: -e's source says whether the user typed it. A range
+     * nccl-tests would refuse (-b above -e, also the 32M that nccl-tests gives the one not typed) or loop on for ever
+     * (-b 0 with -f 2 or more; -f 1 with -i 0) is refused here, and -e 0, which measures nothing.
      *
-     * @throws IllegalArgumentException when they cannot go together (-b above -e; -f 1 with -i 0), in the user's words
+     * @throws IllegalArgumentException when they cannot go together, one line in the user's words with the fix
      */
     public RunSpec.SizeRange range(Long minGiven, Long maxGiven, Long factorGiven, long stepBytes) {
+        if (maxGiven != null && maxGiven == 0) {
+            throw new IllegalArgumentException("-e 0 sweeps nothing: the largest size must be 1 byte or more (e.g. -e 128M)");
+        }
+        // nccl-tests' rule (common.cu): -b and -e start at 32M each, so the one given alone sweeps from or to 32M
         boolean defaultSweep = !ncclTestsRule || minGiven == null && maxGiven == null;
-        // -e alone: -b is nccl-tests' 32M, or -e when that is smaller (a sweep of one size, never "-b above -e")
-        long min = minGiven != null ? minGiven : defaultSweep ? minBytes : Math.min(Defaults.NCCL_TESTS_BYTES, maxGiven);
-        long max = maxGiven != null ? maxGiven : defaultSweep ? maxBytesGpu : Math.max(min, Defaults.NCCL_TESTS_BYTES);
-        if (minGiven != null && maxGiven == null && min > max) {
-            max = min; // -b alone above the default end: a sweep of that one size
+        long min = minGiven != null ? minGiven : defaultSweep ? minBytes : Defaults.NCCL_TESTS_BYTES;
+        long max = maxGiven != null ? maxGiven : defaultSweep ? maxBytesGpu : Defaults.NCCL_TESTS_BYTES;
+        if (defaultSweep && minGiven != null && maxGiven == null && min > max) {
+            max = min; // preflight's -b alone above its default end: a sweep of that one size
         }
         if (min > max) {
-            throw new IllegalArgumentException("-b " + Sizes.human(min) + " (" + min + " bytes) is above -e "
-                    + Sizes.human(max) + " (" + max + " bytes)");
+            throw new IllegalArgumentException(minGiven != null && maxGiven != null
+                    ? "-b " + Sizes.human(min) + " (" + min + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)"
+                    : (minGiven == null ? "-e " + Sizes.human(max) + " given alone is below -b's " + Sizes.human(min)
+                    : "-b " + Sizes.human(min) + " given alone is above -e's " + Sizes.human(max)) + " (nccl-tests' rule:"
+                    + " the size not given is 32M, and sizes step by -i 1M); give both, e.g. "
+                    + (minGiven == null ? "-b 8 -e " + Sizes.flag(max) + " -f 2" : "-b " + Sizes.flag(min) + " -e "
+                    + Sizes.flag(min) + " for that one size"));
         }
         long factor = factorGiven != null ? factorGiven : defaultSweep ? stepFactor : Defaults.STEP_FACTOR;
+        if (factor > 1 && min == 0 && min < max) {
+            throw new IllegalArgumentException("-b 0 with -f " + factor + " never grows (0 x " + factor + " is 0): start at"
+                    + " -b 1 or more, e.g. -b 8");
+        }
         if (factor <= 1 && stepBytes <= 0 && min < max) {
-            throw new IllegalArgumentException("-i must be above 0 when -f is 1 or less, or the sweep would not advance");
+            throw new IllegalArgumentException("-i must be above 0 when -f is 1, or the sweep would not advance");
         }
         return new RunSpec.SizeRange(min, max, maxGiven != null ? MaxBytesSource.FLAG : MaxBytesSource.DEFAULT, factor,
                 stepBytes);

@@ -28,18 +28,39 @@ class SweepSizesTest {
 
     @Test
     void defaultsAsNcclTestsHasThem() {
-        RunSpec e = resolve("-e", "16M");
-        assertEquals(16L << 20, e.minBytes(), "-e alone below 32M: one size, not '-b above -e'");
-        assertEquals(16L << 20, e.maxBytes());
+        RunSpec e = resolve("-e", "64M");
+        assertEquals(32L << 20, e.minBytes(), "-e alone: -b is nccl-tests' 32M");
+        assertEquals(1, e.stepFactor(), "and the step nccl-tests' -i 1M");
+        assertEquals(33, e.sizes().size(), "+1M steps from 32M to 64M");
         RunSpec b = resolve("-b", "1M");
         assertEquals(32L << 20, b.maxBytes(), "-b alone: -e is nccl-tests' 32M");
         assertEquals(32, b.sizes().size(), "+1M steps from 1M to 32M");
-        RunSpec big = resolve("-b", "256M");
-        assertEquals(256L << 20, big.maxBytes(), "-b above 32M alone: a sweep of that one size");
         RunSpec all = resolve();
         assertEquals(8, all.minBytes());
         assertEquals(8L << 30, all.maxBytes());
         assertEquals(2, all.stepFactor());
+    }
+
+    /**
+     * What nccl-tests refuses ("invalid sizes for 'minbytes' and 'maxbytes'": -e alone below its 32M -b, -b alone above
+     * its 32M -e) is refused, with the command line that does what was meant; so is what it loops on for ever (-b 0
+     * with -f 2) and -e 0, which measures nothing. A new user's `-e 1M` was a one-row sweep without a word.
+     */
+    @Test
+    void rangesNcclTestsRefusesOrNeverEndsAreRefusedWithTheFix() {
+        assertRefused("-e 1 MiB given alone is below -b's 32 MiB", "e.g. -b 8 -e 1M -f 2", "-e", "1M");
+        assertRefused("-b 256 MiB given alone is above -e's 32 MiB", "-b 256M -e 256M for that one size", "-b", "256M");
+        assertRefused("-e 0 sweeps nothing", "-e 128M", "-e", "0");
+        assertRefused("-e 0 sweeps nothing", "-e 128M", "-b", "0", "-e", "0");
+        assertRefused("-b 0 with -f 2 never grows", "-b 8", "-b", "0", "-e", "1M", "-f", "2");
+        assertEquals(List.of(0L, 1L << 20), resolve("-b", "0", "-e", "1M").sizes(), "-b 0 adding -i: nccl-tests' 0, 1M");
+    }
+
+    private static void assertRefused(String says, String fix, String... args) {
+        dev.ncclbench.NcclbenchException e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.ncclbench.NcclbenchException.class, () -> resolve(args), String.join(" ", args));
+        assertEquals(2, e.exitCode().code, e.getMessage());
+        assertTrue(e.getMessage().contains(says) && e.getMessage().contains(fix), e.getMessage());
     }
 
     private String sweep(String... args) {
