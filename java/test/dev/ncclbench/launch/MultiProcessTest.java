@@ -223,6 +223,48 @@ public class MultiProcessTest {
         assertTrue(out("term").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("term"));
     }
 
+    /**
+     * A first Ctrl-C mid-size, while the ranks check a large size's results (-c 20 at 32 MiB: 40 checks of 8M
+     * elements), stops the run soon with the rows measured (status interrupted, exit 130) and says at which size it
+     * stopped. A check ran on after the signal until its end (17 s at 256 MiB on a busy machine); the time is
+     * printed, not asserted: AbortedWorkTest holds the check to the abort.
+     */
+    @Test
+    void aFirstSigintMidSizeStopsSoonKeepingTheRowsMeasured() throws Exception {
+        Assumptions.assumeFalse(sigintIgnored(), "SIGINT is ignored in this test's process (a shell without job control"
+                + " started it in the background), and its children inherit that");
+        Path json = dir.resolve("int.json");
+        // 32 MiB: its buffers fit the child's -Xmx384m (else -e is lowered and the sweep has one size)
+        Process p = start("int", sweep("--backend", "socket", "--ranks", "2", "-b", "1M", "-e", "32M", "-f", "32",
+                "-n", "4", "-w", "0", "-c", "20", "--json", json.toString()), cleanEnv());
+        awaitFirstRow(ResultFiles.journalOf(json), List.of(p), "int");
+        long signalled = System.nanoTime();
+        assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+        int code = exit(p, 60, "the sweep after its first SIGINT");
+        System.out.printf("MultiProcessTest: stopped %.1f s after SIGINT in the 32 MiB row's checks%n",
+                (System.nanoTime() - signalled) / 1e9);
+        assertEquals(130, code, err("int"));
+        String err = err("int");
+        assertTrue(err.contains("SIGINT: stopping; the rows measured so far are kept"), err);
+        assertTrue(err.matches("(?s).*stopped by SIGINT at '#\\d+ all_reduce 32 MiB (out-of-place|in-place)'.*"),
+                "names the size it stopped in: " + err);
+        assertFalse(err.contains("\tat "), "no stack trace: " + err);
+        ResultDocument doc = ResultFiles.read(json);
+        assertEquals("interrupted", doc.status());
+        assertEquals(List.of(1L << 20), doc.rows().stream().map(ResultRow::sizeBytes).toList(), "the 1 MiB row is kept");
+        assertTrue(out("int").contains("# Collective test stopped: all_reduce_perf (interrupted)"), out("int"));
+    }
+
+    /** Whether SIGINT is ignored in this process (SigIgn of /proc/self/status), as its children would inherit. */
+    private static boolean sigintIgnored() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseLong(line.substring(7).trim(), 16) & (1L << 1)) != 0; // SIGINT is 2: bit 1
+            }
+        }
+        return false;
+    }
+
     /** A size that cannot fit one rank's memory: that rank says so with the -e that fits, and every rank stops at once. */
     @Test
     void aSizeThatCannotFitOneRanksMemoryStopsEveryRankNamingIt() throws Exception {

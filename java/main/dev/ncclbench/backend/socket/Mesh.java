@@ -147,7 +147,8 @@ final class Mesh implements AutoCloseable {
         }
     }
 
-    private void requireNotAborted() {
+    /** Fails once the mesh is aborted: also called between pieces of a rank's own long work (fill, check). */
+    void requireNotAborted() {
         if (aborted) {
             throw new BackendException(ExitCode.RUN_FAILED, "rank " + rank + ": the socket mesh was aborted earlier", null);
         }
