@@ -25,7 +25,8 @@ import java.util.function.Supplier;
  */
 final class SweepOptions {
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Minimum size (default: 8 B; 32M with -e given alone, as nccl-tests)")
+            description = "Minimum size (default: 8 B; 32M with -e given alone, as nccl-tests, and then the sizes step by"
+            + " -i 1M: -e 1G alone is 993 sizes; a sweep of 5 min or more says how long before it starts)")
     Long minBytes;
 
     @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", converter = SizeConverter.class,

@@ -149,6 +149,15 @@ public final class SweepRunner {
         if (launch.size() == 1) {
             checkBeforeTheSweep(backend, spec, world, notes);
         }
+        String length = SweepLength.note(spec, backend.capabilities().contains(Capability.DEVICE_TIMING), groupSize);
+        if (length != null) {
+            // before it starts, on stderr too: a table sent to a file says it only there
+            notes.add(length);
+            if (launch.rank() == 0) {
+                err.println("ncclbench: " + length);
+                err.flush();
+            }
+        }
 
         try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis(),
                 MeasuredFlags.of(asked))) {

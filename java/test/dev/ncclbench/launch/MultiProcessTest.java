@@ -59,14 +59,11 @@ public class MultiProcessTest {
     // ---- launching ----
 
     public static String javaCommand() {
-        return ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return dev.ncclbench.ChildJvm.javaCommand();
     }
 
-    /** The real class path: surefire forks with a manifest-only jar and says the real one here. */
     public static String classPath() {
-        String cp = System.getProperty("surefire.test.class.path");
-        return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
+        return dev.ncclbench.ChildJvm.classPath();
     }
 
     static List<String> jvm() {
@@ -75,7 +72,7 @@ public class MultiProcessTest {
 
     /** {@code java -Xmx<heap> ... dev.ncclbench.cli.Main}: a child ncclbench on this test's class path, with this heap. */
     public static List<String> jvm(String heap) {
-        return List.of(javaCommand(), "-Xmx" + heap, "-XX:+UseSerialGC", "-cp", classPath(), "dev.ncclbench.cli.Main");
+        return dev.ncclbench.ChildJvm.jvm(heap);
     }
 
     /** The surrounding environment without any launcher's variables: each test sets its own. */
