@@ -19,4 +19,9 @@ public record CliRun(int code, String out, String err) {
     public static CliRun cli(List<String> args) {
         return cli(args.toArray(String[]::new));
     }
+
+    /** The table with each header note whole again: the table wraps a long note onto lines starting "#   ". */
+    public static String unwrapped(String table) {
+        return table.replace("\n#   ", " ");
+    }
 }

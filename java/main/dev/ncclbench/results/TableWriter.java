@@ -128,6 +128,7 @@ final class TableWriter implements ResultSink {
         // nccl-tests prints its own version line here ("# nccl-tests version ..."); this is ours, and it says which
         // backend runs and why (backend_reason), as the sweep's stderr line does
         boolean why = run.backendReason() != null && !run.backendReason().isBlank();
+        // one line whatever its length: what `grep '^# ncclbench version'` finds (and the sweep's first stderr line)
         comment("ncclbench version " + run.toolVersion() + " backend " + run.backend()
                 + (why ? " (" + run.backendReason() + ")" : ""));
         out.print("# Collective test starting: " + collective + "_perf\n");
@@ -160,7 +161,7 @@ final class TableWriter implements ResultSink {
         }
         if (run.notes() != null) {
             for (String note : run.notes()) {
-                comment(note);
+                note(note);
             }
         }
         out.print("#\n");
@@ -292,6 +293,41 @@ final class TableWriter implements ResultSink {
         }
         // nccl-tests ends with writeErrors(), an empty line when NCCL reported no error.
         out.print("\n");
+    }
+
+    /**
+     * A header note, wrapped at a space to lines no wider than the table's rows ({@value #WIDTH}), each continued on a
+     * line of its own starting "#   ": notes of 400 and 700 characters were one terminal line each. The result's JSON
+     * keeps each note whole.
+     */
+    private void note(String text) {
+        comment(wrap(text, WIDTH - 2, "  "));
+    }
+
+    /** What a row of the table takes without -I and -S (119 characters), and so a note at most. */
+    static final int WIDTH = 120;
+
+    /** {@code text} with a line break and {@code indent} put at the last space before each {@code width}. */
+    static String wrap(String text, int width, String indent) {
+        StringBuilder out = new StringBuilder();
+        int lineStart = 0;
+        int lastSpace = -1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                lineStart = out.length() + 1;
+                lastSpace = -1;
+            } else if (c == ' ') {
+                lastSpace = out.length();
+            }
+            out.append(c);
+            if (out.length() - lineStart > width && lastSpace > lineStart) {
+                out.replace(lastSpace, lastSpace + 1, "\n" + indent);
+                lineStart = lastSpace + 1;
+                lastSpace = -1;
+            }
+        }
+        return out.toString();
     }
 
     /** Our own text as comment lines: one "# " line per line of text, so no parser ever sees it as a row. */

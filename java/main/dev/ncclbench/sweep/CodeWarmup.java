@@ -85,20 +85,15 @@ final class CodeWarmup {
         this.budget = budget;
     }
 
-    /** For the result's header. */
+    /** For the result's header: what it costs and why, in short; the whole story in docs/benchmarks.md#codewarmup. */
     static String note() {
-        return "the code paths are warmed (JIT) before each collective's first timed size, whatever -w: "
-                + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") in and out of place at the first size"
-                + " (from " + Sizes.human(STAND_IN_FROM_BYTES) + " at a smaller size on"
-                + " the same code path, with calls at the first size between them), as long at every 16x step and the"
-                + " largest size up to " + Sizes.human(MIXED_BYTES) + " between them, " + FEW_CALLS + " or more up to "
-                + Sizes.human(LARGEST_BYTES) + ", then more until the compiler is idle (the ranks sleep while it"
-                + " compiles); at most "
-                + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000 + " ms;"
-                + " then the sweep's own loops once, untimed, while they are cheap (about "
-                + (long) (REHEARSAL_US / 1000) + " ms in all); before each timed loop up to " + Sizes.human(SweepEngine.AWAKE_BYTES)
-                + ", after the start barrier, untimed calls for about " + (long) SweepEngine.AWAKE_US + " us (at most "
-                + SweepEngine.AWAKE_MAX_CALLS + ") so that every rank's CPU is awake when the clock starts";
+        return "the code paths are warmed (JIT) before each collective's first timed size, whatever -w: in and out of place,"
+                + " " + CALLS_PER_ITER + " calls per -n iteration (at most " + MIN_CALLS + ") at the first size and a few at"
+                + " every 16x step up to " + Sizes.human(LARGEST_BYTES) + ", until the compiler is idle, within "
+                + BUDGET_PER_ITER_NANOS / 1_000_000 + " ms per -n iteration and " + BUDGET_NANOS / 1_000_000_000 + " s;"
+                + " then the sweep's own loops once, untimed (about " + (long) (REHEARSAL_US / 1000) + " ms); before each"
+                + " timed loop up to " + Sizes.human(SweepEngine.AWAKE_BYTES) + ", untimed calls for about "
+                + (long) SweepEngine.AWAKE_US + " us so that every rank's CPU is awake (docs/benchmarks.md#codewarmup)";
     }
 
     /**
