@@ -284,6 +284,11 @@ final class TableWriter implements ResultSink {
         out.print("#\n");
         out.print("# Collective test concluded: " + collective + "_perf\n");
         out.print("#\n");
+        String footnote = iMinAboveTime(tableRows, run.spec());
+        if (footnote != null) {
+            note(footnote);
+            out.print("#\n");
+        }
         List<String> verdictLines = VerdictSummary.lines(tableRows);
         for (String line : verdictLines) {
             comment("Path: " + line);
@@ -328,6 +333,32 @@ final class TableWriter implements ResultSink {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * -I 1: why i_min can be above the time column, said under a table where it is. Not a fault, and nccl-tests' rule
+     * too: the time is each rank's whole loop over -n, combined over ranks by -a (the mean by default); each i_*
+     * iteration is the slowest rank's (ReduceProcessMaxIterTimes), and the ranks take turns being slowest. Null when
+     * no row has it, and under -C (the column is then the host's time to issue the calls).
+     */
+    static String iMinAboveTime(List<ResultRow> rows, RunSpec spec) {
+        if (spec == null || spec.perIterTiming() == 0 || spec.ncclTests().reportCputime() != 0) {
+            return null;
+        }
+        long above = rows.stream().filter(r -> above(r.outOfPlace(), r.samplesOutOfPlace())
+                || above(r.inPlace(), r.samplesInPlace())).count();
+        if (above == 0) {
+            return null;
+        }
+        String[] combined = {"rank 0's", "the ranks' mean", "the ranks' least", "the ranks' greatest"};
+        return "i_min is above time in " + above + " of " + rows.size() + " rows, as it can be in nccl-tests: time is each"
+                + " rank's whole loop over -n, then " + combined[Math.max(0, Math.min(3, spec.average()))] + " (-a "
+                + spec.average() + "); each i_* iteration is the slowest rank's, and the ranks take turns being slowest"
+                + " (one that starts a call late waits least)";
+    }
+
+    private static boolean above(Measurement m, SampleStats s) {
+        return m != null && s != null && s.count() > 0 && s.minUs() > m.timeUs();
     }
 
     /** Our own text as comment lines: one "# " line per line of text, so no parser ever sees it as a row. */

@@ -40,14 +40,40 @@ class TableWriterPerIterTest {
     }
 
     static String render(int timestamps, int cputime) {
+        return render(timestamps, cputime, rows());
+    }
+
+    static String render(int timestamps, int cputime, List<ResultRow> rows) {
         StringWriter text = new StringWriter();
         TableWriter sink = new TableWriter(new PrintWriter(text), IterationClock.HOST, NOON);
         sink.beginRun(run(timestamps, cputime));
         sink.beginCollective("all_reduce");
-        rows().forEach(sink::row);
+        rows.forEach(sink::row);
         sink.endCollective("all_reduce");
         sink.finish("ok", null);
         return text.toString();
+    }
+
+    /**
+     * -I 1's i_min above the row's time, which a user met with no word why: said under the table where it happens
+     * (nccl-tests' rule: the time is the ranks' mean of whole loops, each i_* iteration the slowest rank's), not where
+     * it does not, and not under -C, whose column is another time.
+     */
+    @Test
+    void iMinAboveTheTimeIsExplainedUnderTheTableWhereItHappens() {
+        List<ResultRow> rows = new java.util.ArrayList<>(rows());
+        ResultRow r = rows.get(1);
+        double t = r.outOfPlace().timeUs();
+        SampleStats slowest = new SampleStats(20, t * 1.1, t * 1.2, t * 1.4, t * 1.5, t * 1.25, 9.0,
+                List.of(t * 1.1, t * 1.2, t * 1.5));
+        rows.set(1, new ResultRow(r.collective(), r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), r.outOfPlace(),
+                r.inPlace(), slowest, r.samplesInPlace(), r.verdict()));
+        String text = dev.ncclbench.CliRun.unwrapped(render(0, 0, rows));
+        assertTrue(text.contains("# i_min is above time in 1 of " + rows.size() + " rows, as it can be in nccl-tests: time"
+                + " is each rank's whole loop over -n, then the ranks' mean (-a 1); each i_* iteration is the slowest"
+                + " rank's"), text);
+        assertTrue(!render(0, 0).contains("i_min is above"), "no row has it: no word");
+        assertTrue(!render(0, 1, rows).contains("i_min is above"), "-C 1: the column is the time to issue the calls");
     }
 
     @Test
