@@ -14,7 +14,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // a reader that goes away (`| head`) ends the output, not the command: StandardOutput
+        System.exit(run(args, new PrintWriter(StandardOutput.of(), true), new PrintWriter(System.err, true)));
     }
 
     /**
@@ -60,9 +61,9 @@ public final class Main {
         int code = cl.execute(args);
         out.flush();
         // a PrintWriter keeps its write errors to itself: `gate --json > /dev/full` must not end 0 with nothing written
+        // (a closed pipe is no error: StandardOutput drops the rest)
         if (out.checkError() && code == ExitCode.OK.code) {
-            err.println("ncclbench: cannot write to standard output (a full disk or a closed pipe): the output is"
-                    + " incomplete");
+            err.println("ncclbench: cannot write to standard output (is the disk full?): the output is incomplete");
             code = ExitCode.INTERNAL.code;
         }
         err.flush();
