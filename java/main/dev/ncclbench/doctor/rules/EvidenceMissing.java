@@ -23,7 +23,7 @@ public final class EvidenceMissing extends BaseRule<HostSnapshot> {
         for (Problem p : s.problems()) {
             out.add(finding(Severity.WARNING, p.collector() + " (" + p.what() + "): " + p.detail(),
                     "The checks that need this evidence could not run; doctor does not count them as passed.",
-                    List.of(p.what() + ": " + p.detail()), List.of("run doctor as root, or re-capture with scripts/capture-host.sh"),
+                    List.of(p.what() + ": " + p.detail()), p.remedy() == null ? List.of() : List.of(p.remedy()),
                     References.NCCLBENCH));
         }
         return out;

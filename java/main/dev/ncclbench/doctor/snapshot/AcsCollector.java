@@ -60,7 +60,7 @@ final class AcsCollector {
             }
         }
         if (denied && out.isEmpty()) {
-            files.problem(NAME, "lspci -vvv", "capabilities printed as <access denied>: run doctor as root to check ACS");
+            files.denied(NAME, "lspci -vvv", "capabilities printed as <access denied>: ACS redirect was not checked");
         }
         return out;
     }
@@ -74,16 +74,19 @@ final class AcsCollector {
             p.getOutputStream().close();
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                files.problem(NAME, "lspci -vvv", "did not finish in 20 s: ACS redirect was not checked");
+                files.problem(NAME, "lspci -vvv", "did not finish in 20 s: ACS redirect was not checked",
+                        "run lspci -vvv by hand to see where it stops");
                 return null;
             }
             if (p.exitValue() != 0) {
-                files.problem(NAME, "lspci -vvv", "exited " + p.exitValue() + ": ACS redirect was not checked");
+                files.problem(NAME, "lspci -vvv", "exited " + p.exitValue() + ": ACS redirect was not checked",
+                        "run lspci -vvv by hand to see why");
                 return null;
             }
             return Files.readString(tmp, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            files.problem(NAME, "lspci -vvv", "lspci is not installed (apt-get install pciutils): ACS redirect was not checked");
+            files.problem(NAME, "lspci -vvv", "lspci is not installed: ACS redirect was not checked",
+                    "install pciutils (apt-get install pciutils, dnf install pciutils), then run doctor again");
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -20,21 +20,42 @@ public final class HostFiles {
     /** Extra outputs a capture carries (ip -j addr, lspci -vvv, the environment) under the root. */
     public static final String EXTRAS = "ncclbench";
 
+    /** Said where root was refused too: telling root to run as root was no help. */
+    static final String ROOT_REFUSED = "root was refused too (a container without the capability, or a security module):"
+            + " run doctor on the host itself, or capture it there with scripts/capture-host.sh";
+
     private final Path root;
     private final boolean live;
+    /** This process runs as root (a live host only): a refusal is then no matter of running as root. */
+    private final boolean asRoot;
     private final List<Problem> problems = new ArrayList<>();
 
-    private HostFiles(Path root, boolean live) {
+    HostFiles(Path root, boolean live, boolean asRoot) {
         this.root = root;
         this.live = live;
+        this.asRoot = asRoot;
     }
 
     public static HostFiles live() {
-        return new HostFiles(Path.of("/"), true);
+        return new HostFiles(Path.of("/"), true, effectiveUid() == 0);
     }
 
     public static HostFiles capture(Path root) {
-        return new HostFiles(root.toAbsolutePath().normalize(), false);
+        return new HostFiles(root.toAbsolutePath().normalize(), false, false);
+    }
+
+    /** The effective uid of this process, from /proc/self/status ("Uid: real effective saved fs"); -1 unknown. */
+    static long effectiveUid() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+                if (line.startsWith("Uid:")) {
+                    return Long.parseLong(line.substring(4).strip().split("\\s+")[1]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or a /proc without it: unknown
+        }
+        return -1;
     }
 
     public boolean isLive() {
@@ -50,7 +71,17 @@ public final class HostFiles {
     }
 
     void problem(String collector, String what, String detail) {
-        problems.add(new Problem(collector, what, detail));
+        problem(collector, what, detail, live ? null : "re-capture the host with scripts/capture-host.sh");
+    }
+
+    void problem(String collector, String what, String detail, String remedy) {
+        problems.add(new Problem(collector, what, detail, remedy));
+    }
+
+    /** {@code what} could not be read for want of permission: the remedy depends on who was refused. */
+    void denied(String collector, String what, String detail) {
+        problem(collector, what, detail, !live ? "re-capture the host as root with scripts/capture-host.sh"
+                : asRoot ? ROOT_REFUSED : "run doctor as root (sudo): this user may not read it");
     }
 
     /** The path of an absolute host path ("/sys/class/net") under the root. */
@@ -74,7 +105,7 @@ public final class HostFiles {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (AccessDeniedException e) {
-            problem(collector, hostPath, "permission denied");
+            denied(collector, hostPath, "permission denied");
             return Optional.empty();
         } catch (IOException | java.io.UncheckedIOException e) {
             // sysfs answers EINVAL for attributes a driver does not implement (speed of a down link): no value
@@ -97,7 +128,7 @@ public final class HostFiles {
                 }
             }
         } catch (AccessDeniedException e) {
-            problem(collector, hostPath, "permission denied");
+            denied(collector, hostPath, "permission denied");
         } catch (IOException e) {
             problem(collector, hostPath, e.getMessage());
         }
