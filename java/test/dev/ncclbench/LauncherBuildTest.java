@@ -77,6 +77,46 @@ class LauncherBuildTest {
         assertPlain(r);
     }
 
+    /**
+     * A build of a minute or two names its steps as they come, on its one line (a first run printed one line during a
+     * 73 s build and looked hung); the tests are not compiled (a third of the build); and the jar is told its checkout,
+     * so that one run with NCCLBENCH_JAR from elsewhere still finds the checkout's deps/nccl (env and probe missed it).
+     * A project the size of one class, built by the real Maven.
+     */
+    @Test
+    void theBuildNamesItsStepsAndTheJarIsToldItsCheckout(@TempDir Path dir) throws Exception {
+        Path c = checkout(dir.resolve("clone"), "<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId>"
+                + "<artifactId>t</artifactId><version>1</version>"
+                + "<properties><maven.compiler.release>17</maven.compiler.release></properties>"
+                + "<build><finalName>ncclbench</finalName><plugins>"
+                + "<plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>"
+                + "<plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.2</version></plugin>"
+                + "<plugin><artifactId>maven-jar-plugin</artifactId><version>2.4</version><configuration><archive><manifest>"
+                + "<mainClass>Hello</mainClass></manifest></archive></configuration></plugin>"
+                + "</plugins></build></project>\n");
+        Files.createDirectories(c.resolve("src/main/java"));
+        Files.writeString(c.resolve("src/main/java/Hello.java"), "public class Hello { public static void main(String[] a)"
+                + " { System.out.println(\"basedir=\" + System.getProperty(\"ncclbench.basedir\") + \" args=\""
+                + " + String.join(\",\", a)); } }\n");
+        Files.createDirectories(c.resolve("src/test/java"));
+        Files.writeString(c.resolve("src/test/java/Broken.java"), "this does not compile\n");
+        Run r = run(dir, List.of("bash", c.resolve("scripts/ncclbench").toString(), "env"));
+        assertEquals(0, r.code(), r.text());
+        assertPlain(r);
+        List<String> lines = r.text().lines().toList();
+        assertTrue(lines.get(0).matches("ncclbench: building target/ncclbench.jar \\(once, until the sources change;"
+                + " Maven's output in target/build.log\\) \\.\\.\\. compiling Java \\.\\.\\. built in \\d+ s"), r.text());
+        assertEquals("basedir=" + c + " args=env", lines.get(lines.size() - 1), r.text());
+        Path elsewhere = Files.copy(c.resolve("target/ncclbench.jar"), dir.resolve("ncclbench.jar"));
+        ProcessBuilder withJar = new ProcessBuilder("bash", c.resolve("scripts/ncclbench").toString(), "probe")
+                .directory(dir.toFile()).redirectErrorStream(true);
+        withJar.environment().put("NCCLBENCH_JAR", elsewhere.toString());
+        Process p = withJar.start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("basedir=" + c + " args=probe", said.strip(), "the checkout, though the jar lies elsewhere");
+    }
+
     @Test
     void aFailedBuildIsOurLineThenMavensWords(@TempDir Path dir) throws Exception {
         Path c = checkout(dir, "<project><modelVersion>4.0.0</modelVersion></project>\n");

@@ -7,6 +7,7 @@ import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.DoctorText;
 import dev.ncclbench.doctor.HostComparison;
+import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
@@ -90,8 +91,8 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
             throw NcclbenchException.usage("--probe-nccl runs the real NCCL on this host: it cannot judge a saved or captured one");
         }
         if (Boolean.TRUE.equals(probe) && !NativeLibraries.find().nccl().present()) {
-            throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found (pip install nvidia-nccl-cu13,"
-                    + " set NCCL_HOME, or run scripts/fetch-nccl.sh)");
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found ("
+                    + Missing.ncclSourcesLine() + ")");
         }
         OutputTarget.check("--save", save);
         PrintWriter out = spec.commandLine().getOut();

@@ -2,6 +2,7 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
@@ -44,8 +45,8 @@ public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
         if (library == null) {
             NativeLibraries.Found f = NativeLibraries.find().nccl();
             if (!f.present()) {
-                throw new NcclbenchException(ExitCode.ENVIRONMENT, "no NCCL: libnccl.so.2 not found; pip install nvidia-nccl-cu13,"
-                        + " set NCCL_HOME, or run scripts/fetch-nccl.sh");
+                throw new NcclbenchException(ExitCode.ENVIRONMENT, "no NCCL: libnccl.so.2 not found; "
+                        + Missing.ncclSourcesLine());
             }
             library = f.path();
         }

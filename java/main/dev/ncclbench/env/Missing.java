@@ -43,12 +43,41 @@ public final class Missing {
     }
 
     public static Finding noNccl() {
+        List<String> remedy = new ArrayList<>(ncclSources());
+        remedy.add("on a machine without a GPU use --backend socket");
         return new Finding(NO_NCCL, Severity.ERROR, "NCCL (libnccl.so.2) not found",
                 "Searched NCCL_HOME, LD_LIBRARY_PATH, ldconfig, CUDA_HOME, /usr/local/cuda, system folders and python"
-                        + " site-packages nvidia/nccl/lib.", List.of(),
-                List.of("pip install nvidia-nccl-cu13 (PyTorch's NCCL)",
-                        "or set NCCL_HOME to the folder holding lib/libnccl.so.2", "or run scripts/fetch-nccl.sh",
-                        "on a machine without a GPU use --backend socket"), References.NCCLBENCH);
+                        + " site-packages nvidia/nccl/lib" + (NativeLibraries.projectDir() == null ? "" : ", the checkout's"
+                        + " deps/nccl/lib") + ".", List.of(), remedy, References.NCCLBENCH);
+    }
+
+    /**
+     * Where to get libnccl.so.2, in the order to try: the checkout's scripts/fetch-nccl.sh only from a checkout that
+     * has it (the bundle advised it, and carries none).
+     */
+    public static List<String> ncclSources() {
+        return ncclSources(NativeLibraries.projectDir());
+    }
+
+    /** @param checkout the checkout this runs from, or null (a bundle, a jar on its own) */
+    static List<String> ncclSources(java.nio.file.Path checkout) {
+        List<String> out = new ArrayList<>(List.of("pip install nvidia-nccl-cu13 (PyTorch's NCCL)",
+                "or set NCCL_HOME to the folder holding lib/libnccl.so.2"));
+        java.nio.file.Path fetch = checkout == null ? null : checkout.resolve("scripts").resolve("fetch-nccl.sh");
+        if (fetch != null && java.nio.file.Files.isRegularFile(fetch)) {
+            out.add("or run " + fetch + " (into the checkout's deps/nccl)");
+        }
+        return out;
+    }
+
+    /** {@link #ncclSources} as one clause: "pip install ..., set NCCL_HOME ... or run ...". */
+    public static String ncclSourcesLine() {
+        return ncclSourcesLine(NativeLibraries.projectDir());
+    }
+
+    static String ncclSourcesLine(java.nio.file.Path checkout) {
+        List<String> plain = ncclSources(checkout).stream().map(x -> x.startsWith("or ") ? x.substring(3) : x).toList();
+        return String.join(", ", plain.subList(0, plain.size() - 1)) + " or " + plain.get(plain.size() - 1);
     }
 
     public static Finding unloadable(String path, String dlError) {

@@ -28,6 +28,26 @@ class MissingTest {
                 Missing.line(f.get(2)));
     }
 
+    /**
+     * Where to get NCCL is said as it is where ncclbench runs: a checkout's scripts/fetch-nccl.sh (by its path, from
+     * any folder), never to a bundle, which carries none (it advised it anyway).
+     */
+    @Test
+    void fetchNcclIsAdvisedOnlyWhereItIs(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path bundle = dir.resolve("ncclbench-0.1.0");
+        java.nio.file.Files.createDirectories(bundle.resolve("scripts"));
+        assertEquals("pip install nvidia-nccl-cu13 (PyTorch's NCCL) or set NCCL_HOME to the folder holding"
+                + " lib/libnccl.so.2", Missing.ncclSourcesLine(bundle));
+        assertEquals(Missing.ncclSourcesLine(bundle), Missing.ncclSourcesLine(null), "a jar on its own");
+        Path checkout = dir.resolve("clone");
+        java.nio.file.Files.createDirectories(checkout.resolve("scripts"));
+        java.nio.file.Files.writeString(checkout.resolve("scripts/fetch-nccl.sh"), "#!/bin/sh\n");
+        assertEquals("pip install nvidia-nccl-cu13 (PyTorch's NCCL), set NCCL_HOME to the folder holding lib/libnccl.so.2"
+                + " or run " + checkout.resolve("scripts/fetch-nccl.sh") + " (into the checkout's deps/nccl)",
+                Missing.ncclSourcesLine(checkout));
+        assertTrue(Missing.ncclSources(null).stream().noneMatch(r -> r.contains("fetch-nccl")));
+    }
+
     @Test
     void nothingMissingIsAnEmptyList() {
         NativeLibraries.Found here = new NativeLibraries.Found("x", Path.of("/x"), "test", List.of());
