@@ -29,6 +29,11 @@ public final class RecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!Files.exists(journal)) {
+            // a second recover: the result file says where the journal went
+            String gone = ResultFiles.journalGone(journal);
+            throw NcclbenchException.usage(gone != null ? gone : journal + " does not exist");
+        }
         if (!Files.isRegularFile(journal)) {
             throw NcclbenchException.usage(journal + " is not a file");
         }

@@ -64,6 +64,36 @@ public final class ResultFiles {
     }
 
     /**
+     * Why there is no journal at {@code journal}, as its result file tells: recovered already (a second recover), or
+     * the run finished and folded it in. Null when nothing there says.
+     */
+    public static String journalGone(Path journal) {
+        String name = journal.getFileName() == null ? "" : journal.getFileName().toString();
+        if (!name.endsWith(JOURNAL_SUFFIX) || name.length() == JOURNAL_SUFFIX.length()) {
+            return null;
+        }
+        Path file = journal.resolveSibling(name.substring(0, name.length() - JOURNAL_SUFFIX.length()));
+        ResultDocument doc;
+        try {
+            doc = Files.isRegularFile(file) ? read(file) : null;
+        } catch (IOException e) {
+            return null;
+        }
+        if (doc == null) {
+            return null;
+        }
+        boolean recovered = doc.error() != null && doc.error().startsWith(recoveredFrom(journal));
+        int rows = doc.rows() == null ? 0 : doc.rows().size();
+        return journal + " is gone: " + (recovered ? "it was already recovered into " + file
+                : "its run finished, and its result is " + file) + " (status " + doc.status() + ", " + rows
+                + (rows == 1 ? " row)" : " rows)");
+    }
+
+    private static String recoveredFrom(Path journal) {
+        return "recovered from " + journal.getFileName() + ":";
+    }
+
+    /**
      * Turns the journal of a run that never finished into a document with status "incomplete", written
      * atomically beside it (the journal's name without ".partial"), and deletes the journal. A torn last
      * line (the crash came mid-write) is dropped. When the document already holds this run (the crash came after
@@ -133,7 +163,7 @@ public final class ResultFiles {
                         + (Files.isRegularFile(file) ? ", or --force to replace it" : ""));
             }
         }
-        String error = "recovered from " + journal.getFileName() + ": the run stopped before finishing; "
+        String error = recoveredFrom(journal) + " the run stopped before finishing; "
                 + rows.size() + " rows kept" + (dropped > 0 ? ", " + dropped + " unreadable lines dropped" : "");
         ResultDocument doc = header.finished(ResultDocument.INCOMPLETE, error, null, rows);
         writeAtomically(file, doc);

@@ -164,6 +164,36 @@ class JsonResultWriterTest {
         assertEquals("2025-01-02T03:04:05Z", doc.startedAt());
     }
 
+    /**
+     * `ncclbench recover F.partial` twice: the second says where the rows went ("is not a file", it said), exit 2
+     * as for any path that is not there; and so does a journal name typed for a run that finished.
+     */
+    @Test
+    void aSecondRecoverSaysTheJournalWasRecoveredAlready() throws IOException {
+        Path file = dir.resolve("r.json");
+        ResultSink sink = ResultSinks.json(file, CLOCK);
+        sink.beginRun(Fixtures.run(List.of("all_reduce"), 1));
+        Fixtures.allReduceRows().subList(0, 2).forEach(sink::row);
+        Path journal = ResultFiles.journalOf(file);
+        dev.ncclbench.CliRun first = dev.ncclbench.CliRun.cli("recover", journal.toString());
+        assertEquals(0, first.code(), first.err());
+        dev.ncclbench.CliRun again = dev.ncclbench.CliRun.cli("recover", journal.toString());
+        assertEquals(2, again.code(), again.err());
+        assertEquals("ncclbench: " + journal + " is gone: it was already recovered into " + file
+                + " (status incomplete, 2 rows)\n", again.err());
+
+        Path done = dir.resolve("done.json");
+        ResultSink finished = ResultSinks.json(done, CLOCK);
+        finished.beginRun(Fixtures.run(List.of("all_reduce"), 1));
+        finished.row(Fixtures.allReduceRows().get(0));
+        finished.finish("ok", null);
+        dev.ncclbench.CliRun ok = dev.ncclbench.CliRun.cli("recover", ResultFiles.journalOf(done).toString());
+        assertTrue(ok.err().contains("is gone: its run finished, and its result is " + done + " (status ok, 1 row)"),
+                ok.err());
+        assertTrue(dev.ncclbench.CliRun.cli("recover", dir.resolve("nothing.json.partial").toString()).err()
+                .contains("nothing.json.partial does not exist"));
+    }
+
     @Test
     void recoverDeletesTheJournalOfARunAlreadyFinalised() throws IOException {
         Path file = dir.resolve("run.json");
