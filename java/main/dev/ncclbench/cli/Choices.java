@@ -103,6 +103,16 @@ final class Choices {
         }
     }
 
+    /** --collective: every collective of the registry, in its order, then all. */
+    static final class CollectiveNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            List<String> names = new ArrayList<>(dev.ncclbench.collective.Collectives.names());
+            names.add("all");
+            return names.iterator();
+        }
+    }
+
     static final class BackendNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {

@@ -107,8 +107,9 @@ final class SweepOptions {
             + " i_min, i_max, i_p99, i_cv%% columns as nccl-tests (default: ${DEFAULT-VALUE})")
     int perIter = Defaults.PER_ITER_TIMING;
 
-    @Option(names = "--collective", paramLabel = "NAME[,NAME]", description = "all_reduce (default), all_gather,"
-            + " reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter, or all")
+    @Option(names = "--collective", paramLabel = "NAME[,NAME]", completionCandidates = Choices.CollectiveNames.class,
+            description = "${COMPLETION-CANDIDATES}, or several with commas (default: ${DEFAULT-VALUE}); all: every one"
+            + " with an NCCL call of its own, not nccl-tests' send/recv patterns")
     String collective = Defaults.COLLECTIVE;
 
     @Option(names = "--backend", paramLabel = "NAME", converter = Choices.Backend.class,

@@ -36,6 +36,16 @@ class HelpTest {
         return out.toString();
     }
 
+    /** help sweep named 9 of the 11 collectives: the list is the registry's, in sweep's and preflight's help alike. */
+    @Test
+    void theHelpNamesEveryCollectiveOfTheRegistry() {
+        for (String cmd : List.of("sweep", "preflight")) {
+            String h = help("help", cmd).replaceAll("\\s+", " ");
+            String listed = String.join(", ", dev.ncclbench.collective.Collectives.names()) + ", all,";
+            assertTrue(h.contains(listed), cmd + " names " + listed + ": " + h);
+        }
+    }
+
     @Test
     void everyHelpListsItsExitCodesOnce() {
         List<String> cmds = commands();
