@@ -7,15 +7,9 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
-import dev.ncclbench.results.RankInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,27 +26,18 @@ class AbortedWorkTest {
 
     @Test
     void fillAndCheckStopOnAnAbortedCommunicator() throws Exception {
-        InetAddress lo = InetAddress.getLoopbackAddress();
-        SocketTuning tuning = SocketTuning.of(null, 0);
-        try (ServerSocketChannel l0 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0));
-             ServerSocketChannel l1 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0))) {
-            List<InetSocketAddress> addresses = List.of((InetSocketAddress) l0.getLocalAddress(),
-                    (InetSocketAddress) l1.getLocalAddress());
-            CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(
-                    () -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning, Peers.all(1, 2)));
-            try (Mesh mesh = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning, Peers.all(0, 2)); Mesh other = peer.get()) {
-                SocketRankComm comm = new SocketRankComm(mesh, new RankInfo(0, 0, "test", 1, "lo"), tuning);
-                // 16 MiB: 4M elements, 64 of the pieces between which the work looks at the abort flag
-                Operation op = comm.prepare(new Call(ALL_REDUCE, ALL_REDUCE.counts(4L << 20, 4, 2), DataType.FLOAT,
-                        ReduceOp.SUM, -1, false));
-                op.fill();
-                assertTrue(op.verify() > 0, "the check reads every element: nothing was reduced yet, so all are wrong");
-                comm.abort();
-                BackendException fill = assertThrows(BackendException.class, op::fill);
-                assertTrue(fill.getMessage().contains("aborted"), fill.getMessage());
-                BackendException check = assertThrows(BackendException.class, op::verify);
-                assertTrue(check.getMessage().contains("aborted"), check.getMessage());
-            }
+        try (LoopbackPair pair = new LoopbackPair()) {
+            SocketRankComm comm = pair.comm0;
+            // 16 MiB: 4M elements, 64 of the pieces between which the work looks at the abort flag
+            Operation op = comm.prepare(new Call(ALL_REDUCE, ALL_REDUCE.counts(4L << 20, 4, 2), DataType.FLOAT,
+                    ReduceOp.SUM, -1, false));
+            op.fill();
+            assertTrue(op.verify() > 0, "the check reads every element: nothing was reduced yet, so all are wrong");
+            comm.abort();
+            BackendException fill = assertThrows(BackendException.class, op::fill);
+            assertTrue(fill.getMessage().contains("aborted"), fill.getMessage());
+            BackendException check = assertThrows(BackendException.class, op::verify);
+            assertTrue(check.getMessage().contains("aborted"), check.getMessage());
         }
     }
 }

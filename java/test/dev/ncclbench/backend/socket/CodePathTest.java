@@ -6,15 +6,9 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
-import dev.ncclbench.results.RankInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,27 +26,18 @@ class CodePathTest {
 
     @Test
     void sizesBetweenTheCrossoversShareAPathAndTheCrossoversChangeIt() throws Exception {
-        InetAddress lo = InetAddress.getLoopbackAddress();
-        SocketTuning tuning = SocketTuning.of(null, 0);
-        try (ServerSocketChannel l0 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0));
-             ServerSocketChannel l1 = ServerSocketChannel.open().bind(new InetSocketAddress(lo, 0))) {
-            List<InetSocketAddress> addresses = List.of((InetSocketAddress) l0.getLocalAddress(),
-                    (InetSocketAddress) l1.getLocalAddress());
-            CompletableFuture<Mesh> peer = CompletableFuture.supplyAsync(
-                    () -> Mesh.connect(1, 2, 2, l1, addresses, 20_000, tuning, Peers.all(1, 2)));
-            try (Mesh mesh = Mesh.connect(0, 2, 2, l0, addresses, 20_000, tuning, Peers.all(0, 2)); Mesh other = peer.get()) {
-                SocketRankComm comm = new SocketRankComm(mesh, new RankInfo(0, 0, "test", 1, "lo"), tuning);
-                String small = path(comm, 32 << 10);
-                String mid = path(comm, 128 << 10);
-                assertEquals("rd, polled, one connection", small);
-                assertEquals("ring, polled, split", mid);
-                assertEquals(mid, path(comm, 2 << 20));
-                assertEquals(mid, path(comm, 32 << 20), "32 MiB: exchanges of 32 MiB still run on the rank's thread");
-                assertNotEquals(mid, path(comm, 64 << 20), "64 MiB: exchanges past the limit run on blocking threads");
-                try (Operation gather = comm.prepare(new Call(Collectives.byName("all_gather"),
-                        Collectives.byName("all_gather").counts(1024, 4, 2), DataType.FLOAT, ReduceOp.SUM, -1, false))) {
-                    assertNull(gather.codePath(), "only all_reduce names its path: other sizes warm only themselves");
-                }
+        try (LoopbackPair pair = new LoopbackPair()) {
+            SocketRankComm comm = pair.comm0;
+            String small = path(comm, 32 << 10);
+            String mid = path(comm, 128 << 10);
+            assertEquals("rd, polled, one connection", small);
+            assertEquals("ring, polled, split", mid);
+            assertEquals(mid, path(comm, 2 << 20));
+            assertEquals(mid, path(comm, 32 << 20), "32 MiB: exchanges of 32 MiB still run on the rank's thread");
+            assertNotEquals(mid, path(comm, 64 << 20), "64 MiB: exchanges past the limit run on blocking threads");
+            try (Operation gather = comm.prepare(new Call(Collectives.byName("all_gather"),
+                    Collectives.byName("all_gather").counts(1024, 4, 2), DataType.FLOAT, ReduceOp.SUM, -1, false))) {
+                assertNull(gather.codePath(), "only all_reduce names its path: other sizes warm only themselves");
             }
         }
     }
