@@ -146,8 +146,8 @@ public final class BackendChecks {
         return budget.perDevice() ? budget.availableBytes() : budget.availableBytes() / 10 * 9;
     }
 
-    /** max(send, receive) bytes of one rank at {@code size}, over the sweep's collectives. */
-    private static long largestBuffer(RunSpec spec, long size, int world) {
+    /** max(send, receive) bytes of one rank at {@code size}, over the sweep's collectives: a buffer as the checks count it. */
+    public static long largestBuffer(RunSpec spec, long size, int world) {
         long most = 0;
         int elt = spec.type().bytes();
         for (String name : spec.collectives()) {

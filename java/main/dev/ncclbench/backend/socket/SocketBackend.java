@@ -5,6 +5,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Group;
+import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
@@ -187,7 +188,7 @@ public final class SocketBackend implements Backend {
             Mesh mesh = Mesh.connect(group.rank(), group.size(), spec.socketsPerPeer(), listener, members, spec.timeoutMillis(),
                     tuning, linked);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label(), group.color());
-            return new SocketRankComm(mesh, info, tuning);
+            return new SocketRankComm(mesh, info, tuning, BackendChecks.largestBuffer(spec, spec.maxBytes(), group.size()));
         } catch (IOException | RuntimeException e) {
             MeshLinks.close(listener); // quietly: e is the error to report
             throw e;

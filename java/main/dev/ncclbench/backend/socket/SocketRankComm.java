@@ -15,19 +15,32 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Set;
 
-/** One rank of the socket backend: its mesh and its buffers, reused across sizes as nccl-tests does. */
+/**
+ * One rank of the socket backend: its mesh and its buffers, made once at the sweep's largest size and reused across
+ * sizes, as nccl-tests allocates its buffers once at maxBytes. Grown size by size, they were replaced at every size
+ * of a sweep by -i 1M (the old ones free only when the garbage collector ran): a 33-size sweep to 64 MiB on 4 ranks
+ * reached 6 GB of memory, where its buffers are 768 MiB.
+ */
 final class SocketRankComm implements RankComm {
     private final Mesh mesh;
     private final RankInfo info;
     private final SocketTuning tuning;
+    /** The largest buffer the sweep needs (bytes): what every buffer is made with, whatever size comes first. */
+    private final long largestBuffer;
     private ByteBuffer main;
     private ByteBuffer send;
     private ByteBuffer scratch;
 
     SocketRankComm(Mesh mesh, RankInfo info, SocketTuning tuning) {
+        this(mesh, info, tuning, 0);
+    }
+
+    /** @param largestBuffer the sweep's largest buffer (bytes), or 0 to make each buffer as large as its first use */
+    SocketRankComm(Mesh mesh, RankInfo info, SocketTuning tuning, long largestBuffer) {
         this.mesh = mesh;
         this.info = info;
         this.tuning = tuning;
+        this.largestBuffer = largestBuffer;
     }
 
     SocketTuning tuning() {
@@ -90,13 +103,14 @@ final class SocketRankComm implements RankComm {
         return new SocketOperation(this, call, main, send, scratch);
     }
 
-    private static ByteBuffer ensure(ByteBuffer b, long bytes) {
-        long want = Math.max(bytes, 64);
-        if (b != null && b.capacity() >= want) {
+    private ByteBuffer ensure(ByteBuffer b, long bytes) {
+        long want = Math.max(Math.max(bytes, 64), Math.min(largestBuffer, Integer.MAX_VALUE - 8));
+        if (b != null && b.capacity() >= Math.max(bytes, 64)) {
             return b;
         }
         return ByteBuffer.allocateDirect((int) want).order(ByteOrder.nativeOrder());
     }
+
 
     /**
      * Connections that carried calls of {@value #HISTORY_BYTES} bytes or more (the warm-ups: nccl-tests' -w at every
