@@ -32,7 +32,7 @@ final class LoopbackPair implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws java.io.IOException {
         mesh0.close();
         mesh1.close();
         l0.close();
