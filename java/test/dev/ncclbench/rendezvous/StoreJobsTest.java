@@ -120,7 +120,9 @@ class StoreJobsTest {
                 open.add(server.open(t, 2, 30_000));
             }
             long perJob = (usedHeap() - before) / jobs;
-            assertEquals(threads, storeThreads(), "a job is no thread of its own");
+            // at most as many: a store closed by an earlier test in this JVM may end its thread meanwhile
+            assertTrue(storeThreads() <= threads, "a job is no thread of its own: " + threads + " store threads before, "
+                    + storeThreads() + " after 20,000 jobs");
             // the store's clock ticks every job 10 times a second: what that costs its thread per job
             long t0 = System.nanoTime();
             for (int i = 0; i < 10; i++) {
