@@ -8,6 +8,11 @@
 # What it copies (as plain files; symlinks become NAME.link holding the target):
 #   /sys/class/net/*        ifindex flags operstate type speed address uevent, device and driver links
 #   /sys/class/infiniband/* port state, phys_state, rate, link_layer, the non-empty GID table, netdevs
+#   PCI (the rail table)    every NVIDIA GPU (vendor 0x10de, class 0x0300xx/0x0302xx) as a /sys/bus/pci/devices link,
+#                           and for each GPU, RDMA device and network device every function on its path from the root
+#                           complex: class vendor device subsystem ids numa_node max/current_link_speed and _width
+#                           (the chain of bridges is what gives NCCL's PCIe distance); /sys/devices/system/node/node*;
+#                           the first processor of /proc/cpuinfo (NCCL's inter-socket bandwidth)
 #   /dev/infiniband         the names only
 #   /proc                   kernel osrelease and hostname, this shell's limits and status (memlock, CapEff),
 #                           mounts, pid 1's and this shell's cgroup; /proc/driver/nvidia version and GPUs
@@ -45,12 +50,23 @@ link() {  # link PATH: where a symlink points, as PATH.link
   readlink -f "$p" >"$dir$p.link"
 }
 
+pci_chain() {  # pci_chain PATH: each PCI function from the root complex down to PATH (a trailing virtio2 dropped)
+  local p="$1" f
+  while [[ "$p" == /sys/devices/pci* ]]; do
+    if [[ "$(basename "$p")" =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$ ]]; then
+      for f in class vendor device subsystem_vendor subsystem_device numa_node max_link_speed max_link_width \
+               current_link_speed current_link_width; do copy "$p/$f"; done
+    fi
+    p="$(dirname "$p")"
+  done
+}
+
 for n in /sys/class/net/*; do
   [[ -e "$n/ifindex" ]] || continue
   mkdir -p "$dir$n"
   for f in ifindex flags operstate type speed address uevent; do copy "$n/$f"; done
   link "$n/device"
-  [[ -e "$n/device" ]] && { mkdir -p "$dir$n/device"; link "$n/device/driver"; }
+  [[ -e "$n/device" ]] && { mkdir -p "$dir$n/device"; link "$n/device/driver"; pci_chain "$(readlink -f "$n/device")"; }
 done
 mkdir -p "$dir/sys/class/net"
 
@@ -58,6 +74,7 @@ for d in /sys/class/infiniband/*; do
   [[ -d "$d" ]] || continue
   mkdir -p "$dir$d"
   link "$d/device"
+  [[ -e "$d/device" ]] && pci_chain "$(readlink -f "$d/device")"
   ls "$d/device/net" 2>/dev/null | tr '\n' ' ' >"$dir$d/netdevs" || true
   for p in "$d"/ports/*; do
     for f in state phys_state rate link_layer; do copy "$p/$f"; done
@@ -94,6 +111,16 @@ for g in /proc/driver/nvidia/gpus/*; do
   copy "$g/information"
   link "/sys/bus/pci/devices/$(basename "$g" | tr 'A-F' 'a-f')"
 done
+for d in /sys/bus/pci/devices/*; do
+  [[ "$(cat "$d/vendor" 2>/dev/null)" == 0x10de && "$(cat "$d/class" 2>/dev/null)" =~ ^0x030[02] ]] || continue
+  link "$d"
+  pci_chain "$(readlink -f "$d")"
+done
+for n in /sys/devices/system/node/node*; do [[ -d "$n" ]] && mkdir -p "$dir$n"; done
+if [[ -r /proc/cpuinfo ]]; then
+  mkdir -p "$dir/proc"
+  awk 'NF == 0 { exit } { print }' /proc/cpuinfo >"$dir/proc/cpuinfo"
+fi
 
 x="$dir/ncclbench"
 mkdir -p "$x"

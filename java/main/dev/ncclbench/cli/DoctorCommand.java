@@ -30,12 +30,13 @@ import java.util.concurrent.Callable;
 /** `ncclbench doctor`: pre-flight host checks and NCCL's interface choice, predicted and proven. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Check this host (or a saved snapshot, or a captured tree) for what makes NCCL fail or fall back:"
-                + " the interface it will bind, IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.")
+                + " the interface it will bind, the rail table (each GPU's NIC port: state, rate, link layer, NCCL_IB_HCA),"
+                + " IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.")
 public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print the report as JSON (findings, bootstrap, socket_interfaces, probe)")
+    @Option(names = "--json", description = "Print the report as JSON (findings, rails, bootstrap, socket_interfaces, probe)")
     boolean json;
 
     @Option(names = "--save", paramLabel = "FILE", description = "Also write the host snapshot (the evidence) to FILE")
@@ -52,7 +53,8 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
         @Option(names = "--root", paramLabel = "DIR", description = "Judge a tree captured by scripts/capture-host.sh")
         Path root;
 
-        @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved snapshots")
+        @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved"
+                + " snapshots: versions, interfaces, NCCL_ settings, and rail N of each node against rail N of the others")
         List<Path> compare;
     }
 

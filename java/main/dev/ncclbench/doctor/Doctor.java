@@ -4,6 +4,7 @@ import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.predict.Prediction;
+import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
@@ -70,7 +71,8 @@ public final class Doctor {
             probe = new DoctorReport.Probe(np.library(), np.version(), np.bootstrapInterface(), np.bootstrapAddress(),
                     np.ran() && Objects.equals(np.bootstrapInterface(), p.bootstrap().iface()), np.problem());
         }
-        return new DoctorReport(DoctorReport.KIND, DoctorReport.SCHEMA_VERSION, s.hostname(), o.failOn().fails(findings), findings, p.bootstrap(),
+        return new DoctorReport(DoctorReport.KIND, DoctorReport.SCHEMA_VERSION, s.hostname(), o.failOn().fails(findings), findings,
+                RailTable.of(s), p.bootstrap(),
                 p.socketInterfaces(), p.nccl(), probe, s);
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.ncclbench.doctor.predict.Prediction;
+import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
@@ -17,10 +18,13 @@ import java.util.List;
  * The verdict on one host: findings worst first, NCCL's predicted interfaces, and what the real NCCL chose.
  *
  * @param failed whether a finding reaches the --fail-on threshold (exit 3)
+ * @param rails  each GPU with its NIC port(s), their state, rate and link layer, and a verdict per rail
  */
-@JsonPropertyOrder({"kind", "schema_version", "host", "failed", "findings", "bootstrap", "socket_interfaces", "nccl_rules", "probe"})
+@JsonPropertyOrder({"kind", "schema_version", "host", "failed", "findings", "rails", "bootstrap", "socket_interfaces", "nccl_rules",
+    "probe"})
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record DoctorReport(String kind, int schemaVersion, String host, boolean failed, List<Finding> findings, Prediction.Bootstrap bootstrap,
+public record DoctorReport(String kind, int schemaVersion, String host, boolean failed, List<Finding> findings, RailTable rails,
+                           Prediction.Bootstrap bootstrap,
                            List<Prediction.Endpoint> socketInterfaces, String ncclRules, Probe probe, @JsonIgnore HostSnapshot snapshot) {
     public static final String KIND = "ncclbench.doctor";
     /** 2: kind and schema_version replace "schema": "ncclbench.doctor/1"; snake_case keys; findings as in Finding. */

@@ -31,6 +31,8 @@ public final class DoctorText {
             }
         }
         out.println();
+        RailText.lines(r.rails()).forEach(out::println);
+        out.println();
         Prediction.Bootstrap b = r.bootstrap();
         out.println("bootstrap:          " + (b.iface() == null ? "none" : b.iface() + " " + b.address()) + "  (" + b.why() + ")");
         List<String> sock = r.socketInterfaces().stream().map(e -> e.iface() + " " + e.address()).toList();

@@ -12,8 +12,8 @@ import java.util.Map;
  * How NCCL picks its socket interfaces (bootstrap, NET/Socket, the IB out-of-band socket), implemented once:
  * the socket backend binds with it and the diagnosis predicts NCCL's choice with it.
  *
- * <p>NCCL_SOCKET_IFNAME longer than one character: only that list, no fallback; comma-separated name
- * prefixes, a leading '^' excludes, then a leading '=' means exact names, a ':port' suffix is ignored.
+ * <p>NCCL_SOCKET_IFNAME longer than one character: only that list, no fallback ({@link NcclNameList}: comma-separated
+ * name prefixes, a leading '^' excludes, then a leading '=' means exact names, a ':port' suffix matches any interface).
  * Unset: names starting with "ib"; then the interface in NCCL_COMM_ID's subnet; then anything but docker, lo
  * (and virbr from 2.28); then docker; then lo; then virbr (2.28+). From 2.28, interfaces not running are
  * skipped. Bootstrap uses the first match; NET/Socket uses up to 16.
@@ -98,22 +98,9 @@ public final class InterfaceSelector {
         return all.empty() ? all : new Selection(List.of(all.bootstrap()), all.rule());
     }
 
-    /** NCCL's findInterfaces for one NCCL_SOCKET_IFNAME-style list. */
+    /** NCCL's findInterfaces for one NCCL_SOCKET_IFNAME-style list ({@link NcclNameList}'s syntax). */
     List<NetInterface> find(List<NetInterface> candidates, String spec, int family) {
-        boolean exclude = spec.startsWith("^");
-        String rest = exclude ? spec.substring(1) : spec;
-        boolean exact = rest.startsWith("=");
-        if (exact) {
-            rest = rest.substring(1);
-        }
-        List<String> names = new ArrayList<>();
-        for (String part : rest.split(",")) {
-            int colon = part.indexOf(':');
-            String name = colon >= 0 ? part.substring(0, colon) : part;
-            if (!name.isEmpty()) {
-                names.add(name);
-            }
-        }
+        NcclNameList list = NcclNameList.parse(spec);
         Map<String, NetInterface> byName = new LinkedHashMap<>();
         for (NetInterface ni : candidates) {
             if (byName.size() >= MAX_INTERFACES) {
@@ -131,24 +118,12 @@ public final class InterfaceSelector {
             if (ncclVersionCode >= 22800 && !ni.running()) {
                 continue;
             }
-            if (matches(ni.name(), names, exact) == exclude) {
+            if (!list.keeps(ni.name(), NcclNameList.ANY_PORT)) {
                 continue;
             }
             byName.putIfAbsent(ni.name(), ni);
         }
         return List.copyOf(byName.values());
-    }
-
-    private static boolean matches(String name, List<String> list, boolean exact) {
-        if (list.isEmpty()) {
-            return true;
-        }
-        for (String want : list) {
-            if (exact ? name.equals(want) : name.startsWith(want)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static NetInterface inSubnetOf(List<NetInterface> candidates, String commId, int family) {

@@ -33,7 +33,11 @@ class DoctorScenariosTest {
     private static final Path SCENARIOS = DIR.resolve("scenarios.txt");
     private static final String COMPARE = "compare ";
 
+    /** A seed host (hosts/NAME), a rail fixture (rails/NAME, unpacked) or a saved snapshot (NAME.json). */
     private static HostSnapshot host(String name) {
+        if (name.startsWith("rails/")) {
+            return RailTrees.snapshot(name.substring("rails/".length()));
+        }
         return name.endsWith(".json") ? SnapshotJson.load(DIR.resolve("snapshots").resolve(name))
                 : HostCollector.capture(DIR.resolve("hosts").resolve(name));
     }

@@ -1,6 +1,7 @@
 package dev.ncclbench.doctor;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
@@ -152,10 +153,11 @@ class HostFixturesTest {
         assertEquals(Severity.INFO, only(judge(withEnv(s, "NCCL_SHM_DISABLE", "2")), "SHM-DISABLED").severity());
         assertEquals(Severity.WARNING, only(judge(withEnv(s, "NCCL_SHM_DISABLE", "1")), "SHM-DISABLED").severity());
         assertTrue(judge(withEnv(s, "NCCL_IB_DISABLE", "0")).finding("IB-DISABLED").isEmpty());
-        // GPU 0 shares a switch with mlx5_0 (PIX); the others sit on another root complex (SYS)
+        // GPU 0 shares a switch with mlx5_0 (PIX); the others sit on another root complex of the same CPU: PHB in NCCL's
+        // topology (SYS is across sockets, and no NUMA node says these differ)
         assertTrue(judge(withEnv(s, "NCCL_NET_GDR_LEVEL", "SYS")).finding("GDR-LEVEL-TOO-STRICT").isEmpty());
         Finding pix = only(judge(withEnv(s, "NCCL_NET_GDR_LEVEL", "PIX")), "GDR-LEVEL-TOO-STRICT");
-        assertTrue(pix.title().contains("3 GPU(s)") && pix.title().contains("SYS"), pix.title());
+        assertTrue(pix.title().contains("3 GPU(s)") && pix.title().contains("PHB"), pix.title());
         Finding loc = only(judge(withEnv(s, "NCCL_NET_GDR_LEVEL", "0")), "GDR-LEVEL-TOO-STRICT");
         assertTrue(loc.title().contains("4 GPU(s)"), loc.title());
     }
@@ -205,9 +207,12 @@ class HostFixturesTest {
         DoctorReport r = judge(s);
         Finding gid = only(r, "ROCE-NO-GID");
         assertTrue(gid.title().contains("mlx5_0:1") && gid.title().contains("empty GID table"), gid.title());
-        Finding port = only(r, "IB-PORT-NOT-ACTIVE");
-        assertTrue(port.title().contains("mlx5_1 port 1 is DOWN / Polling"), port.title());
-        assertEquals(Severity.WARNING, port.severity(), "mlx5_0 still works");
+        // mlx5_0 and mlx5_1 are the two functions of one card on the GPU's switch: NCCL merges them into one NIC, the
+        // GPU's rail, which runs on one port of two
+        Finding port = only(r, "RAIL-PORT-DOWN");
+        assertTrue(port.title().contains("mlx5_1:1 is DOWN / Polling"), port.title());
+        assertEquals("mlx5_0+mlx5_1", RailTable.of(s).rails().get(0).nic());
+        assertTrue(r.finding("IB-PORT-NOT-ACTIVE").isEmpty(), "said once, with its rail");
         Finding forced = only(judge(withEnv(s, "NCCL_IB_GID_INDEX", "3")), "ROCE-NO-GID");
         assertTrue(forced.title().startsWith("NCCL_IB_GID_INDEX=3 is an empty GID slot"), forced.title());
     }

@@ -7,7 +7,7 @@ import java.util.List;
 /** The cross-node rules of `doctor --compare`. */
 public final class CompareRules {
     private static final RuleBook<HostSet> BOOK = new RuleBook<>("doctor --compare",
-            List.of(new VersionsDiffer(), new InterfacesDiffer(), new NcclEnvDiffers()));
+            List.of(new VersionsDiffer(), new InterfacesDiffer(), new NcclEnvDiffers(), new RailsDiffer()));
 
     private CompareRules() {
     }

@@ -6,13 +6,14 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
+import dev.ncclbench.netif.NcclNameList;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * NCCL_IB_HCA filters out every device: NCCL's syntax is `hca[:port],...`, prefix match by default (mlx5_1 also
- * matches mlx5_10), a leading `^` excludes, then `=` means exact names.
+ * NCCL_IB_HCA filters out every device: NCCL's syntax ({@link NcclNameList}) is `hca[:port],...`, prefix match by default
+ * (mlx5_1 also matches mlx5_10), a leading `^` excludes, then `=` means exact names.
  */
 public final class IbHcaNoMatch extends BaseRule<HostSnapshot> {
     public IbHcaNoMatch() {
@@ -41,32 +42,10 @@ public final class IbHcaNoMatch extends BaseRule<HostSnapshot> {
         if (v.isEmpty() || s.ibDevices().isEmpty()) {
             return false;
         }
-        String spec = v.get().value();
-        boolean not = spec.startsWith("^");
-        if (not) {
-            spec = spec.substring(1);
-        }
-        boolean exact = spec.startsWith("=");
-        if (exact) {
-            spec = spec.substring(1);
-        }
-        List<String[]> wants = new ArrayList<>();
-        for (String part : spec.split(",")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            int colon = part.indexOf(':');
-            wants.add(colon < 0 ? new String[] {part, null} : new String[] {part.substring(0, colon), part.substring(colon + 1)});
-        }
+        NcclNameList list = NcclNameList.parse(v.get().value());
         for (IbDevice d : s.ibDevices()) {
             for (IbDevice.Port p : d.ports()) {
-                boolean match = wants.isEmpty();
-                for (String[] w : wants) {
-                    boolean name = exact ? d.name().equals(w[0]) : d.name().startsWith(w[0]);
-                    boolean port = w[1] == null || w[1].equals(String.valueOf(p.port()));
-                    match |= name && port;
-                }
-                if (match != not) {
+                if (list.keeps(d.name(), p.port())) {
                     return false;
                 }
             }

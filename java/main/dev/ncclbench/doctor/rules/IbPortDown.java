@@ -1,5 +1,6 @@
 package dev.ncclbench.doctor.rules;
 
+import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.finding.Finding;
@@ -10,21 +11,26 @@ import dev.ncclbench.finding.Severity;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An RDMA port that is not Active, or whose physical state is not LinkUp (cable, or no subnet manager converged). */
+/**
+ * An RDMA port that is not Active, or whose physical state is not LinkUp (cable, or no subnet manager converged), and
+ * that is no GPU's rail (a storage or spare port; a rail's own is RAIL-PORT-DOWN).
+ */
 public final class IbPortDown extends BaseRule<HostSnapshot> {
     public IbPortDown() {
         super("IB-PORT-NOT-ACTIVE", Severity.ERROR,
-                "an RDMA port is not Active or its physical state is not LinkUp (cabling, subnet manager)");
+                "an RDMA port that is no GPU's rail (storage, spare) is not Active or not LinkUp (cabling, subnet manager)");
     }
 
     @Override
     public List<Finding> check(HostSnapshot s) {
         List<Finding> out = new ArrayList<>();
         boolean anyActive = !HostFacts.activePorts(s).isEmpty();
+        java.util.Set<String> railPorts = new java.util.HashSet<>();
+        RailTable.of(s).rails().forEach(r -> r.ports().forEach(p -> railPorts.add(p.name())));
         for (IbDevice d : s.ibDevices()) {
             for (IbDevice.Port p : d.ports()) {
-                if ("ACTIVE".equalsIgnoreCase(p.state()) && "LinkUp".equalsIgnoreCase(p.physState())) {
-                    continue;
+                if (p.up() || railPorts.contains(d.name() + ":" + p.port())) {
+                    continue; // a GPU's rail port that is down is RAIL-PORT-DOWN's, said with its rail
                 }
                 String where = "/sys/class/infiniband/" + d.name() + "/ports/" + p.port();
                 // a spare port on a node whose other ports work is worth a look, not a stop

@@ -41,12 +41,14 @@ public final class HostCollector {
         List<IbDevice> ib = guard(files, RdmaCollector.NAME, () -> RdmaCollector.devices(files), List.of());
         List<String> dev = guard(files, RdmaCollector.NAME, () -> RdmaCollector.devNodes(files), null);
         Nvidia nvidia = guard(files, NvidiaCollector.NAME, () -> NvidiaCollector.collect(files), Nvidia.NONE);
+        PciTopology pci = guard(files, PciCollector.NAME, () -> PciCollector.collect(files, ib, links, nvidia),
+                PciTopology.NONE);
         List<AcsBridge> acs = guard(files, AcsCollector.NAME, () -> AcsCollector.collect(files), null);
         Versions versions = guard(files, "versions", () -> versions(files, raw), Versions.NONE);
         String source = files.isLive() ? "live" : "capture " + files.root();
         return new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, SystemCollector.hostname(files), source,
                 SystemCollector.kernel(files), links, ib, dev, SystemCollector.memlock(files),
-                SystemCollector.capIpcLock(files), SystemCollector.shm(files), nvidia, acs,
+                SystemCollector.capIpcLock(files), SystemCollector.shm(files), nvidia, pci, acs,
                 SystemCollector.container(files, raw), SystemCollector.ncclEnv(raw),
                 SystemCollector.confFiles(files, raw), versions, null, List.of(), files.problems());
     }

@@ -137,6 +137,29 @@ public final class HostFiles {
     }
 
     /**
+     * The names in a folder whose entries may be symlinks (/sys/bus/pci/devices): the links themselves on a live host
+     * or a copied tree, NAME.link in a capture (the suffix dropped); sorted, each name once.
+     */
+    public List<String> entries(String collector, String hostPath) {
+        java.util.TreeSet<String> out = new java.util.TreeSet<>();
+        Path p = at(hostPath);
+        if (!Files.isDirectory(p)) {
+            return List.of();
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {
+            for (Path c : ds) {
+                String name = c.getFileName().toString();
+                out.add(name.endsWith(".link") ? name.substring(0, name.length() - 5) : name);
+            }
+        } catch (AccessDeniedException e) {
+            problem(collector, hostPath, "permission denied");
+        } catch (IOException e) {
+            problem(collector, hostPath, e.getMessage());
+        }
+        return List.copyOf(out);
+    }
+
+    /**
      * Where a symlink points, as a host path ("/sys/devices/pci0000:00/..."): the link itself on a live host, NAME.link
      * in a capture. Empty when it is neither.
      */

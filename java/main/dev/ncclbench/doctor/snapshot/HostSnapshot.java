@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param memlockBytes  RLIMIT_MEMLOCK soft limit; -1 unlimited; null unknown
  * @param capIpcLock    whether CAP_IPC_LOCK is effective (verbs then ignore memlock); null unknown
  * @param shmBytes      the size of /dev/shm; null unknown
+ * @param pci           GPUs, NICs and the PCI bridges between them, NUMA nodes, the CPU: what the rail table reads
  * @param acs           PCI bridges with ACS redirect flags printed by lspci -vvv; null when lspci was not read
  * @param env           the process's NCCL_ variables (and the few others doctor reads), as NCCL would see them
  * @param confFiles     NCCL's configuration files that exist, in the order NCCL reads them
@@ -32,7 +33,7 @@ import java.util.Optional;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record HostSnapshot(String kind, int schemaVersion, String hostname, String source, String kernel,
                            List<NetLink> interfaces, List<IbDevice> ibDevices, List<String> devInfiniband,
-                           Long memlockBytes, Boolean capIpcLock, Long shmBytes, Nvidia nvidia, List<AcsBridge> acs,
+                           Long memlockBytes, Boolean capIpcLock, Long shmBytes, Nvidia nvidia, PciTopology pci, List<AcsBridge> acs,
                            Container container, Map<String, String> env, List<ConfFile> confFiles, Versions versions,
                            NcclProbeResult probe, List<SiteLink> siteLinks, List<Problem> problems) {
     public static final String KIND = "ncclbench.host";
@@ -49,6 +50,7 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
         siteLinks = siteLinks == null ? List.of() : List.copyOf(siteLinks);
         problems = problems == null ? List.of() : List.copyOf(problems);
         nvidia = nvidia == null ? Nvidia.NONE : nvidia;
+        pci = pci == null ? PciTopology.NONE : pci;
         container = container == null ? new Container(false, List.of()) : container;
         versions = versions == null ? Versions.NONE : versions;
     }
@@ -56,19 +58,19 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
     /** A copy with the real NCCL's answer (the probe runs after collection, in a child). */
     public HostSnapshot withProbe(NcclProbeResult p) {
         return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, p, siteLinks, problems);
+                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, p, siteLinks, problems);
     }
 
     /** A copy with the site's declared link rates (from a fabric catalog), replacing any saved ones. */
     public HostSnapshot withSiteLinks(List<SiteLink> links) {
         return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, links, problems);
+                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, probe, links, problems);
     }
 
     /** A copy judged with another process environment (NCCL_ variables). */
     public HostSnapshot withEnv(Map<String, String> e) {
         return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, acs, container, e, confFiles, versions, probe, siteLinks, problems);
+                capIpcLock, shmBytes, nvidia, pci, acs, container, e, confFiles, versions, probe, siteLinks, problems);
     }
 
     /** A copy with more collector problems. */
@@ -76,7 +78,7 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
         List<Problem> all = new java.util.ArrayList<>(problems);
         all.add(p);
         return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, acs, container, env, confFiles, versions, probe, siteLinks, all);
+                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, probe, siteLinks, all);
     }
 
     /**

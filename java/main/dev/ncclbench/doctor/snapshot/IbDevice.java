@@ -37,11 +37,17 @@ public record IbDevice(String name, String pciPath, List<String> netdevs, List<P
 
         /** The rate in Gb/s, or 0 when unreadable. */
         public double rateGbps() {
-            if (rate == null) {
-                return 0;
-            }
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9.]+)\\s*Gb").matcher(rate);
-            return m.find() ? Double.parseDouble(m.group(1)) : 0;
+            return portRate().gbps();
+        }
+
+        /** The rate, width and lane speed the kernel printed. */
+        public PortRate portRate() {
+            return PortRate.parse(rate);
+        }
+
+        /** ACTIVE and LinkUp: the only state in which NCCL opens the port and its rate means anything. */
+        public boolean up() {
+            return "ACTIVE".equalsIgnoreCase(state) && "LinkUp".equalsIgnoreCase(physState);
         }
     }
 

@@ -151,7 +151,8 @@ final class NetCollector {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private static Integer hex(String s) {
+    /** A number sysfs prints in C's notation ("0x1003", "16", "-1"); null when unreadable. */
+    static Integer hex(String s) {
         if (s == null) {
             return null;
         }
