@@ -325,13 +325,18 @@ ETH_UP = ("4: ACTIVE", "5: LinkUp", "100 Gb/sec (4X EDR)", "Ethernet")
 ETH_UNCABLED = ("1: DOWN", "3: Disabled", "40 Gb/sec (4X QDR)", "Ethernet")
 
 
-def hgx_h100(states=None, missing=(), ib_names=IB_NAMES):
-    """{rail index: (state tuple, netdev or None)} overrides; {@code missing}: rails whose NIC is not on the bus."""
+def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None):
+    """{rail index: (state tuple, netdev or None)} overrides; {@code missing}: rails whose NIC is not on the bus;
+    {@code moved}: {rail: bus} NICs seated in a slot on a root port of socket 0 instead of their GPU's switch."""
     states = states or {}
+    moved = moved or {}
     roots = []
     for i, g in enumerate(GPU_BUSES):
         kids = [gpu(f"0000:{g:02x}:00.0")]
-        if i not in missing:
+        if i in moved:
+            b = moved[i]
+            roots.append(root(0, nic(f"0000:{b:02x}:00.0", [port(ib_names[i], f"ibp{b}s0")])))
+        elif i not in missing:
             st, dev = states.get(i, (NDR, None))
             kids.append(nic(f"0000:{g + 1:02x}:00.0", [port(ib_names[i], dev or f"ibp{g + 1}s0", st)]))
         if g in STORAGE:
@@ -433,6 +438,7 @@ def main():
                                                              6: (("1: DOWN", "3: Disabled", "40 Gb/sec (4X QDR)",
                                                                   "InfiniBand"), None)}))
     write_host("h100-nic-missing", "h100-node-12", hgx_h100(missing=(7,)))
+    write_host("h100-nic-other-socket", "h100-node-14", hgx_h100(moved={7: 0x2a}))
     write_host("a800-roce-2gpu-per-nic", "a800-node-3", a800_roce(), form="capture", extra=bonds, cpu=ICX)
     write_host("h100-pcie-2gpu-per-switch", "h100p-node-1", h100_pcie_plx(), cpu=ICX)
     write_host("pcie-nic-across-socket", "gpu-ws-2", pcie_two_sockets(False), cpu=MILAN)

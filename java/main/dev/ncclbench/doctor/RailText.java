@@ -42,7 +42,8 @@ public final class RailText {
             }
             if (r.nic() != null && !r.ncclUses().equals(List.of(r.nic()))) {
                 after.add("  rail " + r.rail() + ": NCCL uses " + (r.ncclUses().isEmpty() ? "no NIC for it"
-                        : String.join(", ", r.ncclUses()) + " (" + r.ncclDistance() + ")" + (r.sharedWith().isEmpty() ? ""
+                        : String.join(", ", r.ncclUses()) + " (" + (r.ncclDistance() == null ? "distance unknown"
+                        : r.ncclDistance()) + ")" + (r.sharedWith().isEmpty() ? ""
                         : ", shared with rail" + (r.sharedWith().size() > 1 ? "s " : " ")
                         + String.join(", ", r.sharedWith().stream().map(String::valueOf).toList()))));
             }

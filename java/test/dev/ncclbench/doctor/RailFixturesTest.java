@@ -199,6 +199,34 @@ class RailFixturesTest {
     }
 
     @Test
+    void aNicSeatedOnTheOtherSocketIsNamedAsTheLikelyOne() {
+        HostSnapshot s = rails("h100-nic-other-socket");
+        RailTable t = RailTable.of(s);
+        assertEquals(allOkBut(8, 7, "no NIC near"), verdicts(t));
+        assertTrue(t.otherPorts().stream().anyMatch(p -> p.name().equals("mlx5_11:1")), t.otherPorts().toString());
+        String why = t.rails().get(7).problems().get(0).why();
+        assertTrue(why.contains("mlx5_11:1, of the same model, is no GPU's rail"), why);
+    }
+
+    @Test
+    void aGpuWhosePciPathIsUnknownIsNeverCalledFar() {
+        // a snapshot from before the rail table: GPUs from /proc/driver/nvidia without a path, no PCI attributes
+        HostSnapshot s = rails("h100-8x8-healthy");
+        dev.ncclbench.doctor.snapshot.Nvidia n = s.nvidia();
+        HostSnapshot old = new HostSnapshot(s.kind(), s.schemaVersion(), s.hostname(), s.source(), s.kernel(), s.interfaces(),
+                s.ibDevices(), s.devInfiniband(), s.memlockBytes(), s.capIpcLock(), s.shmBytes(),
+                new dev.ncclbench.doctor.snapshot.Nvidia(n.driverVersion(), n.openKernelModule(), n.peerMem(),
+                        n.peerMemEvidence(), n.gpus().stream().map(g -> new dev.ncclbench.doctor.snapshot.Nvidia.Gpu(g.busId(),
+                        g.model(), null)).toList()),
+                null, s.acs(), s.container(), s.env(), s.confFiles(), s.versions(), s.probe(), s.siteLinks(), s.problems());
+        RailTable t = RailTable.of(old);
+        assertEquals(8, t.rails().size());
+        t.rails().forEach(r -> assertEquals(null, r.distance(), r.label()));
+        assertEquals(List.of(), railFindings(old));
+        assertTrue(t.notes().stream().anyMatch(x -> x.startsWith("no PCI attributes in the evidence")), t.notes().toString());
+    }
+
+    @Test
     void gpusWithNoNicAtAllAreSaidNotCrashed() {
         HostSnapshot s = rails("gpus-no-nic");
         RailTable t = RailTable.of(s);

@@ -33,7 +33,7 @@ final class NicAssignment {
         }
     }
 
-    /** A GPU's NICs and how far they are. */
+    /** A GPU's NICs and how far they are (null: a path is unknown, so is the distance). */
     record Pick(List<Nic> nics, PathType distance) {
         static final Pick NONE = new Pick(List.of(), null);
     }
@@ -102,9 +102,12 @@ final class NicAssignment {
         int n = nics.size();
         double[][] bw = new double[g][n];
         PathType[][] type = new PathType[g][n];
+        boolean[][] known = new boolean[g][n];
         for (int i = 0; i < g; i++) {
             for (int j = 0; j < n; j++) {
+                // a device whose path is unknown is as far as can be for the choice, and its distance is not said
                 type[i][j] = topo.path(gpus.get(i), nics.get(j).path());
+                known[i][j] = gpus.get(i) != null && nics.get(j).path() != null;
                 bw[i][j] = Math.min(topo.bandwidth(gpus.get(i), nics.get(j).path(), interCpu), nics.get(j).gbps() / 8);
             }
         }
@@ -133,7 +136,8 @@ final class NicAssignment {
                 int j = local.get((start + c % per) % count);
                 picked.putIfAbsent(j, nics.get(j));
             }
-            out.add(new Pick(List.copyOf(picked.values()), type[i][local.get(0)]));
+            int first = local.get(0);
+            out.add(new Pick(List.copyOf(picked.values()), known[i][first] ? type[i][first] : null));
         }
         return out;
     }

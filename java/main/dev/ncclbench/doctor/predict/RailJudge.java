@@ -23,7 +23,8 @@ final class RailJudge {
     private RailJudge() {
     }
 
-    static List<Rail> judge(List<Rail> rails, HostSnapshot s) {
+    /** @param others the ports no GPU is paired with: a NIC of the rails' model among them may be one misplaced */
+    static List<Rail> judge(List<Rail> rails, List<NicPort> others, HostSnapshot s) {
         Set<NicPort> railPorts = new LinkedHashSet<>();
         rails.forEach(r -> railPorts.addAll(r.ports()));
         String layer = majorityLayer(railPorts);
@@ -36,7 +37,7 @@ final class RailJudge {
             }
             boolean leftOut = r.problems().stream().anyMatch(p -> p.verdict() == RailVerdict.EXCLUDED);
             if (!leftOut) { // a setting that leaves out the GPU's NIC explains the far one: said once, as EXCLUDED
-                noNicOfItsOwn(r, rails).ifPresent(problems::add);
+                noNicOfItsOwn(r, rails, others).ifPresent(problems::add);
             }
             for (NicPort p : r.ports()) {
                 if (!p.up()) {
@@ -75,35 +76,44 @@ final class RailJudge {
      * @param nearest how far the GPU's NIC would be with no setting
      */
     static List<Rail.Problem> excluded(Rail r, PathType nearest, HostSnapshot s) {
-        if (r.excluded().isEmpty() || !r.ports().isEmpty() && r.distance().compareTo(nearest) <= 0) {
+        boolean farther = r.ports().isEmpty()
+                || r.distance() != null && nearest != null && r.distance().compareTo(nearest) > 0;
+        if (r.excluded().isEmpty() || !farther) {
             return List.of();
         }
         NicPort p = r.excluded().get(0);
         return List.of(new Rail.Problem(RailVerdict.EXCLUDED, null, setting(s, p) + " leaves out "
-                + String.join(", ", r.excluded().stream().map(NicPort::name).toList()) + ", this GPU's nearest (" + nearest
-                + "): NCCL never uses " + (r.excluded().size() > 1 ? "them" : "it") + elsewhere(r)));
+                + String.join(", ", r.excluded().stream().map(NicPort::name).toList()) + ", this GPU's nearest"
+                + (nearest == null ? "" : " (" + nearest + ")") + ": NCCL never uses " + (r.excluded().size() > 1 ? "them"
+                : "it") + elsewhere(r)));
     }
 
     /**
      * A GPU that shares a farther NIC with other rails while every other rail has its own, nearer one: the NIC of its
-     * own is most likely missing from the PCI bus (dead, unseated, or hidden from the container).
+     * own is missing from the PCI bus (dead, unseated, hidden from the container) or, when a port of the rails' model is
+     * no GPU's rail, seated in a slot away from its GPU.
      */
-    private static Optional<Rail.Problem> noNicOfItsOwn(Rail r, List<Rail> rails) {
-        if (r.ports().isEmpty() || r.distance() == PathType.SYS) {
+    private static Optional<Rail.Problem> noNicOfItsOwn(Rail r, List<Rail> rails, List<NicPort> others) {
+        if (r.ports().isEmpty() || r.distance() == null || r.distance() == PathType.SYS) {
             return Optional.empty();
         }
         List<Rail> partners = rails.stream().filter(k -> k != r && shares(k, r)).toList();
-        List<Rail> others = rails.stream().filter(k -> k != r && !partners.contains(k) && !k.ports().isEmpty()).toList();
-        boolean ownAndNearer = others.stream().allMatch(k -> rails.stream().noneMatch(x -> x != k && shares(x, k))
-                && k.distance().compareTo(r.distance()) < 0);
-        if (partners.isEmpty() || others.size() < 2 || !ownAndNearer) {
+        List<Rail> owners = rails.stream().filter(k -> k != r && !partners.contains(k) && !k.ports().isEmpty()).toList();
+        boolean ownAndNearer = owners.stream().allMatch(k -> rails.stream().noneMatch(x -> x != k && shares(x, k))
+                && k.distance() != null && k.distance().compareTo(r.distance()) < 0);
+        if (partners.isEmpty() || owners.size() < 2 || !ownAndNearer) {
             return Optional.empty();
         }
+        NicPort model = owners.get(0).ports().get(0);
+        List<String> spare = others.stream().filter(p -> p.model() != null && p.model().equals(model.model())
+                && String.valueOf(p.linkLayer()).equals(String.valueOf(model.linkLayer()))).map(NicPort::name).toList();
         return Optional.of(new Rail.Problem(RailVerdict.NO_NIC_NEAR, null, "no NIC of its own: NCCL pairs it with "
                 + r.nic() + " (" + r.distance() + "), which rail" + (partners.size() > 1 ? "s " : " ")
                 + join(partners.stream().map(Rail::rail).toList()) + " also use" + (partners.size() > 1 ? "" : "s")
-                + ", while the other " + others.size() + " rails each have their own (" + others.get(0).distance()
-                + "): its own NIC is likely missing from the PCI bus"));
+                + ", while the other " + owners.size() + " rails each have their own (" + owners.get(0).distance() + "): "
+                + (spare.isEmpty() ? "its own NIC is likely missing from the PCI bus"
+                : String.join(", ", spare) + ", of the same model, is no GPU's rail: its NIC in a slot on the other"
+                + " socket or switch?")));
     }
 
     private static boolean shares(Rail a, Rail b) {
@@ -118,8 +128,8 @@ final class RailJudge {
         if (r.nic() != null && r.ncclUses().equals(List.of(r.nic()))) {
             return "";
         }
-        return "; NCCL moves this GPU's traffic onto " + String.join(", ", r.ncclUses()) + " (" + r.ncclDistance()
-                + ", or over NVLink to their GPUs with PXN)" + (r.sharedWith().isEmpty() ? "" : ", shared with rail"
+        return "; NCCL moves this GPU's traffic onto " + String.join(", ", r.ncclUses()) + " ("
+                + (r.ncclDistance() == null ? "" : r.ncclDistance() + ", ") + "or over NVLink to their GPUs with PXN)" + (r.sharedWith().isEmpty() ? "" : ", shared with rail"
                 + (r.sharedWith().size() > 1 ? "s " : " ") + join(r.sharedWith()));
     }
 

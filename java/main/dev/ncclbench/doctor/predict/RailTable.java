@@ -80,7 +80,7 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
         }
         List<NicPort> others = all.stream().filter(p -> !inRails.contains(p)).toList();
         return new RailTable(ib ? NicPort.IB : NicPort.SOCKET, settings.evidence(),
-                RailJudge.judge(rails, s), others, notes);
+                RailJudge.judge(rails, others, s), others, notes);
     }
 
     private static List<NicAssignment.Pick> pick(List<String> gpus, List<NicPort> ports, RailSettings settings,
@@ -148,27 +148,28 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
     }
 
     /**
-     * The rate a port would have were it healthy: the best rate an up port of the same model (PCI vendor:device) shows
-     * on this host. A port of no known model, or whose model has no port up, counts as unlimited, so that only the
-     * topology places it.
+     * The rate a port would have were it healthy: the best rate an up port of the same model (PCI vendor:device; when
+     * unknown, of the same link layer) shows on this host, so that a port down or trained down keeps the rail it
+     * belongs to and a slower NIC of another model (a storage card) still loses to the rail's own. When no port of its
+     * kind is up it counts as unlimited: only the topology places it.
      */
     private static final class Nominal {
-        private final java.util.Map<String, Double> byModel = new java.util.HashMap<>();
+        private final java.util.Map<String, Double> byKind = new java.util.HashMap<>();
 
         Nominal(List<NicPort> ports) {
             for (NicPort p : ports) {
-                if (p.up() && p.model() != null && p.rate().known()) {
-                    byModel.merge(p.transport() + p.model(), p.rate().gbps(), Math::max);
+                if (p.up() && p.rate().known()) {
+                    byKind.merge(kind(p), p.rate().gbps(), Math::max);
                 }
             }
         }
 
+        private static String kind(NicPort p) {
+            return p.transport() + " " + (p.model() != null ? p.model() : "layer " + p.linkLayer());
+        }
+
         double gbps(NicPort p) {
-            Double m = p.model() == null ? null : byModel.get(p.transport() + p.model());
-            if (m != null) {
-                return m;
-            }
-            return p.model() == null && p.up() && p.rate().known() ? p.rate().gbps() : NcclTopology.UNLIMITED;
+            return byKind.getOrDefault(kind(p), NcclTopology.UNLIMITED);
         }
     }
 }

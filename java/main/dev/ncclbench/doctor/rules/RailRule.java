@@ -72,13 +72,17 @@ abstract class RailRule extends BaseRule<HostSnapshot> {
         return out;
     }
 
+    private static String distance(dev.ncclbench.doctor.predict.PathType d) {
+        return d == null ? "distance unknown: a PCI path is missing" : d + ": " + d.meaning;
+    }
+
     /** The pairing, then the port's own files. */
     static List<String> evidence(Rail r, NicPort port) {
         List<String> ev = new ArrayList<>();
         ev.add("GPU " + r.gpu().busId() + " (NUMA node " + (r.gpu().numaNode() == null ? "unknown" : r.gpu().numaNode())
-                + ") -> " + (r.nic() == null ? "no NIC" : r.nic() + " (" + r.distance() + ": " + r.distance().meaning + ")")
+                + ") -> " + (r.nic() == null ? "no NIC" : r.nic() + " (" + distance(r.distance()) + ")")
                 + (r.ncclUses().isEmpty() ? "; NCCL uses none" : "; NCCL uses " + String.join(", ", r.ncclUses())
-                + " (" + r.ncclDistance() + ")"));
+                + " (" + distance(r.ncclDistance()) + ")"));
         if (port == null) {
             return ev;
         }
