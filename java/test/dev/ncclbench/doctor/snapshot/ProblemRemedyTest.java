@@ -40,7 +40,7 @@ class ProblemRemedyTest {
         HostFiles files = new HostFiles(Path.of("/"), true, true);
         files.problem("acs", "lspci -vvv", "lspci is not installed: ACS redirect was not checked", "install pciutils");
         HostSnapshot s = new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, "h", "live", null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, files.problems());
+                null, null, null, null, null, null, null, null, null, null, null, null, null, files.problems());
         Finding f = new EvidenceMissing().check(s).stream().filter(x -> x.title().contains("lspci is not installed"))
                 .findFirst().orElseThrow();
         assertEquals(List.of("install pciutils"), f.remedy());
