@@ -10,8 +10,9 @@
 #   /sys/class/infiniband/* port state, phys_state, rate, link_layer, the non-empty GID table, netdevs
 #   PCI (the rail table)    every NVIDIA GPU (vendor 0x10de, class 0x0300xx/0x0302xx) as a /sys/bus/pci/devices link,
 #                           and for each GPU, RDMA device and network device every function on its path from the root
-#                           complex: class vendor device subsystem ids numa_node max/current_link_speed and _width
-#                           (the chain of bridges is what gives NCCL's PCIe distance); /sys/devices/system/node/node*;
+#                           complex: class vendor device subsystem ids numa_node max/current_link_speed and _width,
+#                           an SR-IOV VF's physfn link (the chain of bridges is what gives NCCL's PCIe distance);
+#                           /sys/devices/system/node/node*;
 #                           the first processor of /proc/cpuinfo (NCCL's inter-socket bandwidth)
 #   /dev/infiniband         the names only
 #   /proc                   kernel osrelease and hostname, this shell's limits and status (memlock, CapEff),
@@ -56,6 +57,7 @@ pci_chain() {  # pci_chain PATH: each PCI function from the root complex down to
     if [[ "$(basename "$p")" =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$ ]]; then
       for f in class vendor device subsystem_vendor subsystem_device numa_node max_link_speed max_link_width \
                current_link_speed current_link_width; do copy "$p/$f"; done
+      link "$p/physfn"
     fi
     p="$(dirname "$p")"
   done

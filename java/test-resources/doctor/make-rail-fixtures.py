@@ -48,6 +48,7 @@ RTX6000 = ("0x10de", "0x26b1", "0x10de", "0x16a1", "0x030000", "NVIDIA RTX 6000 
 V100_PCIE = ("0x10de", "0x1db4", "0x10de", "0x1214", "0x030200", "Tesla V100-PCIE-16GB")
 CX7 = ("0x15b3", "0x1021", "0x15b3", "0x0041", "0x020700")     # ConnectX-7, lspci -vvn in sriov-network-operator#786
 CX7_ETH = ("0x15b3", "0x1021", "0x15b3", "0x0041", "0x020000")
+CX7_VF = ("0x15b3", "0x101e", "0x15b3", "0x0041", "0x020700")  # ConnectX family mlx5Gen Virtual Function (pci.ids)
 CX6DX = ("0x15b3", "0x101d", "0x15b3", "0x0064", "0x020000")   # ConnectX-6 Dx, SimAI topo_8A100_4CX6.xml
 CX6 = ("0x15b3", "0x101b", "0x15b3", "0x0007", "0x020700")     # ConnectX-6 (HDR), nccl#1505's DGX A100 dump
 X710 = ("0x8086", "0x1572", "0x8086", "0x0004", "0x020000")    # Intel X710 10GbE
@@ -74,10 +75,11 @@ def port(name, netdev, state=NDR, gid=None, ndev_in_gid=False):
     return {"name": name, "netdev": netdev, "state": state, "gid": gid, "ndev_in_gid": ndev_in_gid}
 
 
-def nic(addr, ports, ids=CX7, speed=GEN5, width=16, netdev_speed=None, functions=None):
-    """A NIC; a dual-port card is two functions (.0 and .1), one RDMA device each (ports[i] on function i)."""
+def nic(addr, ports, ids=CX7, speed=GEN5, width=16, netdev_speed=None, vfs=()):
+    """A NIC; a dual-port card is two functions (.0 and .1), one RDMA device each (ports[i] on function i); {@code vfs}:
+    SR-IOV virtual functions of function 0, one RDMA device each, on the functions after the ports'."""
     return {"kind": "nic", "addr": addr, "ids": ids, "speed": speed, "width": width, "ports": ports,
-            "netdev_speed": netdev_speed}
+            "netdev_speed": netdev_speed, "vfs": vfs}
 
 
 def eth(addr, netdev, ids=X710, speed=GEN3, width=8, mbps=10000, up=True):
@@ -241,6 +243,12 @@ def emit(t, parent, node, numa, driver, dsp_dev=None):
             fpath = path[:-1] + str(f)
             t.function(fpath, ids[:4], ids[4], numa, node["speed"], node["width"])
             rdma(t, fpath, p, node.get("netdev_speed"), driver)
+        for v, p in enumerate(node.get("vfs", ())):
+            # a VF: the PF's class, the VF device id, no PCIe link of its own, a physfn link to the PF
+            fpath = path[:-1] + str(len(node["ports"]) + v)
+            t.function(fpath, CX7_VF[:4], CX7_VF[4], numa, None, None)
+            t.link(fpath + "/physfn", path)
+            rdma(t, fpath, p, node.get("netdev_speed"), driver)
 
 
 def rdma(t, fpath, p, netdev_speed, driver):
@@ -325,9 +333,11 @@ ETH_UP = ("4: ACTIVE", "5: LinkUp", "100 Gb/sec (4X EDR)", "Ethernet")
 ETH_UNCABLED = ("1: DOWN", "3: Disabled", "40 Gb/sec (4X QDR)", "Ethernet")
 
 
-def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None):
+def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None, vfs=False):
     """{rail index: (state tuple, netdev or None)} overrides; {@code missing}: rails whose NIC is not on the bus;
-    {@code moved}: {rail: bus} NICs seated in a slot on a root port of socket 0 instead of their GPU's switch."""
+    {@code moved}: {rail: bus} NICs seated in a slot on a root port of socket 0 instead of their GPU's switch;
+    {@code vfs}: two SR-IOV VFs on each rail's ConnectX-7 (mlx5_12 up); the first given to a pod (ACTIVE), the second
+    given to none (INIT: the subnet manager gave its vport nothing)."""
     states = states or {}
     moved = moved or {}
     roots = []
@@ -338,7 +348,10 @@ def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None):
             roots.append(root(0, nic(f"0000:{b:02x}:00.0", [port(ib_names[i], f"ibp{b}s0")])))
         elif i not in missing:
             st, dev = states.get(i, (NDR, None))
-            kids.append(nic(f"0000:{g + 1:02x}:00.0", [port(ib_names[i], dev or f"ibp{g + 1}s0", st)]))
+            vf = [port(f"mlx5_{12 + 2 * i}", f"ibp{g + 1}s0f1"),
+                  port(f"mlx5_{13 + 2 * i}", f"ibp{g + 1}s0f2", ("2: INIT", "5: LinkUp", "400 Gb/sec (4X NDR)",
+                                                                "InfiniBand"))] if vfs else ()
+            kids.append(nic(f"0000:{g + 1:02x}:00.0", [port(ib_names[i], dev or f"ibp{g + 1}s0", st)], vfs=vf))
         if g in STORAGE:
             a, b = STORAGE[g]
             kids.append(nic(f"0000:{g + 2:02x}:00.0", [port(a, f"enp{g + 2}s0f0np0", ETH_UP),
@@ -438,6 +451,10 @@ def main():
                                                              6: (("1: DOWN", "3: Disabled", "40 Gb/sec (4X QDR)",
                                                                   "InfiniBand"), None)}))
     write_host("h100-nic-missing", "h100-node-12", hgx_h100(missing=(7,)))
+    write_host("h100-sriov-vfs", "h100-node-15", hgx_h100(vfs=True))
+    write_host("h100-sriov-vfs-port-2x", "h100-node-16", hgx_h100({3: (("4: ACTIVE", "5: LinkUp",
+                                                                         "200 Gb/sec (2X NDR)", "InfiniBand"), None)},
+                                                                  vfs=True), form="capture")
     write_host("h100-nic-other-socket", "h100-node-14", hgx_h100(moved={7: 0x2a}))
     write_host("a800-roce-2gpu-per-nic", "a800-node-3", a800_roce(), form="capture", extra=bonds, cpu=ICX)
     write_host("h100-pcie-2gpu-per-switch", "h100p-node-1", h100_pcie_plx(), cpu=ICX)

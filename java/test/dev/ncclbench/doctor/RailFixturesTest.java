@@ -69,7 +69,7 @@ class RailFixturesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"h100-8x8-healthy", "h100-8x8-healthy-capture", "a800-roce-2gpu-per-nic",
-        "h100-pcie-2gpu-per-switch", "socket-only-10gbe"})
+        "h100-pcie-2gpu-per-switch", "socket-only-10gbe", "h100-sriov-vfs"})
     void noHealthyRailIsAccused(String host) {
         HostSnapshot s = rails(host);
         RailTable t = RailTable.of(s);
@@ -97,6 +97,38 @@ class RailFixturesTest {
         assertEquals("ibp26s0", p.netdev());
         assertEquals("0000:1a:00.0", p.pciAddress());
         assertEquals("0x15b3:0x1021", p.model());
+    }
+
+    @Test
+    void sriovVirtualFunctionsJoinTheirNicWhenUpAndAreNoRailsFaultWhenIdle() {
+        HostSnapshot s = rails("h100-sriov-vfs");
+        RailTable t = RailTable.of(s);
+        // NCCL merges an ACTIVE VF into its physical function's NIC (NCCL_IB_MERGE_VFS=1: the same PCI device) and
+        // skips the VF whose vport the subnet manager left in INIT; neither moves a GPU off its own ConnectX-7
+        assertEquals(List.of("mlx5_0+mlx5_12", "mlx5_3+mlx5_14", "mlx5_4+mlx5_16", "mlx5_5+mlx5_18", "mlx5_6+mlx5_20",
+                "mlx5_9+mlx5_22", "mlx5_10+mlx5_24", "mlx5_11+mlx5_26"), t.rails().stream().map(Rail::nic).toList());
+        t.rails().forEach(r -> assertEquals(PathType.PIX, r.distance(), r.label()));
+        List<String> idle = t.otherPorts().stream().map(NicPort::name).filter(n -> !n.matches("mlx5_[1278]:1")).toList();
+        assertEquals(List.of("mlx5_13:1", "mlx5_15:1", "mlx5_17:1", "mlx5_19:1", "mlx5_21:1", "mlx5_23:1", "mlx5_25:1",
+                "mlx5_27:1"), idle);
+        // nothing says an idle VF is a fault: only the uncabled storage ports, as on the host without VFs
+        List<String> ports = HostFixturesTest.judge(s).findings().stream().filter(f -> f.ruleId().equals("IB-PORT-NOT-ACTIVE"))
+                .map(Finding::title).toList();
+        assertEquals(2, ports.size(), ports.toString());
+        ports.forEach(title -> assertTrue(title.startsWith("mlx5_2 ") || title.startsWith("mlx5_8 "), title));
+        // the flag comes from the physfn link; the same VFs without it would be ports of their own
+        assertEquals("0000:1a:00.0", s.pci().function("0000:1a:00.1").orElseThrow().physfn());
+    }
+
+    @Test
+    void aPortAt2xBesideItsVirtualFunctionsIsStillNamedAloneInTheCaptureForm() {
+        HostSnapshot s = rails("h100-sriov-vfs-port-2x");
+        RailTable t = RailTable.of(s);
+        assertEquals(allOkBut(8, 3, "trained down"), verdicts(t));
+        List<Finding> f = railFindings(s);
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).title().startsWith("rail 3 (GPU 0000:5d:00.0): mlx5_5:1: 200 Gb/sec (2X NDR), siblings"
+                + " 400 Gb/sec (4X NDR)"), f.get(0).title());
     }
 
     @Test

@@ -68,6 +68,30 @@ final class RailPorts {
     }
 
     /**
+     * The ports ("mlx5_12:1") of SR-IOV virtual functions that are not up while their physical function's RDMA device is
+     * on this host: NCCL opens only ACTIVE ports, and a VF no pod or VM was given (no GUID from the subnet manager, its
+     * link held down) is configuration, not a fault of the rail its physical function carries. A VF that is the only
+     * device of its NIC here (a pod's view) stays a port like any other.
+     */
+    static Set<String> idleVirtualFunctions(HostSnapshot s) {
+        Set<String> physical = new java.util.HashSet<>();
+        for (IbDevice d : s.ibDevices()) {
+            PciFunction f = function(s, d.pciPath());
+            if (f != null && !f.virtualFunction()) {
+                physical.add(f.address());
+            }
+        }
+        Set<String> out = new java.util.LinkedHashSet<>();
+        for (IbDevice d : s.ibDevices()) {
+            PciFunction f = function(s, d.pciPath());
+            if (f != null && f.virtualFunction() && physical.contains(f.physfn())) {
+                d.ports().stream().filter(p -> !p.up()).forEach(p -> out.add(d.name() + ":" + p.port()));
+            }
+        }
+        return out;
+    }
+
+    /**
      * Every interface with a PCI device (what can carry NET/Socket traffic off the node; veth and bridges have
      * none), in kernel order, at the speed it reports; {@code included} when NET/Socket's choice (NCCL_SOCKET_IFNAME
      * or its default) has it.

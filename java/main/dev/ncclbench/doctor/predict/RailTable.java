@@ -42,7 +42,8 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
         RailSettings settings = RailSettings.of(s);
         List<Rail.Gpu> gpus = RailPorts.gpus(s);
         List<NicPort> rdma = RailPorts.rdma(s, settings);
-        List<NicPort> usableRdma = rdma.stream().filter(RailTable::ncclOpens).toList();
+        Set<String> idleVfs = RailPorts.idleVirtualFunctions(s);
+        List<NicPort> usableRdma = rdma.stream().filter(p -> ncclOpens(p) && !idleVfs.contains(p.name())).toList();
         boolean ib = !usableRdma.isEmpty() && !settings.ibDisabled() && !settings.netSocket();
         List<NicPort> all = ib ? rdma : RailPorts.sockets(s);
         List<NicPort> candidates = ib ? usableRdma : all;
@@ -92,6 +93,14 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
     /** The rail of this GPU index, if the host has that many GPUs. */
     public Optional<Rail> rail(int index) {
         return index >= 0 && index < rails.size() ? Optional.of(rails.get(index)) : Optional.empty();
+    }
+
+    /**
+     * The RDMA ports ("mlx5_12:1") of SR-IOV virtual functions that are not up beside their physical function: no GPU's
+     * rail, and nothing to fix (a VF no pod or VM was given).
+     */
+    public static Set<String> idleVirtualFunctions(HostSnapshot s) {
+        return RailPorts.idleVirtualFunctions(s);
     }
 
     /** The rails with this verdict among their problems. */

@@ -25,12 +25,13 @@ public final class IbPortDown extends BaseRule<HostSnapshot> {
     public List<Finding> check(HostSnapshot s) {
         List<Finding> out = new ArrayList<>();
         boolean anyActive = !HostFacts.activePorts(s).isEmpty();
-        java.util.Set<String> railPorts = new java.util.HashSet<>();
-        RailTable.of(s).rails().forEach(r -> r.ports().forEach(p -> railPorts.add(p.name())));
+        java.util.Set<String> saidElsewhere = new java.util.HashSet<>();
+        RailTable.of(s).rails().forEach(r -> r.ports().forEach(p -> saidElsewhere.add(p.name())));
+        saidElsewhere.addAll(RailTable.idleVirtualFunctions(s)); // a VF no pod was given is down by design
         for (IbDevice d : s.ibDevices()) {
             for (IbDevice.Port p : d.ports()) {
-                if (p.up() || railPorts.contains(d.name() + ":" + p.port())) {
-                    continue; // a GPU's rail port that is down is RAIL-PORT-DOWN's, said with its rail
+                if (p.up() || saidElsewhere.contains(d.name() + ":" + p.port())) {
+                    continue; // a rail's port that is down is RAIL-PORT-DOWN's, said with its rail
                 }
                 String where = "/sys/class/infiniband/" + d.name() + "/ports/" + p.port();
                 // a spare port on a node whose other ports work is worth a look, not a stop

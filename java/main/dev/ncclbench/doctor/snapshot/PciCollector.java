@@ -60,7 +60,8 @@ final class PciCollector {
                 attr(files, path, "device"), attr(files, path, "subsystem_vendor"), attr(files, path, "subsystem_device"),
                 integer(attr(files, path, "numa_node")), attr(files, path, "max_link_speed"),
                 integer(attr(files, path, "max_link_width")), attr(files, path, "current_link_speed"),
-                integer(attr(files, path, "current_link_width")));
+                integer(attr(files, path, "current_link_width")),
+                files.linkName(path + "/physfn").filter(PciTopology::isAddress).orElse(null));
     }
 
     private static String attr(HostFiles files, String path, String name) {

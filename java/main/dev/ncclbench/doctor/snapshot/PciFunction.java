@@ -16,11 +16,14 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param numaNode         numa_node; -1 when the firmware does not say; null when unreadable
  * @param maxLinkSpeed     max_link_speed, "32.0 GT/s PCIe" (kernels before 5.7 print "32 GT/s"); null when absent
  * @param currentLinkSpeed current_link_speed: below the max on a link that trained down (or a GPU idling)
+ * @param physfn           for an SR-IOV virtual function, the address of its physical function (the {@code physfn}
+ *                         link); null for a physical function, or when unread
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record PciFunction(String address, String path, String pciClass, String vendor, String device,
                           String subsystemVendor, String subsystemDevice, Integer numaNode, String maxLinkSpeed,
-                          Integer maxLinkWidth, String currentLinkSpeed, Integer currentLinkWidth) {
+                          Integer maxLinkWidth, String currentLinkSpeed, Integer currentLinkWidth,
+                          String physfn) {
     public static final String NVIDIA = "0x10de";
 
     /** An NVIDIA display or 3D controller (class 0x0300xx or 0x0302xx): a GPU, not its audio or an NVSwitch. */
@@ -28,6 +31,12 @@ public record PciFunction(String address, String path, String pciClass, String v
     public boolean gpu() {
         return NVIDIA.equalsIgnoreCase(vendor) && pciClass != null
                 && (pciClass.startsWith("0x0302") || pciClass.startsWith("0x0300"));
+    }
+
+    /** An SR-IOV virtual function (an mlx5 VF a pod or VM is given): its physical function is the NIC. */
+    @JsonIgnore
+    public boolean virtualFunction() {
+        return physfn != null;
     }
 
     @JsonIgnore

@@ -21,7 +21,7 @@ class NcclTopologyTest {
     private String fn(String path, String cls, String ids, int numa, String speed, int width) {
         String[] id = ids.split(":");
         functions.add(new PciFunction(path.substring(path.lastIndexOf('/') + 1), path, cls, id[0], id[1], id[2], id[3], numa,
-                speed, width, null, null));
+                speed, width, null, null, null));
         return path;
     }
 
@@ -72,7 +72,7 @@ class NcclTopologyTest {
         assertEquals(PathType.PIX, t.path(nic, nic2), "both hang from 0c once 15 is flattened into it");
         // a switch of another make is not flattened: the same shape with PLX ids keeps 15, and the NICs still share it
         functions.replaceAll(f -> f.address().equals("0000:15:00.0") ? new PciFunction(f.address(), f.path(), BRIDGE, "0x10b5",
-                "0x8796", "0x10b5", "0x8796", 0, "16.0 GT/s PCIe", 16, null, null) : f);
+                "0x8796", "0x10b5", "0x8796", 0, "16.0 GT/s PCIe", 16, null, null, null) : f);
         assertEquals(PathType.PIX, topo(gpu, nic, nic2).path(nic, nic2));
         assertEquals(PathType.PXB, topo(gpu, nic, nic2).path(gpu, nic));
     }
