@@ -37,7 +37,7 @@ public final class RailText {
                 NicPort p = ports.get(i);
                 boolean first = i == 0;
                 rows.add(new String[] {first ? String.valueOf(r.rail()) : "", first ? gpu : "", p.name(),
-                    first && r.distance() != null ? String.valueOf(r.distance()) : "", p.stateText(), p.rate().text(), String.valueOf(p.linkLayer()),
+                    first && r.distance() != null ? String.valueOf(r.distance()) : "", p.stateText(), p.rate().text(), p.linkLayerText(),
                     netdev(p), p.included() ? "yes" : "no", first ? r.verdict().word : ""});
             }
             if (r.nic() != null && !r.ncclUses().equals(List.of(r.nic()))) {
@@ -54,7 +54,7 @@ public final class RailText {
         out.addAll(after);
         if (!t.otherPorts().isEmpty()) {
             out.add("  other ports (no GPU's rail): " + String.join("; ", t.otherPorts().stream()
-                    .map(p -> p.name() + " " + p.stateText() + ", " + p.rate().text() + ", " + p.linkLayer()).toList()));
+                    .map(p -> p.name() + " " + p.stateText() + ", " + p.rate().text() + ", " + p.linkLayerText()).toList()));
         }
         t.notes().forEach(n -> out.add("  " + n));
         return out;

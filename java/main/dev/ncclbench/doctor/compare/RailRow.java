@@ -31,7 +31,7 @@ public record RailRow(int rail, String gpu, String nic, PathType distance, Strin
         return new RailRow(r.rail(), r.gpu().busId(), String.join(", ", ports.stream().map(NicPort::name).toList()),
                 r.distance(), state, String.join(", ", ports.stream().map(p -> p.up() ? p.rate().text() : "down").distinct()
                         .toList()),
-                String.join("+", ports.stream().map(p -> String.valueOf(p.linkLayer())).distinct().toList()),
+                String.join("+", ports.stream().map(NicPort::linkLayerText).distinct().toList()),
                 r.verdict().word);
     }
 

@@ -32,10 +32,14 @@ public record NicPort(String name, String device, Integer port, String transport
     public static final String IB = "IB";
     public static final String SOCKET = "Socket";
 
-    /** ACTIVE and LinkUp (an interface: up): the only state in which NCCL uses the port and its rate means anything. */
+    /**
+     * ACTIVE and LinkUp (an interface: up): the only state in which NCCL uses the port and its rate means anything.
+     * NCCL itself reads the state alone, so an ACTIVE port whose phys_state was not read counts as up.
+     */
     @JsonIgnore
     public boolean up() {
-        return IB.equals(transport) ? "ACTIVE".equalsIgnoreCase(state) && "LinkUp".equalsIgnoreCase(physState)
+        return IB.equals(transport)
+                ? "ACTIVE".equalsIgnoreCase(state) && (physState == null || "LinkUp".equalsIgnoreCase(physState))
                 : "up".equals(state);
     }
 
@@ -43,6 +47,12 @@ public record NicPort(String name, String device, Integer port, String transport
     @JsonIgnore
     public String stateText() {
         return physState == null ? String.valueOf(state) : state + " / " + physState;
+    }
+
+    /** "InfiniBand", "Ethernet", or "unknown" when link_layer was not read. */
+    @JsonIgnore
+    public String linkLayerText() {
+        return linkLayer == null ? "unknown" : linkLayer;
     }
 
     /** The setting that keeps or drops it: NCCL_IB_HCA for RDMA ports, NCCL_SOCKET_IFNAME for interfaces. */

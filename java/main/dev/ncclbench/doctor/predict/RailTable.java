@@ -108,9 +108,13 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
         return rails.stream().filter(r -> r.has(v)).toList();
     }
 
-    /** NCCL's IB plugin opens InfiniBand and RoCE (Ethernet) ports; other link layers it skips. */
+    /**
+     * NCCL's IB plugin opens InfiniBand and RoCE (Ethernet) ports; other link layers it skips. A port whose link_layer
+     * was not read (a capture without it; every kernel since 2.6.37 writes it) is not held against it.
+     */
     private static boolean ncclOpens(NicPort p) {
-        return "InfiniBand".equalsIgnoreCase(p.linkLayer()) || "Ethernet".equalsIgnoreCase(p.linkLayer());
+        return p.linkLayer() == null || "InfiniBand".equalsIgnoreCase(p.linkLayer())
+                || "Ethernet".equalsIgnoreCase(p.linkLayer());
     }
 
     private static String names(NicAssignment.Pick p) {

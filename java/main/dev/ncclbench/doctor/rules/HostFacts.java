@@ -49,12 +49,12 @@ final class HostFacts {
         return Optional.of(known.get(0));
     }
 
-    /** RDMA ports that are ACTIVE and LinkUp. */
+    /** RDMA ports that are ACTIVE and LinkUp ({@link IbDevice.Port#up}). */
     static List<String> activePorts(HostSnapshot s) {
         List<String> out = new ArrayList<>();
         for (IbDevice d : s.ibDevices()) {
             for (IbDevice.Port p : d.ports()) {
-                if ("ACTIVE".equalsIgnoreCase(p.state()) && "LinkUp".equalsIgnoreCase(p.physState())) {
+                if (p.up()) {
                     out.add(d.name() + ":" + p.port());
                 }
             }

@@ -45,9 +45,12 @@ public record IbDevice(String name, String pciPath, List<String> netdevs, List<P
             return PortRate.parse(rate);
         }
 
-        /** ACTIVE and LinkUp: the only state in which NCCL opens the port and its rate means anything. */
+        /**
+         * ACTIVE and LinkUp: the only state in which NCCL opens the port and its rate means anything. NCCL reads the
+         * state alone (ibv_query_port), so an ACTIVE port whose phys_state was not read counts as up.
+         */
         public boolean up() {
-            return "ACTIVE".equalsIgnoreCase(state) && "LinkUp".equalsIgnoreCase(physState);
+            return "ACTIVE".equalsIgnoreCase(state) && (physState == null || "LinkUp".equalsIgnoreCase(physState));
         }
     }
 
