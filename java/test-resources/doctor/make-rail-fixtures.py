@@ -333,11 +333,13 @@ ETH_UP = ("4: ACTIVE", "5: LinkUp", "100 Gb/sec (4X EDR)", "Ethernet")
 ETH_UNCABLED = ("1: DOWN", "3: Disabled", "40 Gb/sec (4X QDR)", "Ethernet")
 
 
-def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None, vfs=False):
+def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None, vfs=False, storage_on_root=False):
     """{rail index: (state tuple, netdev or None)} overrides; {@code missing}: rails whose NIC is not on the bus;
     {@code moved}: {rail: bus} NICs seated in a slot on a root port of socket 0 instead of their GPU's switch;
     {@code vfs}: two SR-IOV VFs on each rail's ConnectX-7 (mlx5_12 up); the first given to a pod (ACTIVE), the second
-    given to none (INIT: the subnet manager gave its vport nothing)."""
+    given to none (INIT: the subnet manager gave its vport nothing); {@code storage_on_root}: the storage cards are
+    dual-port ConnectX-7s (the compute NICs' model, both ports NDR InfiniBand and ACTIVE) in slots on a root port of
+    each socket, the way a DGX H100 seats its two storage cards, plus the 1GbE management port."""
     states = states or {}
     moved = moved or {}
     roots = []
@@ -352,13 +354,18 @@ def hgx_h100(states=None, missing=(), ib_names=IB_NAMES, moved=None, vfs=False):
                   port(f"mlx5_{13 + 2 * i}", f"ibp{g + 1}s0f2", ("2: INIT", "5: LinkUp", "400 Gb/sec (4X NDR)",
                                                                 "InfiniBand"))] if vfs else ()
             kids.append(nic(f"0000:{g + 1:02x}:00.0", [port(ib_names[i], dev or f"ibp{g + 1}s0", st)], vfs=vf))
-        if g in STORAGE:
+        if g in STORAGE and storage_on_root:
+            a, b = STORAGE[g]
+            bus = 0x2a if i < 4 else 0xaa
+            roots.append(root(0 if i < 4 else 1, nic(f"0000:{bus:02x}:00.0", [port(a, f"ibp{bus}s0f0"),
+                                                                            port(b, f"ibp{bus}s0f1")])))
+        elif g in STORAGE:
             a, b = STORAGE[g]
             kids.append(nic(f"0000:{g + 2:02x}:00.0", [port(a, f"enp{g + 2}s0f0np0", ETH_UP),
                                                        port(b, f"enp{g + 2}s0f1np1", ETH_UNCABLED)],
                             ids=CX6DX, speed=GEN4))
         roots.append(root(0 if i < 4 else 1, switch(f"0000:{g - 2:02x}:00.0", kids)))
-    return roots
+    return roots + ([management("0000:6b:00.0", 0x6a, "01.0")] if storage_on_root else [])
 
 
 def a800_roce():
@@ -452,6 +459,7 @@ def main():
                                                                   "InfiniBand"), None)}))
     write_host("h100-nic-missing", "h100-node-12", hgx_h100(missing=(7,)))
     write_host("h100-sriov-vfs", "h100-node-15", hgx_h100(vfs=True))
+    write_host("h100-storage-cx7-on-root", "dgx-h100-02", hgx_h100(storage_on_root=True))
     write_host("h100-sriov-vfs-port-2x", "h100-node-16", hgx_h100({3: (("4: ACTIVE", "5: LinkUp",
                                                                          "200 Gb/sec (2X NDR)", "InfiniBand"), None)},
                                                                   vfs=True), form="capture")

@@ -69,7 +69,7 @@ class RailFixturesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"h100-8x8-healthy", "h100-8x8-healthy-capture", "a800-roce-2gpu-per-nic",
-        "h100-pcie-2gpu-per-switch", "socket-only-10gbe", "h100-sriov-vfs"})
+        "h100-pcie-2gpu-per-switch", "socket-only-10gbe", "h100-sriov-vfs", "h100-storage-cx7-on-root"})
     void noHealthyRailIsAccused(String host) {
         HostSnapshot s = rails(host);
         RailTable t = RailTable.of(s);
@@ -97,6 +97,22 @@ class RailFixturesTest {
         assertEquals("ibp26s0", p.netdev());
         assertEquals("0000:1a:00.0", p.pciAddress());
         assertEquals("0x15b3:0x1021", p.model());
+    }
+
+    @Test
+    void storageCardsOfTheComputeNicsModelOnRootPortsAreNoGpusRail() {
+        // a DGX H100's two dual-port ConnectX-7 storage cards, up on NDR, merged into one 800G NIC each: the GPU's own
+        // PCIe link caps both paths alike, so NCCL keeps the nearer (PIX) compute NIC, and the storage ports are no
+        // rail's siblings (a storage port that differs accuses no rail)
+        HostSnapshot s = rails("h100-storage-cx7-on-root");
+        RailTable t = RailTable.of(s);
+        assertEquals(List.of("mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"),
+                t.rails().stream().map(Rail::nic).toList());
+        t.rails().forEach(r -> assertEquals(PathType.PIX, r.distance(), r.label()));
+        assertEquals(List.of("mlx5_1:1", "mlx5_2:1", "mlx5_7:1", "mlx5_8:1"),
+                t.otherPorts().stream().map(NicPort::name).toList());
+        assertEquals(List.of(), HostFixturesTest.judge(s).findings().stream()
+                .filter(f -> f.ruleId().startsWith("RAIL-") || f.ruleId().startsWith("IB-PORT")).toList());
     }
 
     @Test
