@@ -67,6 +67,20 @@ class RailMissingFilesTest {
     }
 
     @Test
+    void rdmaDevicesNcclsIbTransportSkipsAreSaidToBeAPluginsAndTheRailsAreInterfaces(@TempDir Path dir) throws Exception {
+        // EFA devices are RDMA devices whose link layer is neither InfiniBand nor Ethernet: NCCL's IB transport skips
+        // them; aws-ofi-nccl may carry the traffic, which the table does not claim to know
+        HostSnapshot s = without(dir, "h100-8x8-healthy");
+        run("find", dir.resolve("h100-8x8-healthy").toString(), "-name", "link_layer", "-type", "f", "-exec", "sh", "-c",
+                "echo Unknown > \"$1\"", "sh", "{}", ";");
+        RailTable t = RailTable.of(HostCollector.capture(dir.resolve("h100-8x8-healthy")));
+        assertEquals("Socket", t.transport());
+        assertTrue(t.notes().stream().anyMatch(n -> n.contains("link layer Unknown") && n.contains("net plugin")),
+                t.notes().toString());
+        assertEquals("IB", RailTable.of(s).transport());
+    }
+
+    @Test
     void withoutRatesNothingIsTrainedDown(@TempDir Path dir) throws Exception {
         HostSnapshot s = without(dir, "h100-port-2x", "rate");
         RailTable t = RailTable.of(s);

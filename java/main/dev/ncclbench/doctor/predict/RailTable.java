@@ -143,7 +143,12 @@ public record RailTable(String transport, List<String> settings, List<Rail> rail
         if (rdma.isEmpty()) {
             out.add("no RDMA NIC (/sys/class/infiniband is empty or absent): NCCL will use sockets (NET/Socket)");
         } else if (usable.isEmpty()) {
-            out.add("no RDMA port NCCL can open (InfiniBand or Ethernet link layer): NCCL will use sockets");
+            // EFA (AWS) and other devices whose link layer is neither: NCCL's IB transport skips them, a net plugin
+            // (aws-ofi-nccl) may not, and this table does not model a plugin's choice
+            out.add("no RDMA port NCCL's own IB transport opens (link layer "
+                    + String.join(", ", rdma.stream().map(NicPort::linkLayerText).distinct().toList())
+                    + "): NCCL uses sockets unless a net plugin (aws-ofi-nccl for EFA) carries the traffic, so the rails"
+                    + " below are the network interfaces NET/Socket would use");
         } else if (!ib) {
             out.add((settings.ibDisabled() ? "NCCL_IB_DISABLE" : "NCCL_NET=Socket") + " turns RDMA off: NCCL will use"
                     + " sockets, so the rails are network interfaces");
