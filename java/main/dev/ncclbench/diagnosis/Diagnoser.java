@@ -33,7 +33,7 @@ public final class Diagnoser {
         List<Finding> findings = book.run(f, ignored);
         Health health = health(f, book, findings);
         return new Diagnosis(f.path(), health, f.overall().confidence(), reason(f, health), e.hosts().size(),
-                f.nranks(), f.pairs(), findings, f.overall().evidence());
+                f.nranks(), f.pairs(), f.nicLoads(), findings, f.overall().evidence());
     }
 
     private static Health health(Facts f, RuleBook<Facts> book, List<Finding> findings) {

@@ -4,6 +4,8 @@ import dev.ncclbench.output.Json;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.ncclbench.diagnosis.facts.NicLines;
+import dev.ncclbench.diagnosis.facts.NicLoad;
 import dev.ncclbench.diagnosis.facts.PairVerdict;
 import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.finding.Finding;
@@ -11,6 +13,7 @@ import dev.ncclbench.finding.Severity;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -82,6 +85,36 @@ public final class ExplainText {
                     .append(worst.path().id).append(worst.detail().isEmpty() ? "" : ", " + worst.detail())
                     .append(')');
             out.println(sb.toString().stripTrailing());
+        }
+        nics(out, d.nics());
+    }
+
+    /** "NICs:" one line per host and network, the hosts with a NIC out of its share first; at most 8 lines. */
+    private static void nics(PrintWriter out, List<NicLoad> nics) {
+        if (nics.isEmpty()) {
+            return;
+        }
+        java.util.Set<String> bad = new java.util.HashSet<>();
+        nics.stream().filter(n -> n.verdict().equals(NicLoad.UNUSED) || n.verdict().equals(NicLoad.OVERLOADED))
+                .forEach(n -> bad.add(n.host() + '|' + n.network()));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<NicLoad> firsts = new ArrayList<>();
+        nics.stream().sorted(java.util.Comparator.comparing((NicLoad n) -> !bad.contains(n.host() + '|' + n.network())))
+                .filter(n -> seen.add(n.host() + '|' + n.network())).forEach(firsts::add);
+        out.println("NICs:   NET channels each NIC carried (ring/tree; +send/recv), peers");
+        for (NicLoad n : firsts.subList(0, Math.min(8, firsts.size()))) {
+            // a host none of whose NICs could be judged says why once: its first listed NIC's reason
+            List<NicLoad> same = nics.stream().filter(o -> o.host().equals(n.host()) && o.network().equals(n.network()))
+                    .toList();
+            String why = same.stream().filter(NicLoad::listed).map(NicLoad::why).findFirst().orElse(n.why());
+            boolean judged = same.stream().anyMatch(o -> !o.verdict().equals(NicLoad.UNJUDGED));
+            out.println("  " + NicLines.host(nics, n) + (judged || why.isEmpty() ? "" : "; not judged: " + why));
+        }
+        if (firsts.size() > 8) {
+            long badLeft = firsts.stream().skip(8).filter(n -> bad.contains(n.host() + '|' + n.network())).count();
+            out.printf(Locale.ROOT, "  ... %d more host line(s)%s%n", firsts.size() - 8,
+                    badLeft == 0 ? ", no NIC among them unused or over its share" : ", " + badLeft + " with a NIC out"
+                            + " of its share (--json lists every NIC)");
         }
     }
 

@@ -11,7 +11,7 @@ final class ConnectionLines {
     private ConnectionLines() {
     }
 
-    /** One (host, from, to, side, transport, detail, net, dev) seen on some channels. */
+    /** One (host, from, to, side, transport, detail, net, dev, connection index) seen on some channels. */
     static final class Aggregate {
         final String host;
         final int from;
@@ -21,6 +21,7 @@ final class ConnectionLines {
         final String detail;
         final String net;
         final int dev;
+        final int connIndex;
         final int proxy;
         final boolean gdr;
         final boolean shared;
@@ -31,7 +32,7 @@ final class ConnectionLines {
         int chanOther;
 
         Aggregate(String host, int from, int to, Direction dir, Transport transport, String detail, String net,
-                  int dev, int proxy, boolean gdr, boolean shared, SourceRef first) {
+                  int dev, int connIndex, int proxy, boolean gdr, boolean shared, SourceRef first) {
             this.host = host;
             this.from = from;
             this.to = to;
@@ -40,6 +41,7 @@ final class ConnectionLines {
             this.detail = detail;
             this.net = net;
             this.dev = dev;
+            this.connIndex = connIndex;
             this.proxy = proxy;
             this.gdr = gdr;
             this.shared = shared;
@@ -66,8 +68,8 @@ final class ConnectionLines {
 
         Connection freeze() {
             int ch = Long.bitCount(chanLo) + Long.bitCount(chanHi) + chanOther;
-            return new Connection(host, from, to, dir, transport, detail, net, dev, proxy, gdr, shared, ch, lines,
-                    first);
+            return new Connection(host, from, to, dir, transport, detail, net, dev, connIndex, proxy, gdr, shared, ch,
+                    lines, first);
         }
     }
 
@@ -89,6 +91,10 @@ final class ConnectionLines {
             return false;
         }
         int channel = (int) Text.leadingInt(m, kw, colon);
+        // "Channel 02/1 : ..." (2.12+): connection index 1 is send/recv and alltoall (ncclTransportP2pSetup(comm,
+        // NULL, 1)), 0 the rings and trees; older lines print none
+        int slashAt = m.indexOf('/', kw);
+        int connIndex = slashAt > kw && slashAt < colon ? (int) Text.leadingInt(m, slashAt + 1, colon) : -1;
         int from = (int) Text.leadingInt(m, Text.skipSpaces(m, colon + 3), arrow);
         int toStart = Text.skipSpaces(m, arrow + 2);
         int to = (int) Text.leadingInt(m, toStart, via);
@@ -163,10 +169,11 @@ final class ConnectionLines {
             acc.hostNet(p.host, net, gdr, file, lineNo);
         }
         acc.progress(p.host, p.pid, p.dev, file, lineNo, false);
-        String key = p.host + '|' + from + '|' + to + '|' + dir + '|' + t + '|' + detail + '|' + net + '|' + dev;
+        String key = p.host + '|' + from + '|' + to + '|' + dir + '|' + t + '|' + detail + '|' + net + '|' + dev + '|'
+                + connIndex;
         Aggregate agg = acc.connection(key);
         if (agg == null) {
-            agg = new Aggregate(p.host, from, to, dir, t, detail, net, dev, proxy, gdr, shared,
+            agg = new Aggregate(p.host, from, to, dir, t, detail, net, dev, connIndex, proxy, gdr, shared,
                     new SourceRef(file, lineNo));
             if (!acc.newConnection(key, agg)) {
                 return true;

@@ -111,14 +111,16 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
      * @param detail     what follows the transport: "direct pointer", "IPC/read", "CUMEM", "direct/direct"
      * @param netName    for NET: "Socket", "IB", "IBext_v8", "AWS Libfabric"...; else ""
      * @param netDev     for NET: the device index; -1 otherwise
+     * @param connIndex  the connection index after the channel ("Channel 02/1"): 1 send/recv and alltoall, 0 rings
+     *                   and trees; -1 where the line prints none (before 2.12, SHM)
      * @param proxyRank  the PXN proxy rank (NET/IB/1(3)), -1 when not proxied
      * @param channels   how many distinct channels carried this connection
      * @param lines      how many lines described it
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Connection(String host, int fromRank, int toRank, Direction direction, Transport transport,
-                             String detail, String netName, int netDev, int proxyRank, boolean gdr, boolean shared,
-                             int channels, long lines, SourceRef firstSeen) {
+                             String detail, String netName, int netDev, int connIndex, int proxyRank, boolean gdr,
+                             boolean shared, int channels, long lines, SourceRef firstSeen) {
     }
 
     /**

@@ -4,7 +4,8 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 
 /**
  * "NET/..." INFO lines: the devices a network lists ("NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB
- * eth0:10.0.0.1<0>", 2.3's "NET/IB: [0] mlx5_1:1/IB"), NET/Socket's interfaces, "No device found", NET/Plugin lines,
+ * eth0:10.0.0.1<0>", 2.3's "NET/IB: [0] mlx5_1:1/IB"), merged NICs ("Made virtual device"), NET/Socket's interfaces,
+ * "No device found", NET/Plugin lines,
  * and the per-HCA (per-GPU before 2.12) "GPU Direct RDMA Enabled/Disabled" lines.
  */
 final class NetLines {
@@ -61,6 +62,17 @@ final class NetLines {
                 return true;
             }
             return m.indexOf("no socket interface") >= 0;
+        }
+        int made = m.indexOf("Made virtual device [");
+        if (made >= 0) {
+            // "NET/IB : Made virtual device [8] name=mlx5_0+mlx5_1 speed=800000 ndevs=2" (2.21+): channel lines name
+            // the merged NIC by its own number; a one-port virtual device has its port's number, nothing to keep
+            int idx = (int) Text.leadingInt(m, made + 21, m.length());
+            String name = Text.tokenAfter(m, "name=");
+            if (idx >= 0 && name.indexOf('+') > 0) {
+                acc.network("vnic", network + " " + idx + " " + name, p.host, file, lineNo);
+            }
+            return true;
         }
         if (devices(p, m, network, sep, file, lineNo, acc)) {
             return true;

@@ -48,6 +48,7 @@ public final class Facts {
     private final Overall overall;
     private final HostRoutes hostRoutes;
     private final Survival survival;
+    private final List<NicLoad> nicLoads;
     private final List<String> rdmaRequested;
 
     private Facts(NcclLogEvidence e) {
@@ -81,6 +82,7 @@ public final class Facts {
         this.completedProcesses = Set.copyOf(completed);
         this.evidence = e;
         this.survival = new Survival(e, completedProcesses);
+        this.nicLoads = NicLoads.of(e);
         this.rdmaRequested = List.copyOf(RdmaEvidence.requested(e));
         List<Warning> failures = new ArrayList<>();
         List<Warning> unexplained = new ArrayList<>();
@@ -295,6 +297,11 @@ public final class Facts {
     }
 
     /** The inter-node path of every host that printed NET connection lines, whatever the caps on the lists. */
+    /** What each NIC of each host carried, judged against its siblings (see {@link NicLoads}). */
+    public List<NicLoad> nicLoads() {
+        return nicLoads;
+    }
+
     public HostRoutes hostRoutes() {
         return hostRoutes;
     }

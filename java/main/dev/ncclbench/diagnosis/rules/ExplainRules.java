@@ -29,6 +29,8 @@ public final class ExplainRules {
             new NetPlugin(),
             new NetPluginSlowProgress(),
             new NetPxn(),
+            new NetNicUnused(),
+            new NetNicOverloaded(),
             new MnnvlFabricHealth(),
             new IntraShm(),
             new CollnetUnavailable(),
