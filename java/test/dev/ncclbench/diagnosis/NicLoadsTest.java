@@ -144,6 +144,15 @@ class NicLoadsTest {
         Map<String, Integer> byNic = new LinkedHashMap<>();
         Diagnoser.diagnose(e).nics().forEach(n -> byNic.put(n.nic(), n.channels()));
         assertEquals(Map.of("eth0", 0, "eth1", 3), byNic);
+        // 2.30 prints a rail and a plane after the port when the NIC has them (net_ib/init.cc " [%d]%s:%d", ":%d",
+        // "/%s"): the name is still the device's
+        String rails = """
+                rail-a:10:11 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1:0/IB [1]mlx5_1:1:1/IB [RO]; OOB ib0:10.0.0.1<0>
+                rail-a:10:11 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/IB/1/GDRDMA
+                """;
+        e = new NcclLogReader().read(new ByteArrayInputStream(rails.getBytes(StandardCharsets.UTF_8)), "-").evidence();
+        assertEquals(List.of("mlx5_0", "mlx5_1"), Diagnoser.diagnose(e).nics().stream().map(NicLoad::nic).toList());
+        assertEquals(1, Diagnoser.diagnose(e).nics().get(1).channels());
     }
 
     @Test
