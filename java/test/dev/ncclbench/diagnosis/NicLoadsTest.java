@@ -124,6 +124,14 @@ class NicLoadsTest {
                 t -> t.lines().filter(l -> l.startsWith("#") || l.contains(":5100:") || l.contains(":5200:"))
                         .collect(Collectors.joining("\n", "", "\n")));
         assertEquals(List.of(), nicFindings(one));
+        // a second communicator on gpu-b07 (a sub-group of the job): channel lines name no communicator, so its
+        // channels would add to the job's on a few NICs
+        Diagnosis two = diagnose("rules/net-nic-unused.log", t -> t + "gpu-b07:5200:5290 [0] NCCL INFO"
+                + " ncclCommInitRankConfig comm 0x7fff00 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 18000 commId 0xbeef"
+                + " - Init COMPLETE\n");
+        assertEquals(List.of(), nicFindings(two));
+        assertTrue(two.nics().stream().filter(n -> n.host().equals("gpu-b07"))
+                .allMatch(n -> n.why().contains("2 communicators (commId 0x5eed, 0xbeef)")), two.nics().toString());
     }
 
     @Test

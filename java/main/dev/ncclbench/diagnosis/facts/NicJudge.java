@@ -11,9 +11,10 @@ final class NicJudge {
     private NicJudge() {
     }
 
-    static List<NicLoad> judge(List<NicLoad> rows, int localRanks, boolean complete, NicLoads.Policy policy) {
-        if (!complete) {
-            return mark(rows, "this host's ranks did not all log a completed init: its channel lines may be cut short");
+    /** @param unjudged why none of the host's NICs can be judged, or "" */
+    static List<NicLoad> judge(List<NicLoad> rows, int localRanks, String unjudged, NicLoads.Policy policy) {
+        if (!unjudged.isEmpty()) {
+            return mark(rows, unjudged);
         }
         Map<String, List<NicLoad>> groups = new LinkedHashMap<>();
         rows.stream().filter(NicLoad::listed).forEach(r -> groups.computeIfAbsent(r.linkLayer(),

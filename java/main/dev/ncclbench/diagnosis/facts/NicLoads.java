@@ -61,15 +61,25 @@ public final class NicLoads {
                     List.of()), byDev);
             Set<Integer> ranks = new HashSet<>(localRanks.getOrDefault(host, Set.of()));
             e.ranks().stream().filter(r -> r.host().equals(host)).forEach(r -> ranks.add(r.rank()));
-            out.addAll(NicJudge.judge(rows, ranks.size(), complete(e, host), policy));
+            out.addAll(NicJudge.judge(rows, ranks.size(), unjudged(e, host), policy));
         }));
         return List.copyOf(out);
     }
 
-    /** Every rank of the host that printed its init line completed it, and there is at least one. */
-    private static boolean complete(NcclLogEvidence e, String host) {
+    /**
+     * Why the host's channel lines cannot show what each NIC carried, or "": a rank of it that never printed Init
+     * COMPLETE (its lines may be cut short), or ranks of several communicators (a channel line names no communicator,
+     * so a sub-communicator's channels would add to the job's on a few NICs).
+     */
+    private static String unjudged(NcclLogEvidence e, String host) {
         List<NcclLogEvidence.RankInfo> rs = e.ranks().stream().filter(r -> r.host().equals(host)).toList();
-        return !rs.isEmpty() && rs.stream().allMatch(NcclLogEvidence.RankInfo::initComplete);
+        if (rs.isEmpty() || !rs.stream().allMatch(NcclLogEvidence.RankInfo::initComplete)) {
+            return "this host's ranks did not all log a completed init: its channel lines may be cut short";
+        }
+        Set<String> comms = new java.util.TreeSet<>();
+        rs.stream().map(NcclLogEvidence.RankInfo::commId).filter(c -> !c.isEmpty()).forEach(comms::add);
+        return comms.size() > 1 ? "this host's ranks belong to " + comms.size() + " communicators (commId "
+                + String.join(", ", comms) + "), whose channel lines cannot be told apart" : "";
     }
 
     /** The list a channel line's network belongs to: IBext_v8 (the SHARP plugin) prints NET/IB's list. */
