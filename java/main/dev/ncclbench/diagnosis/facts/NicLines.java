@@ -13,6 +13,23 @@ public final class NicLines {
         return (n.host().isEmpty() ? "" : n.host() + " ") + n.nic() + " " + n.why();
     }
 
+    /** The NICs with that verdict, in order. */
+    public static List<NicLoad> with(List<NicLoad> all, String verdict) {
+        return all.stream().filter(n -> n.verdict().equals(verdict)).toList();
+    }
+
+    /** "gpu-b07 mlx5_3, gpu-c02 mlx5_0 and 3 more": the first six named. */
+    public static String names(List<NicLoad> nics) {
+        List<String> names = nics.stream().map(n -> (n.host().isEmpty() ? "" : n.host() + " ") + n.nic()).toList();
+        return String.join(", ", names.subList(0, Math.min(6, names.size())))
+                + (names.size() > 6 ? " and " + (names.size() - 6) + " more" : "");
+    }
+
+    /** The host lines of the first six, each once: a finding's evidence. */
+    public static List<String> hosts(List<NicLoad> all, List<NicLoad> of) {
+        return of.stream().limit(6).map(n -> host(all, n)).distinct().toList();
+    }
+
     /** One host's NICs of one network: "node7 (IB): mlx5_0 4, mlx5_1 4, mlx5_3 0 unused". */
     public static String host(List<NicLoad> all, NicLoad of) {
         return (of.host().isEmpty() ? "(no host)" : of.host()) + " (" + of.network() + "): " + all.stream()

@@ -19,19 +19,16 @@ public final class NetNicOverloaded extends BaseRule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        List<NicLoad> over = f.nicLoads().stream().filter(n -> n.verdict().equals(NicLoad.OVERLOADED)).toList();
+        List<NicLoad> over = NicLines.with(f.nicLoads(), NicLoad.OVERLOADED);
         if (over.isEmpty()) {
             return List.of();
         }
-        List<String> names = over.stream().map(n -> (n.host().isEmpty() ? "" : n.host() + " ") + n.nic()).toList();
-        return List.of(finding(Severity.WARNING, "NIC carrying about twice its share: " + String.join(", ",
-                        names.subList(0, Math.min(6, names.size()))) + (names.size() > 6 ? " and "
-                        + (names.size() - 6) + " more" : ""),
+        return List.of(finding(Severity.WARNING, "NIC carrying about twice its share: " + NicLines.names(over),
                 NicLines.sentence(over.get(0)) + ". Two GPUs' channels share one port where their siblings have one"
                         + " each: that port's rail caps every ring through it at about half. Usual cause: the"
                         + " neighbouring port is down, trained down or left out (NCCL_IB_HCA), so its GPU moved"
                         + " to this NIC.",
-                over.stream().limit(6).map(n -> NicLines.host(f.nicLoads(), n)).distinct().toList(),
+                NicLines.hosts(f.nicLoads(), over),
                 List.of("ncclbench doctor   # on that host: which rail's port is down, slow or excluded",
                         "ibstat   # every port's State, Physical state and Rate on that host"),
                 References.ENV_DOC + "#nccl-ib-hca"));

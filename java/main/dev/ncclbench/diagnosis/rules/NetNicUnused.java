@@ -19,20 +19,17 @@ public final class NetNicUnused extends BaseRule<Facts> {
 
     @Override
     public List<Finding> check(Facts f) {
-        List<NicLoad> unused = f.nicLoads().stream().filter(n -> n.verdict().equals(NicLoad.UNUSED)).toList();
+        List<NicLoad> unused = NicLines.with(f.nicLoads(), NicLoad.UNUSED);
         if (unused.isEmpty()) {
             return List.of();
         }
-        List<String> names = unused.stream().map(n -> (n.host().isEmpty() ? "" : n.host() + " ") + n.nic()).toList();
-        return List.of(finding(Severity.WARNING, "NIC listed but carrying nothing: " + String.join(", ",
-                        names.subList(0, Math.min(6, names.size()))) + (names.size() > 6 ? " and "
-                        + (names.size() - 6) + " more" : ""),
+        return List.of(finding(Severity.WARNING, "NIC listed but carrying nothing: " + NicLines.names(unused),
                 NicLines.sentence(unused.get(0)) + ". NCCL listed the port at init, but its topology search put no"
                         + " channel on it: the GPUs next to it send through their other NICs, so the job runs on one"
                         + " rail less. Usual causes: the port trained down (NCCL prefers faster NICs), it is further"
                         + " from the GPUs than its siblings (another PCI switch or socket), or it is a storage or"
                         + " management port NCCL_IB_HCA lets in.",
-                unused.stream().limit(6).map(n -> NicLines.host(f.nicLoads(), n)).distinct().toList(),
+                NicLines.hosts(f.nicLoads(), unused),
                 List.of("ncclbench doctor   # on that host: the rail table gives each port's rate, state and GPU",
                         "ibstat " + unused.get(0).nic().split("[+:]")[0] + "   # Rate and Physical state of that port",
                         "NCCL_TOPO_DUMP_FILE=/tmp/topo.xml   # rerun: where NCCL places the NIC in its topology",
