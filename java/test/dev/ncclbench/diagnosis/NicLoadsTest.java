@@ -112,6 +112,25 @@ class NicLoadsTest {
     }
 
     @Test
+    void aStoragePortListedBesideTheRailsIsExpectedIdleButNotTwoIdlePorts() throws IOException {
+        // a storage port listed beside the rails: one idle port more than the GPUs can feed is no fault...
+        Diagnosis one = diagnose("era-2.30/nic-gpu-pairs.log", t -> t.replace("[3]mlx5_3:1/IB [RO]",
+                "[3]mlx5_3:1/IB [4]mlx5_4:1/RoCE [RO]"));
+        assertEquals(List.of(), nicFindings(one), "a RoCE storage port is no sibling of IB rails");
+        Diagnosis nine = diagnose("rules/net-nic-unused.log", t -> t.replace("[7]mlx5_7:1/IB [RO]",
+                "[7]mlx5_7:1/IB [8]mlx5_8:1/IB [RO]"));
+        assertTrue(loads(nine, "gpu-a01").endsWith("mlx5_7=4/not judged mlx5_8=0/not judged"),
+                "gpu-a01: 8 rails carry, the 9th port idle is the one no GPU feeds: " + loads(nine, "gpu-a01"));
+        // ...but on gpu-b07 mlx5_3 and mlx5_8 are both idle: 2 idle ports where 8 GPUs leave at most 1
+        assertEquals("mlx5_0=6/ok mlx5_1=6/ok mlx5_2=4/ok mlx5_3=0/unused mlx5_4=4/ok mlx5_5=4/ok mlx5_6=4/ok "
+                + "mlx5_7=4/ok mlx5_8=0/unused", loads(nine, "gpu-b07"));
+        assertTrue(nine.nics().stream().filter(n -> n.nic().equals("mlx5_3") && n.host().equals("gpu-b07"))
+                .allMatch(n -> n.why().equals("carried 0 of 32 NET channels; 2 of 9 ports idle where 8 GPU(s) leave"
+                        + " at most 1 idle (mlx5_3, mlx5_8: one of them may be a port no GPU is near); its siblings"
+                        + " 4-6")), nine.nics().toString());
+    }
+
+    @Test
     void logsThatCannotShowEveryChannelOfAHostAccuseNobody() throws IOException {
         // gpu-b07's ranks never print Init COMPLETE: its channel lines may be cut short
         Diagnosis cut = diagnose("rules/net-nic-unused.log",

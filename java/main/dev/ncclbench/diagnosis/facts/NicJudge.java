@@ -46,9 +46,9 @@ final class NicJudge {
         }
         int feeders = coll && policy.max() > 0 ? policy.max() * localRanks : localRanks;
         if (feeders < ports) {
-            return mark(g, String.format(Locale.ROOT, "%d rank(s) of this host logged %s for %d port(s)%s: a port with "
-                    + "no GPU of the job near it stays idle", localRanks, kind, ports,
-                    coll && policy.max() > 0 ? " under NCCL_NETDEVS_POLICY=" + policy.value() : ""));
+            return fewerFeeders(g, coll, kind, total, ports, feeders, String.format(Locale.ROOT, "%d rank(s) of this "
+                    + "host logged %s for %d port(s)%s: a port with no GPU of the job near it stays idle", localRanks,
+                    kind, ports, coll && policy.max() > 0 ? " under NCCL_NETDEVS_POLICY=" + policy.value() : ""));
         }
         if (total < 2 * ports) {
             return mark(g, String.format(Locale.ROOT, "%d %s over %d ports: too few for every port to get some",
@@ -77,6 +77,28 @@ final class NicJudge {
             }
         }
         return out;
+    }
+
+    /**
+     * More ports than the logged ranks can feed (a storage port listed beside the rails, a 4-GPU job on 8 NICs): up to
+     * ports - feeders idle ports are expected and nobody is named; more idle ports than that prove a rail left idle,
+     * so the idle ports are named together (the sentence says one of them may be a port no GPU is near).
+     */
+    private static List<NicLoad> fewerFeeders(List<NicLoad> g, boolean coll, String kind, int total, int ports,
+                                              int feeders, String why) {
+        List<NicLoad> idle = g.stream().filter(r -> r.allChannels() == 0).toList();
+        List<NicLoad> carrying = g.stream().filter(r -> value(r, coll) > 0).toList();
+        int idlePorts = idle.stream().mapToInt(NicJudge::ports).sum();
+        int least = carrying.stream().mapToInt(r -> value(r, coll)).min().orElse(0);
+        if (idlePorts <= ports - feeders || least < 2 || total < 2 * (ports - idlePorts)) {
+            return mark(g, why);
+        }
+        String names = String.join(", ", idle.stream().map(NicLoad::nic).toList());
+        String unused = String.format(Locale.ROOT, "carried 0 of %d %s; %d of %d ports idle where %d GPU(s) leave at"
+                + " most %d idle (%s: one of them may be a port no GPU is near); its siblings %s", total, kind,
+                idlePorts, ports, feeders, ports - feeders, names, range(carrying, coll));
+        return g.stream().map(r -> r.allChannels() == 0 ? r.judged(NicLoad.UNUSED, unused) : r.judged(NicLoad.OK,
+                String.format(Locale.ROOT, "carried %d of %d %s", value(r, coll), total, kind))).toList();
     }
 
     /** "4 each", "2-6". */
