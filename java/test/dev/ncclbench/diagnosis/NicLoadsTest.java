@@ -143,6 +143,11 @@ class NicLoadsTest {
                 t -> t.lines().filter(l -> l.startsWith("#") || l.contains(":5100:") || l.contains(":5200:"))
                         .collect(Collectors.joining("\n", "", "\n")));
         assertEquals(List.of(), nicFindings(one));
+        // a reader whose lists are full: later hosts' connection lines are counted in "dropped", not kept
+        Diagnosis capped = Diagnoser.diagnose(new NcclLogReader(40).read(FixtureTest.fixtures().resolve(
+                "rules/net-nic-unused.log")).evidence());
+        assertEquals(List.of(), nicFindings(capped));
+        assertTrue(capped.nics().stream().allMatch(n -> n.why().contains("dropped")), capped.nics().toString());
         // a second communicator on gpu-b07 (a sub-group of the job): channel lines name no communicator, so its
         // channels would add to the job's on a few NICs
         Diagnosis two = diagnose("rules/net-nic-unused.log", t -> t + "gpu-b07:5200:5290 [0] NCCL INFO"

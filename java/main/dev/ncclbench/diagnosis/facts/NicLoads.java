@@ -1,5 +1,6 @@
 package dev.ncclbench.diagnosis.facts;
 
+import dev.ncclbench.nccllog.Direction;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
@@ -18,10 +19,11 @@ import java.util.TreeMap;
 /**
  * Per host, what each NIC NCCL listed carried (channels and peers, from the NET channel lines), and which NIC carried
  * nothing or about twice its share while its siblings (the host's other listed ports of the same network and link
- * layer) carried. Judged only where the log can show it: every rank of the host that logged completed its init
- * (its ring and tree connections are all made by then), the host listed its NICs, as many ranks as ports logged on it
- * (a GPU per port; a 4-GPU job leaves 4 of 8 NICs idle on purpose), enough channels for every port to get some, and
- * NCCL_NETDEVS_POLICY not spreading send/recv on purpose. A merged port (NCCL_IB_MERGE_NICS: "mlx5_0+mlx5_1") is one
+ * layer) carried. Judged only where the log can show it: every connection line was kept (none dropped by the
+ * reader's caps), every rank of the host that logged completed its init (its ring and tree connections are all made
+ * by then) and all belong to one communicator, the host listed its NICs, as many ranks as ports logged on it (a GPU per
+ * port; a 4-GPU job leaves 4 of 8 NICs idle on purpose; beyond that, only more idle ports than the ranks leave idle
+ * are named), enough channels for every port to get some, and NCCL_NETDEVS_POLICY not spreading send/recv on purpose. A merged port (NCCL_IB_MERGE_NICS: "mlx5_0+mlx5_1") is one
  * NIC of two ports; two GPUs sharing one NIC give that NIC twice a GPU's channels but the same share per port as its
  * siblings, so neither is accused.
  */
@@ -44,7 +46,7 @@ public final class NicLoads {
             String family = family(c.netName(), hostLists.keySet());
             Count n = counts.computeIfAbsent(c.host(), h -> new LinkedHashMap<>())
                     .computeIfAbsent(family, f -> new TreeMap<>()).computeIfAbsent(c.netDev(), d -> new Count());
-            boolean send = c.direction() == dev.ncclbench.nccllog.Direction.SEND;
+            boolean send = c.direction() == Direction.SEND;
             int local = send ? c.fromRank() : c.toRank();
             n.peers.add(send ? c.toRank() : c.fromRank());
             localRanks.computeIfAbsent(c.host(), h -> new HashSet<>()).add(local);
@@ -67,11 +69,16 @@ public final class NicLoads {
     }
 
     /**
-     * Why the host's channel lines cannot show what each NIC carried, or "": a rank of it that never printed Init
+     * Why the host's channel lines cannot show what each NIC carried, or "": items dropped by the reader's caps (a
+     * 1024-node job's connection lines past 65536), a rank of it that never printed Init
      * COMPLETE (its lines may be cut short), or ranks of several communicators (a channel line names no communicator,
      * so a sub-communicator's channels would add to the job's on a few NICs).
      */
     private static String unjudged(NcclLogEvidence e, String host) {
+        if (e.counts().dropped() > 0) {
+            return "the log holds more items than explain keeps (" + e.counts().dropped() + " dropped): this host's"
+                    + " channel counts may be partial";
+        }
         List<NcclLogEvidence.RankInfo> rs = e.ranks().stream().filter(r -> r.host().equals(host)).toList();
         if (rs.isEmpty() || !rs.stream().allMatch(NcclLogEvidence.RankInfo::initComplete)) {
             return "this host's ranks did not all log a completed init: its channel lines may be cut short";
