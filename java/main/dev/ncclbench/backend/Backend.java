@@ -3,11 +3,11 @@ package dev.ncclbench.backend;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -41,7 +41,7 @@ public interface Backend {
     }
 
     /** Lines for the result's header: how this backend will run the spec, so that a number can be reproduced. */
-    default List<String> notes(RunSpec spec) {
+    default List<String> notes(RunSpec spec, Host host) {
         return List.of();
     }
 
@@ -63,9 +63,10 @@ public interface Backend {
     /**
      * Whether this backend can run here, and if not, why and what to change. Must not crash the JVM.
      *
-     * @param env the process's environment, read once by the command line (NCCL_SOCKET_FAMILY, NCCL_COMM_ID, ...)
+     * @param host the machine and its environment, as the command line built it (NCCL_SOCKET_FAMILY, NCCL_COMM_ID,
+     *             the libraries found); an answer that costs is kept with it ({@link Host#once})
      */
-    Readiness readiness(RunSpec spec, Map<String, String> env);
+    Readiness readiness(RunSpec spec, Host host);
 
     /**
      * Opens the ranks this process hosts, one per control plane (threads of this process or one rank per
@@ -73,7 +74,7 @@ public interface Backend {
      *
      * @param localRank this process's index among the processes of its node, which decides the GPUs a GPU
      *                  backend takes
-     * @param env       the process's environment, as {@link #readiness} got it
+     * @param host      the host {@link #readiness} was asked about
      */
-    List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env);
+    List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Host host);
 }

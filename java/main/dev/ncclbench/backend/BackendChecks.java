@@ -3,7 +3,6 @@ package dev.ncclbench.backend;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.spec.RunSpec;
@@ -50,7 +49,7 @@ public final class BackendChecks {
         }
         boolean reduces = false;
         for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
+            Collective c = spec.collective(name);
             reduces |= c.reduces();
         }
         if (reduces && !backend.supports(spec.type(), spec.op())) {
@@ -151,7 +150,7 @@ public final class BackendChecks {
         long most = 0;
         int elt = spec.type().bytes();
         for (String name : spec.collectives()) {
-            Counts c = Collectives.byName(name).counts(size / elt, elt, world);
+            Counts c = spec.collective(name).counts(size / elt, elt, world);
             most = Math.max(most, Math.max(c.sendCount(), c.recvCount()) * elt);
         }
         return most;

@@ -3,11 +3,11 @@ package dev.ncclbench.backend;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Which backend runs, and why: --backend NAME when it is ready here, else exit 3 with its reason; --backend
@@ -22,16 +22,16 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
     /**
      * @param singleNode whether every rank of the job is on this node: a socket-interface backend then binds
      *                   loopback, and its readiness is judged on that
-     * @param env        the process's environment, read once by the command line
+     * @param host       the machine, as the command line built it: each backend's readiness is asked of it
      */
-    public static BackendChoice choose(RunSpec spec, boolean singleNode, Map<String, String> env) {
+    public static BackendChoice choose(RunSpec spec, boolean singleNode, Host host) {
         if (!spec.backend().equals("auto")) {
             Backend b = Backends.byName(spec.backend());
             if (b == null) {
                 throw NcclbenchException.usage("unknown backend '" + spec.backend() + "'; known: auto, "
                         + String.join(", ", Backends.names()));
             }
-            Readiness r = b.readiness(specFor(b, spec, singleNode), env);
+            Readiness r = b.readiness(specFor(b, spec, singleNode), host);
             if (!r.ready()) {
                 // `ncclbench env` lists everything found; the reason already names what matters
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "the " + b.name() + " backend cannot run here: "
@@ -42,7 +42,7 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
         List<String> passedOver = new ArrayList<>();
         Readiness last = null;
         for (Backend b : Backends.all()) {
-            Readiness r = b.readiness(specFor(b, spec, singleNode), env);
+            Readiness r = b.readiness(specFor(b, spec, singleNode), host);
             if (r.ready()) {
                 if (passedOver.isEmpty()) {
                     return new BackendChoice(b, "auto: " + r.found(), r, false);

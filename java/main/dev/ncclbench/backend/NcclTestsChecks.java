@@ -3,7 +3,6 @@ package dev.ncclbench.backend;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.spec.RunSpec;
@@ -49,7 +48,7 @@ public final class NcclTestsChecks {
         }
         boolean reduces = false;
         for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
+            Collective c = spec.collective(name);
             reduces |= c.reduces();
         }
         for (DataType t : spec.types()) {

@@ -10,6 +10,7 @@ import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.spec.Sizes;
 import dev.ncclbench.output.OutputTarget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench baseline record|list|show`: runs kept as the reference the gate compares with. */
@@ -36,17 +36,13 @@ public final class BaselineCommand implements Runnable {
 
     @Command(name = "record", mixinStandardHelpOptions = true,
             description = "Store one or more runs of the same fingerprint (or one run with -N repeats) as a baseline.")
-    static final class Record implements Callable<Integer>, ReadsEnvironment {
+    static final class Record implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        /** The process's environment, handed by {@link Main}: this node's name, for the NIC rates of a run made here. */
-        private Map<String, String> env;
-
-        @Override
-        public void environment(Map<String, String> env) {
-            this.env = env;
-        }
+        /** This node: its name, for the NIC rates of a run made here. */
+        @Mixin
+        HostMixin host = new HostMixin();
 
         @Parameters(paramLabel = "RUN.json", arity = "1..*", description = "result JSON files or run folders")
         List<Path> runs;
@@ -76,7 +72,7 @@ public final class BaselineCommand implements Runnable {
             for (Path p : runs) {
                 sources.add(new BaselineRecorder.Source(p.toString(), ResultInput.read(p)));
             }
-            String thisHost = HostName.node(null, env);
+            String thisHost = HostName.node(null, host.get());
             Baseline b = BaselineRecorder.record(sources, name, thisHost);
             BaselineStore store = new BaselineStore(BaselineFolder.of(dir));
             Path file = out != null ? out : store.pathOf(b.name());

@@ -8,11 +8,12 @@ import dev.ncclbench.doctor.DoctorReport;
 import dev.ncclbench.doctor.DoctorText;
 import dev.ncclbench.doctor.HostComparison;
 import dev.ncclbench.env.Missing;
-import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
 import dev.ncclbench.output.OutputTarget;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,7 +24,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -32,7 +32,7 @@ import java.util.concurrent.Callable;
         description = "Check this host (or a saved snapshot, or a captured tree) for what makes NCCL fail or fall back:"
                 + " the interface it will bind, the rail table (each GPU's NIC port: state, rate, link layer, NCCL_IB_HCA),"
                 + " IB ports, device access, memlock, /dev/shm, peer memory, ACS, NCCL_ settings.")
-public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment {
+public final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -74,13 +74,9 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
     @Mixin
     RuleFilter rules = new RuleFilter();
 
-    /** The environment judged (and given to the probe child), handed by {@link Main}. */
-    Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    /** The host judged live: its environment, its libraries (the probe child gets the same environment). */
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Override
     public Integer call() throws Exception {
@@ -92,7 +88,7 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
         if (Boolean.TRUE.equals(probe) && (snapshot != null || root != null || compare != null)) {
             throw NcclbenchException.usage("--probe-nccl runs the real NCCL on this host: it cannot judge a saved or captured one");
         }
-        if (Boolean.TRUE.equals(probe) && !NativeLibraries.find().nccl().present()) {
+        if (Boolean.TRUE.equals(probe) && !host.get().libraries().nccl().present()) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found ("
                     + Missing.ncclSourcesLine() + ")");
         }
@@ -101,13 +97,13 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
         if (compare != null) {
             return compare(out, compare, ignored, fail);
         }
-        DoctorOptions o = new DoctorOptions(env, root, snapshot, probe, catalog, ignored, fail);
+        DoctorOptions o = new DoctorOptions(host.get(), root, snapshot, probe, catalog, ignored, fail);
         DoctorReport r = Doctor.run(o, save);
         if (json) {
             out.println(Json.pretty().writeValueAsString(r));
             out.flush();
         } else {
-            DoctorText.print(r, out, colour(env));
+            DoctorText.print(r, out, colour(host.get()));
         }
         return verdict(r.findings(), fail);
     }
@@ -136,7 +132,7 @@ public final class DoctorCommand implements Callable<Integer>, ReadsEnvironment 
     }
 
     /** Colour on a terminal only: never when piped, never with NO_COLOR. */
-    private static boolean colour(Map<String, String> env) {
-        return System.console() != null && env.get("NO_COLOR") == null && !"dumb".equals(env.get("TERM"));
+    private static boolean colour(Host host) {
+        return System.console() != null && !host.has(Variable.NO_COLOR) && !"dumb".equals(host.get(Variable.TERM));
     }
 }

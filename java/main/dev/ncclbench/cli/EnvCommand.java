@@ -10,23 +10,17 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench env`: what was found where (NCCL, CUDA runtime, driver, GPUs), and what is missing. Loads no CUDA. */
 @Command(name = "env", mixinStandardHelpOptions = true,
         description = "Show the NCCL, CUDA runtime, NVIDIA driver and GPUs found, where each came from, and what is missing.")
-public final class EnvCommand implements Callable<Integer>, ReadsEnvironment {
+public final class EnvCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The process's environment, handed by {@link Main}. */
-    private Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Option(names = "--json", description = "Print as JSON")
     boolean json;
@@ -36,7 +30,7 @@ public final class EnvCommand implements Callable<Integer>, ReadsEnvironment {
 
     @Override
     public Integer call() throws Exception {
-        EnvReport r = EnvReport.collect(env.get("NCCL_SOCKET_IFNAME"), rules.ignoredIn(EnvRules.book()));
+        EnvReport r = EnvReport.collect(host.get(), rules.ignoredIn(EnvRules.book()));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(r.json());

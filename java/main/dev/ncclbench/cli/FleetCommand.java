@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.baseline.BaselineFolder;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.fleet.FleetOutputs;
 import dev.ncclbench.fleet.FleetRun;
 import dev.ncclbench.fleet.FleetSettings;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
@@ -31,18 +31,13 @@ import java.util.concurrent.Callable;
                 + " (and groups), each on its own connections, planned and judged by rank 0. Run one process per node.",
         footer = "%nThe drain list names its run on its first line ('# ncclbench fleet run ID'), then one host per line:"
                 + " only nodes of the job (--node-list or SLURM_JOB_NODELIST, when known), never a range.")
-public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
+public final class FleetCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    /** The process's environment, handed by {@link Main}. */
-    private Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Option(names = "--sizes", paramLabel = "SIZE", split = ",", converter = FleetSize.class,
             description = "all_reduce sizes per group, binary K/M/G, 1K to 2G (default: 16M,64M)")
@@ -173,11 +168,11 @@ public final class FleetCommand implements Callable<Integer>, ReadsEnvironment {
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
                 BaselineFolder.of(baselineDir), allowUnauthenticated, runId);
-        return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), env).code;
+        return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), host.get()).code;
     }
 
     FleetSettings settings() {
         return new FleetSettings(new ArrayList<>(sizes == null ? FleetSettings.DEFAULT_SIZES : sizes), sendrecv, iters, warmup, timeout, backend, socketsPerPeer,
-                env.get("NCCL_SOCKET_IFNAME"));
+                host.get().get(Variable.NCCL_SOCKET_IFNAME));
     }
 }

@@ -9,6 +9,7 @@ import dev.ncclbench.gate.GateRules;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
+import dev.ncclbench.env.Host;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,11 +41,14 @@ public final class GateCommand implements Callable<Integer> {
     GateSettings settings;
 
     @Mixin
+    HostMixin host = new HostMixin();
+
+    @Mixin
     GateOutputOptions outputs;
 
     @Override
     public Integer call() {
-        GateJudge judge = settings.judge();
+        GateJudge judge = settings.judge(host.get());
         Map<String, Path> inputs = new LinkedHashMap<>();
         inputs.put("the run's result", ResultInput.fileOf(run));
         inputs.putAll(settings.inputs(baseline));
@@ -56,15 +60,7 @@ public final class GateCommand implements Callable<Integer> {
     }
 
     /** The options that shape a gate decision, shared with preflight. */
-    static final class GateSettings implements ReadsEnvironment {
-        /** The process's environment, handed by {@link Main}: this node's name, for the NIC rates of a run made here. */
-        private Map<String, String> env;
-
-        @Override
-        public void environment(Map<String, String> env) {
-            this.env = env;
-        }
-
+    static final class GateSettings {
         @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
         Path dir;
 
@@ -128,11 +124,15 @@ public final class GateCommand implements Callable<Integer> {
             return in;
         }
 
-        /** The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs. */
-        GateJudge judge() {
+        /**
+         * The gate decision these flags ask for; a bad flag is exit 2 here, before anything runs.
+         *
+         * @param host this node: its name, for the NIC rates of a run made here
+         */
+        GateJudge judge(Host host) {
             return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
                     rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial, curveOnly),
-                    HostName.node(null, env));
+                    HostName.node(null, host));
         }
     }
 }

@@ -2,11 +2,11 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
-import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.env.Host;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
-import java.util.Map;
+import java.util.Arrays;
 
 /** Entry point: runs the root command and turns every failure into one line and an exit code. */
 public final class Main {
@@ -19,18 +19,16 @@ public final class Main {
     }
 
     /**
-     * Runs a command line with injected writers and this process's environment: the one place that reads it
-     * (launch and env excepted); every command gets it from here. Returns the exit code.
+     * Runs a command line with injected writers on this process's host: the one place that reads the process's
+     * environment; every command gets the {@link Host} built here. Returns the exit code.
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        return run(args, out, err, System.getenv());
+        return run(args, out, err, Host.of(System.getenv()));
     }
 
-    /** The same with the environment given: a test's own variables, never the JVM's. */
-    public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
-        Collectives.allToAllVSpread(env.get("NCCL_TESTS_ALLTOALLV_SPREAD"));
-        CommandLine cl = new CommandLine(new RootCommand());
-        handEnvironment(cl, env);
+    /** The same on the host given: a test's own variables, never the JVM's. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, Host host) {
+        CommandLine cl = new CommandLine(new RootCommand(host));
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -51,7 +49,7 @@ public final class Main {
                 return ne.exitCode().code;
             }
             err.println("ncclbench: internal error: " + ex);
-            if (env.get("NCCLBENCH_DEBUG") != null) {
+            if (host.debug()) {
                 ex.printStackTrace(err);
             } else {
                 err.println("(set NCCLBENCH_DEBUG=1 for the stack trace)");
@@ -70,26 +68,13 @@ public final class Main {
         return code;
     }
 
-    /** Every command and mixin that reads the environment gets {@code env}, subcommands of subcommands too. */
-    static void handEnvironment(CommandLine cl, Map<String, String> env) {
-        handEnvironment(cl.getCommandSpec(), env);
-        cl.getSubcommands().values().forEach(sub -> handEnvironment(sub, env));
-    }
-
-    private static void handEnvironment(CommandLine.Model.CommandSpec spec, Map<String, String> env) {
-        if (spec.userObject() instanceof ReadsEnvironment c) {
-            c.environment(env);
-        }
-        spec.mixins().values().forEach(mixin -> handEnvironment(mixin, env));
-    }
-
     /**
      * Every command's --help ends with its examples, after its own exit codes in picocli's exit-code list (one
      * list per help: {@link ExitCodes}).
      */
     static void withExitCodes(CommandLine cl) {
         String[] footer = cl.getCommandSpec().usageMessage().footer();
-        String[] withExamples = java.util.Arrays.copyOf(footer, footer.length + 1);
+        String[] withExamples = Arrays.copyOf(footer, footer.length + 1);
         withExamples[footer.length] = Examples.footer(qualifiedName(cl));
         cl.getCommandSpec().usageMessage().footer(withExamples)
                 .exitCodeListHeading("%nExit codes:%n")

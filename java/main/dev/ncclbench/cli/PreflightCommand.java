@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.preflight.Preflight;
 import dev.ncclbench.preflight.PreflightRequest;
 import dev.ncclbench.preflight.PreflightRun;
@@ -37,15 +38,10 @@ import java.util.concurrent.Callable;
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
                 + " other doctor error is FAIL (exit 3); a single process then skips the sweep, a rank with peers still"
                 + " joins it so that they do not wait for it.")
-public final class PreflightCommand implements Callable<Integer>, ReadsEnvironment {
+public final class PreflightCommand implements Callable<Integer> {
 
-    /** The process's environment, handed by {@link Main}. */
-    private Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Spec
     CommandSpec spec;
@@ -89,7 +85,7 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
         Map<String, Path> report = new LinkedHashMap<>();
         report.put("--html", html);
         outputs.check(settings.inputs(baseline), report);
-        PreflightRun.Outcome r = new PreflightRun(human, e, env).run(request());
+        PreflightRun.Outcome r = new PreflightRun(human, e, host.get()).run(request());
         outputs.write(r.report(), o);
         // every rank prints its own verdict: its doctor judged its own host (a Slurm prolog reads each node's)
         human.println(r.report().verdict().line());
@@ -98,7 +94,7 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
     }
 
     PreflightRequest request() {
-        var gate = settings.judge();
+        var gate = settings.judge(host.get());
         Set<String> ignored = doctorIgnored();
         addSweepArgs();
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
@@ -106,7 +102,7 @@ public final class PreflightCommand implements Callable<Integer>, ReadsEnvironme
         // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
         RouteInputs sweepPath = RouteOptions.resolve(settings.fabricFlags.fabric,
                 settings.fabricFlags.fabric == null ? null : settings.fabricFlags.catalog, settings.floor.socketFloor);
-        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, env.get("NCCL_SOCKET_IFNAME")),
+        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, host.get().get(Variable.NCCL_SOCKET_IFNAME)),
                 sweepOptions.launch(false), sweepPath, argv, !noDoctor, ignored, settings.fabricFlags.catalog, gate,
                 baseline, html, !outputs.jsonOnStdout());
     }

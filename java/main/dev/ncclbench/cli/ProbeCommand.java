@@ -6,31 +6,27 @@ import dev.ncclbench.env.Missing;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.output.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench probe`: asks the real NCCL, in a child process, which interface it will bootstrap on. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Ask the installed NCCL (no GPU needed) for its version and the interface it bootstraps on.")
-public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
+public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The process's environment, handed by {@link Main}. */
-    private Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Option(names = "--lib", paramLabel = "PATH", description = "libnccl.so.2 to probe (default: the one `ncclbench env` finds)")
     Path lib;
@@ -43,14 +39,14 @@ public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
         PrintWriter out = spec.commandLine().getOut();
         Path library = lib;
         if (library == null) {
-            NativeLibraries.Found f = NativeLibraries.find().nccl();
+            NativeLibraries.Found f = host.get().libraries().nccl();
             if (!f.present()) {
                 throw new NcclbenchException(ExitCode.ENVIRONMENT, "no NCCL: libnccl.so.2 not found; "
                         + Missing.ncclSourcesLine());
             }
             library = f.path();
         }
-        ProbeResult r = ProbeRunner.probe(library);
+        ProbeResult r = ProbeRunner.probe(library, host.get());
         if (json) {
             out.println(Json.prettyText(r.document()));
         } else {
@@ -75,7 +71,7 @@ public final class ProbeCommand implements Callable<Integer>, ReadsEnvironment {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "libnccl.so.2 at " + library + " cannot be loaded: " + r.dlError());
         }
         if (r.bootstrapFailed()) {
-            throw new NcclbenchException(ExitCode.ENVIRONMENT, r.bootstrapFailure(env.get("NCCL_SOCKET_IFNAME")));
+            throw new NcclbenchException(ExitCode.ENVIRONMENT, r.bootstrapFailure(host.get().get(Variable.NCCL_SOCKET_IFNAME)));
         }
         return 0;
     }

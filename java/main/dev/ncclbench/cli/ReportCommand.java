@@ -45,6 +45,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     GateCommand.GateSettings settings;
 
+    @Mixin
+    HostMixin host = new HostMixin();
+
     @Override
     public Integer call() {
         if (html == null && png == null && svg == null) {
@@ -57,7 +60,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (Path p : runs) {
             docs.add(new ReportData.Run(RunReport.label(p), p.toString(), ResultInput.read(p)));
         }
-        RunReport.Judged r = RunReport.assemble(docs, settings.judge(), baseline);
+        RunReport.Judged r = RunReport.assemble(docs, settings.judge(host.get()), baseline);
         RunReport.write(r.data(), html, png, svg);
         PrintWriter out = spec.commandLine().getOut();
         out.println(r.gate().verdictLine());

@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.env.Host;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,8 +33,19 @@ import java.util.concurrent.Callable;
         }
 )
 public final class RootCommand implements Callable<Integer> {
+    private final Host host;
+
     @Spec
     CommandSpec spec;
+
+    /** @param host the host every command runs on ({@link HostMixin} reaches it) */
+    public RootCommand(Host host) {
+        this.host = host;
+    }
+
+    Host host() {
+        return host;
+    }
 
     /** Bare `ncclbench`: the usage with every command, on stderr, and exit 2 (a command is needed). */
     @Override

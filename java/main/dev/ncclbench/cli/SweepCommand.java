@@ -1,5 +1,6 @@
 package dev.ncclbench.cli;
 
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.output.OutputTarget;
@@ -19,22 +20,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench sweep`: nccl-tests' flags with their letters and meanings ({@link SweepOptions}). */
 @Command(name = "sweep", sortOptions = false, versionProvider = VersionProvider.class,
         description = "Run collectives over a range of sizes and print the nccl-tests table.",
         footer = "%nSizes take binary K, M, G suffixes (1K = 1024); fractions are allowed (1.5G).")
-public final class SweepCommand implements Callable<Integer>, ReadsEnvironment {
+public final class SweepCommand implements Callable<Integer> {
 
-    /** The process's environment, handed by {@link Main}. */
-    private Map<String, String> env;
-
-    @Override
-    public void environment(Map<String, String> env) {
-        this.env = env;
-    }
+    @Mixin
+    HostMixin host = new HostMixin();
 
     @Spec
     CommandSpec spec;
@@ -71,14 +66,14 @@ public final class SweepCommand implements Callable<Integer>, ReadsEnvironment {
         List<String> argv = new ArrayList<>(List.of("ncclbench"));
         argv.addAll(spec.root().commandLine().getParseResult().originalArgs());
         SweepRunner runner = new SweepRunner(resolve(), launch(), path(), spec.commandLine().getOut(),
-                spec.commandLine().getErr(), env).withCommandLine(argv);
+                spec.commandLine().getErr(), host.get()).withCommandLine(argv);
         try {
             return runner.run().code;
         } finally {
             if (html != null) {
                 // the same HTML as `ncclbench report RUN.json --html F`, even after a failed run's rows
                 runner.resultFile().filter(Files::isRegularFile).ifPresent(f -> RunReport.htmlFor(f, html,
-                        fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor, HostName.node(null, env),
+                        fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor, HostName.node(null, host.get()),
                         spec.commandLine().getErr()));
             }
         }
@@ -94,6 +89,6 @@ public final class SweepCommand implements Callable<Integer>, ReadsEnvironment {
 
     /** The flags as the RunSpec the sweep runs (exit 2 when they do not go together). */
     RunSpec resolve() {
-        return options.spec(SweepProfile.SWEEP, json, env.get("NCCL_SOCKET_IFNAME"));
+        return options.spec(SweepProfile.SWEEP, json, host.get().get(Variable.NCCL_SOCKET_IFNAME));
     }
 }

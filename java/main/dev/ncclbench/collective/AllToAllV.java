@@ -4,8 +4,8 @@ package dev.ncclbench.collective;
  * alltoallv (nccl-tests' alltoallv.cu, generated pattern): each rank sends a total of count / n (rounded down to 16
  * bytes) x n bytes, split over its peers by distance in rank space: peer at distance d gets
  * (1 - spread) x total / n + spread x d x total / (n(n-1)/2) bytes, rounded down to 16; spread is
- * NCCL_TESTS_ALLTOALLV_SPREAD (0 uniform .. 1, the default, fully distance-weighted), which the command line hands to
- * {@link Collectives#allToAllVSpread}. Every rank sends and receives the same total, the "size" column; algbw is that
+ * NCCL_TESTS_ALLTOALLV_SPREAD (0 uniform .. 1, the default, fully distance-weighted), which the spec carries
+ * ({@link Collectives#byName(String, String)}). Every rank sends and receives the same total, the "size" column; algbw is that
  * total over the time, busbw x (n-1)/n. In place nccl-tests does not check the result (N/A).
  */
 final class AllToAllV implements Collective {

@@ -17,9 +17,12 @@ public final class AllToAllVPattern {
         this.eb = eb;
     }
 
-    /** @param paramCount the count column (per-peer elements before the distance weighting) */
-    public static AllToAllVPattern of(long paramCount, int n, int eb) {
-        return new AllToAllVPattern((AllToAllV) Collectives.byName("alltoallv"), new Counts(0, 0, paramCount, 0, 0), n, eb);
+    /**
+     * @param alltoallv  the call's collective: alltoallv with the sweep's spread
+     * @param paramCount the count column (per-peer elements before the distance weighting)
+     */
+    public static AllToAllVPattern of(Collective alltoallv, long paramCount, int n, int eb) {
+        return new AllToAllVPattern((AllToAllV) alltoallv, new Counts(0, 0, paramCount, 0, 0), n, eb);
     }
 
     /** Elements rank i sends to rank j. */

@@ -1,6 +1,7 @@
 package dev.ncclbench.collective;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,26 +12,31 @@ import java.util.LinkedHashMap;
  * compile until they run it.
  */
 public final class Collectives {
-    private static final Map<String, Collective> BY_NAME = new LinkedHashMap<>();
-
-    static {
-        for (Collective c : List.of(new AllReduce(), new AllGather(), new ReduceScatter(), new Broadcast(),
-                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(),
-                new AllToAllV(AllToAllV.DEFAULT_SPREAD), new HyperCube())) {
-            BY_NAME.put(c.name(), c);
-        }
-    }
+    /** Written once, here: the registry is the same for every run of the process (alltoallv's spread is the spec's). */
+    private static final Map<String, Collective> BY_NAME = registry();
 
     private Collectives() {
     }
 
+    private static Map<String, Collective> registry() {
+        Map<String, Collective> byName = new LinkedHashMap<>();
+        for (Collective c : List.of(new AllReduce(), new AllGather(), new ReduceScatter(), new Broadcast(),
+                new Reduce(), new AllToAll(), new SendRecv(), new Gather(), new Scatter(),
+                new AllToAllV(AllToAllV.DEFAULT_SPREAD), new HyperCube())) {
+            byName.put(c.name(), c);
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+
     /**
-     * alltoallv's pattern from NCCL_TESTS_ALLTOALLV_SPREAD's value (null when unset). nccl-tests reads it once per
-     * process into a global (AlltoAllvParseEnv); here the command line reads the environment once and sets it
-     * before any command runs, so that the sizes, the backends' sends and the checks all see one pattern.
+     * {@link #byName}, with alltoallv's pattern from NCCL_TESTS_ALLTOALLV_SPREAD's value as set ({@code spread}; null:
+     * unset, nccl-tests' default). nccl-tests reads it once per process into a global (AlltoAllvParseEnv); here it
+     * travels in the spec (RunSpec's NcclTestsFlags), so that every rank agrees on it and the sizes, the backends'
+     * sends and the checks all see one pattern.
      */
-    public static synchronized void allToAllVSpread(String value) {
-        BY_NAME.put(Kind.ALLTOALLV.label(), new AllToAllV(AllToAllV.spreadOf(value)));
+    public static Collective byName(String name, String spread) {
+        Collective c = byName(name);
+        return c != null && c.kind() == Kind.ALLTOALLV && spread != null ? new AllToAllV(AllToAllV.spreadOf(spread)) : c;
     }
 
     public static List<Collective> all() {

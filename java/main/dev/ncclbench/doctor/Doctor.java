@@ -51,7 +51,7 @@ public final class Doctor {
         } else if (o.root() != null) {
             s = HostCollector.capture(o.root());
         } else {
-            s = HostCollector.live(o.env());
+            s = HostCollector.live(o.host());
             s = probe(s, o);
         }
         if (o.catalog() != null || o.snapshot() == null) {
@@ -80,11 +80,11 @@ public final class Doctor {
         if (Boolean.FALSE.equals(o.probe())) {
             return s;
         }
-        NativeLibraries.Found nccl = NativeLibraries.find().nccl();
+        NativeLibraries.Found nccl = o.host().libraries().nccl();
         if (!nccl.present()) {
             return s; // NCCL-NOT-FOUND says so; --probe-nccl without NCCL is the command's usage error
         }
-        ProbeResult r = ProbeRunner.probeAs(nccl.path(), o.env());
+        ProbeResult r = ProbeRunner.probe(nccl.path(), o.host());
         return s.withProbe(new NcclProbeResult(nccl.path().toString(), r.versionString(), r.problem() == null && r.loaded()
                 ? r.uniqueIdStatus() : -1, r.result() == null ? null : r.result().cName, r.bootstrapInterface(),
                 r.bootstrapAddress(), r.warnings(), r.problem() != null ? r.problem() : r.loaded() ? null : "cannot load: " + r.dlError()));

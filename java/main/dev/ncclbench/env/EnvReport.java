@@ -32,10 +32,11 @@ public record EnvReport(NativeLibraries.Report libs, ProbeResult probe, List<Fin
      * Finds the libraries, asks NCCL in a child process when it is there, and lists what is missing, less the
      * ENV-* rules ignored. Loads no CUDA.
      */
-    public static EnvReport collect(String socketIfname, Set<String> ignored) {
-        NativeLibraries.Report libs = NativeLibraries.find();
-        ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path()) : null;
-        return new EnvReport(libs, probe, Missing.of(libs, probe, ignored), ProbeChild.libraryAvailable(),
+    public static EnvReport collect(Host host, Set<String> ignored) {
+        NativeLibraries.Report libs = host.libraries();
+        ProbeResult probe = libs.nccl().present() ? ProbeRunner.probe(libs.nccl().path(), host) : null;
+        String socketIfname = host.get(Variable.NCCL_SOCKET_IFNAME);
+        return new EnvReport(libs, probe, Missing.of(libs, probe, socketIfname, ignored), ProbeChild.libraryAvailable(),
                 ProbeChild.javacppCache(), socketIfname);
     }
 

@@ -26,17 +26,15 @@ public final class Missing {
     private Missing() {
     }
 
-    /** Everything missing, in the order `env` lists it; empty when nothing is. */
-    public static List<Finding> of(NativeLibraries.Report libs, ProbeResult probe) {
-        return of(libs, probe, Set.of());
-    }
-
-    /** Everything missing but the ignored rule ids, in the book's order (env lists it that way, not worst first). */
-    public static List<Finding> of(NativeLibraries.Report libs, ProbeResult probe, Set<String> ignored) {
+    /**
+     * Everything missing but the ignored rule ids, in the book's order (env lists it that way, not worst first).
+     *
+     * @param socketIfname the host's NCCL_SOCKET_IFNAME, which a failed bootstrap's remedy names (null: unset)
+     */
+    public static List<Finding> of(NativeLibraries.Report libs, ProbeResult probe, String socketIfname, Set<String> ignored) {
         RuleBook<EnvRules.Machine> book = EnvRules.book();
         List<String> order = book.rules().stream().map(Rule::id).toList();
-        List<Finding> out = new ArrayList<>(book.run(
-                new EnvRules.Machine(libs, probe, System.getenv("NCCL_SOCKET_IFNAME")), ignored));
+        List<Finding> out = new ArrayList<>(book.run(new EnvRules.Machine(libs, probe, socketIfname), ignored));
         // a crash (not in the book's list) goes last
         out.sort(Comparator.comparingInt(f -> order.contains(f.ruleId()) ? order.indexOf(f.ruleId()) : order.size()));
         return List.copyOf(out);

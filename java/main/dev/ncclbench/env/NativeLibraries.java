@@ -1,5 +1,7 @@
 package dev.ncclbench.env;
 
+import dev.ncclbench.InstallDir;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds the native libraries the nccl backend needs, without loading any of them: libnccl.so.2,
@@ -28,8 +32,6 @@ public final class NativeLibraries {
     public static final String CUDART = "libcudart.so.13";
     public static final String DRIVER = "libcuda.so.1";
     public static final String NVML = "libnvidia-ml.so.1";
-
-    private static volatile Report cached;
 
     private NativeLibraries() {
     }
@@ -69,19 +71,12 @@ public final class NativeLibraries {
         }
     }
 
-    /** The libraries of this machine; computed once per process (ldconfig and python are run once). */
-    public static Report find() {
-        Report r = cached;
-        if (r == null) {
-            r = find(locations(System.getenv(), ldconfig(), sitePackages(System.getenv()), projectDir()));
-            cached = r;
-        }
-        return r;
-    }
-
-    /** Forgets the cached result (tests, or after the environment changed). */
-    public static void reset() {
-        cached = null;
+    /**
+     * The libraries of this machine as {@code host}'s environment points to them (runs ldconfig and python): what
+     * {@link Host#libraries} keeps, once per host.
+     */
+    static Report find(Host host) {
+        return find(locations(host, ldconfig(), sitePackages(host), projectDir()));
     }
 
     /** Looks for every library in {@code where}, in order. Pure apart from file existence. */
@@ -113,17 +108,17 @@ public final class NativeLibraries {
      * @param sites     Python site-packages folders
      * @param project   this project's root (for deps/nccl), or null
      */
-    public static List<Location> locations(Map<String, String> env, Map<String, Path> ldconfig, List<Path> sites, Path project) {
+    public static List<Location> locations(Host host, Map<String, Path> ldconfig, List<Path> sites, Path project) {
         List<Location> out = new ArrayList<>();
         String prop = System.getProperty("ncclbench.nccl.home");
         if (prop != null && !prop.isBlank()) {
             home(out, Path.of(prop), "-Dncclbench.nccl.home");
         }
-        String ncclHome = env.get("NCCL_HOME");
+        String ncclHome = host.get(Variable.NCCL_HOME);
         if (ncclHome != null && !ncclHome.isBlank()) {
             home(out, Path.of(ncclHome), "NCCL_HOME");
         }
-        String ld = env.get("LD_LIBRARY_PATH");
+        String ld = host.get(Variable.LD_LIBRARY_PATH);
         if (ld != null) {
             for (String d : ld.split(":")) {
                 if (!d.isBlank()) {
@@ -138,11 +133,11 @@ public final class NativeLibraries {
             }
         }
         ldDirs.forEach(d -> out.add(new Location(d, "ldconfig -p")));
-        for (String v : List.of("CUDA_HOME", "CUDA_PATH")) {
-            String h = env.get(v);
+        for (Variable v : List.of(Variable.CUDA_HOME, Variable.CUDA_PATH)) {
+            String h = host.get(v);
             if (h != null && !h.isBlank()) {
-                home(out, Path.of(h), v);
-                out.add(new Location(Path.of(h, "targets", "x86_64-linux", "lib"), v));
+                home(out, Path.of(h), v.name());
+                out.add(new Location(Path.of(h, "targets", "x86_64-linux", "lib"), v.name()));
             }
         }
         home(out, Path.of("/usr/local/cuda"), "/usr/local/cuda");
@@ -205,9 +200,9 @@ public final class NativeLibraries {
      * Python's site-packages: asked of python3 itself (NCCLBENCH_PYTHON, else python3 on the PATH, 5 s at
      * most), plus the usual folders of virtualenvs, conda and the system, found by globbing.
      */
-    public static List<Path> sitePackages(Map<String, String> env) {
+    public static List<Path> sitePackages(Host host) {
         Set<Path> out = new LinkedHashSet<>();
-        String py = env.getOrDefault("NCCLBENCH_PYTHON", "python3");
+        String py = host.has(Variable.NCCLBENCH_PYTHON) ? host.get(Variable.NCCLBENCH_PYTHON) : "python3";
         String text = run(List.of(py, "-c",
                 "import site,sys\nfor p in site.getsitepackages()+[site.getusersitepackages()]: print(p)"), 5);
         if (text != null) {
@@ -218,8 +213,8 @@ public final class NativeLibraries {
             }
         }
         List<Path> roots = new ArrayList<>();
-        for (String v : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
-            String p = env.get(v);
+        for (Variable v : List.of(Variable.VIRTUAL_ENV, Variable.CONDA_PREFIX)) {
+            String p = host.get(v);
             if (p != null && !p.isBlank()) {
                 roots.add(Path.of(p, "lib"));
             }
@@ -244,16 +239,16 @@ public final class NativeLibraries {
         return List.copyOf(out);
     }
 
-    /** This project's root (for deps/): {@link dev.ncclbench.InstallDir#checkout}, or null when not run from one. */
+    /** This project's root (for deps/): {@link InstallDir#checkout}, or null when not run from one. */
     public static Path projectDir() {
-        return dev.ncclbench.InstallDir.checkout().orElse(null);
+        return InstallDir.checkout().orElse(null);
     }
 
     /** The kernel driver's version from /proc/driver/nvidia/version, or null. */
     static String driverVersion() {
         try {
             String s = Files.readString(Path.of("/proc/driver/nvidia/version"));
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kernel Module\\s+(?:for \\S+\\s+)?([0-9.]+)").matcher(s);
+            Matcher m = Pattern.compile("Kernel Module\\s+(?:for \\S+\\s+)?([0-9.]+)").matcher(s);
             return m.find() ? m.group(1) : s.lines().findFirst().orElse(null);
         } catch (IOException | RuntimeException e) {
             return null;

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * Runs the NCCL probe in a child JVM: NCCL reads its environment once per process, and a failed
@@ -32,50 +31,19 @@ public final class ProbeRunner {
     private ProbeRunner() {
     }
 
-    /** Probes {@code library} with this process's environment. */
-    public static ProbeResult probe(Path library) {
-        return probe(library, Map.of());
-    }
-
     /**
-     * Probes {@code library} in a child with {@code extraEnv} added to this process's environment (a
-     * value of null removes the variable).
+     * Probes {@code library} in a child whose environment is exactly {@code host}'s (the command line's: the process's
+     * own; a test's or doctor's judged one: that, and none of this JVM's variables).
      */
-    public static ProbeResult probe(Path library, Map<String, String> extraEnv) {
-        return probe(library, extraEnv, List.of());
-    }
-
-    /**
-     * Probes {@code library} in a child that sees exactly {@code judged}'s NCCL_ variables and HOME: the NCCL_
-     * variables this process has are not inherited (doctor judges an environment that may not be its own).
-     */
-    public static ProbeResult probeAs(Path library, Map<String, String> judged) {
-        return probe(library, env -> {
-            env.keySet().removeIf(k -> k.startsWith("NCCL_"));
-            judged.forEach((k, v) -> {
-                if (k.startsWith("NCCL_") || k.equals("HOME")) {
-                    env.put(k, v);
-                }
-            });
-        }, List.of());
+    public static ProbeResult probe(Path library, Host host) {
+        return probe(library, host, List.of());
     }
 
     /**
      * The same, with the child started through {@code launcher} (e.g. `ip netns exec NS`): the test that proves
      * doctor's prediction against the real NCCL inside network namespaces uses it.
      */
-    public static ProbeResult probe(Path library, Map<String, String> extraEnv, List<String> launcher) {
-        return probe(library, env -> extraEnv.forEach((k, v) -> {
-            if (v == null) {
-                env.remove(k);
-            } else {
-                env.put(k, v);
-            }
-        }), launcher);
-    }
-
-    /** {@code edit} changes the child's environment, a copy of this process's. */
-    private static ProbeResult probe(Path library, Consumer<Map<String, String>> edit, List<String> launcher) {
+    public static ProbeResult probe(Path library, Host host, List<String> launcher) {
         String lib = library == null ? null : library.toString();
         Path dir = null;
         try {
@@ -102,7 +70,8 @@ public final class ProbeRunner {
             }
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
             Map<String, String> env = pb.environment();
-            edit.accept(env);
+            env.clear();
+            env.putAll(host.variables());
             // The probe's own log, whatever the user set: it is private and parsed here.
             env.put("NCCL_DEBUG", "INFO");
             env.put("NCCL_DEBUG_SUBSYS", "INIT,BOOTSTRAP,NET");

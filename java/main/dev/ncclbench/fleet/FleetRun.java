@@ -12,6 +12,7 @@ import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.MeasuredFlags;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.env.Host;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -56,18 +57,18 @@ public final class FleetRun {
         return "rank " + rank;
     }
 
-    public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Host host) {
         if (o.runId() != null && !o.runId().matches("[A-Za-z0-9._:-]{1,128}")) {
             throw NcclbenchException.usage("--run-id wants letters, digits, '.', '_', ':' or '-' (at most 128), got "
                     + NodeList.quoted(o.runId()));
         }
-        LaunchInfo launch = LaunchDetector.detect(env, o.rank(), o.worldSize());
+        LaunchInfo launch = LaunchDetector.detect(host, o.rank(), o.worldSize());
         if (launch.size() < 2) {
             throw NcclbenchException.usage("fleet needs two or more nodes: run one process per node under mpirun, srun"
                     + " or torchrun, or pass --rank, --world-size and --rendezvous to each");
         }
         RunSpec asked = o.settings().runSpec(o.outDir());
-        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), env);
+        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), host);
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
         boolean concurrent = backend.capabilities().contains(Capability.CONCURRENT_GROUPS);
@@ -85,11 +86,11 @@ public final class FleetRun {
                     + " at once (a job each on its store): use --survey pairs or round-robin");
         }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
-        String name = HostName.node(o.nodeName(), env);
-        Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), env, launch.size());
+        String name = HostName.node(o.nodeName(), host);
+        Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), host, launch.size());
         // fleet does not gather through the rendezvous store: a gather waits for every rank, and a node that never
         // starts would hold up the rest. Rank 0 listens where the store would, and takes whoever comes.
-        Rendezvous.Place place = Rendezvous.place(launch, 1, o.rendezvous(), env);
+        Rendezvous.Place place = Rendezvous.place(launch, 1, o.rendezvous(), host);
         if (place.port() == 0) {
             throw NcclbenchException.usage("fleet needs rank 0's address: pass --rendezvous HOST:PORT, or set MASTER_ADDR and MASTER_PORT");
         }
@@ -97,11 +98,11 @@ public final class FleetRun {
         String rdvHost = place.host();
         InetSocketAddress coordAddr = new InetSocketAddress(rdvHost, place.port());
         // one process per node: --rank is the node's index, not a GPU's, so only a launcher's local rank counts
-        int localRank = LaunchDetector.detect(env, null, null).localRank();
+        int localRank = LaunchDetector.detect(host, null, null).localRank();
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
                 + "\n--survey " + survey.label;
-        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, env,
+        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, host,
                 place.job());
         if (launch.rank() != 0) {
             // rank 0 prints the verdicts; a node says in one line that it is done, what rank 0 decided and where

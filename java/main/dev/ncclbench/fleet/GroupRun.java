@@ -6,20 +6,19 @@ import dev.ncclbench.backend.Call;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.rendezvous.StoreClient;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.env.Host;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * One node's part in one group: the group's own control plane (a small store rank 0 serves for this group
@@ -39,22 +38,22 @@ final class GroupRun {
 
     /**
      * @param jobToken the job's token, of which the group's is made ({@link Messages.Assignment#token})
-     * @param env      the process's environment, for the backend
+     * @param host     the machine, for the backend
      */
     static Messages.GroupResult run(Backend backend, RunSpec spec, int localRank, byte[] jobToken, Messages.Assignment a,
-                                    Messages.Order order, Map<String, String> env) {
+                                    Messages.Order order, Host host) {
         List<Messages.Samples> out = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         byte[] token = a.token(jobToken);
         try (StoreClient plane = StoreClient.connect(new InetSocketAddress(a.storeHost(), a.storePort()), token,
-                a.groupRank(), a.groupSize(), spec.timeoutMillis(), null, HostName.node(null, env))) {
-            RankComm comm = backend.open(spec, List.of(plane), localRank, env).get(0);
+                a.groupRank(), a.groupSize(), spec.timeoutMillis(), null, HostName.node(null, host))) {
+            RankComm comm = backend.open(spec, List.of(plane), localRank, host).get(0);
             try {
                 long roundBudget = order.budgetMillis() * order.sizes().size() * order.collectives().size();
                 double spentMs = 0;
                 List<Long> sizes = order.sizes().stream().sorted().toList();
                 for (String name : order.collectives()) {
-                    Collective c = Collectives.byName(name);
+                    Collective c = spec.collective(name);
                     double lastSeconds = Double.NaN;
                     long lastSize = 0;
                     for (long size : sizes) {

@@ -2,10 +2,10 @@ package dev.ncclbench.fleet;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.launch.SlurmHostList;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,7 +35,7 @@ final class NodeList {
     }
 
     /** Names by rank, or empty when no list is known or it does not have one name per rank. */
-    static Optional<List<String>> of(String flag, Map<String, String> env, int world) {
+    static Optional<List<String>> of(String flag, Host host, int world) {
         if (flag != null) {
             List<String> names = SlurmHostList.expand(flag, "--node-list");
             if (names.size() != world) {
@@ -44,9 +44,9 @@ final class NodeList {
             }
             return Optional.of(names);
         }
-        String slurm = env.get("SLURM_JOB_NODELIST");
-        if (slurm != null && String.valueOf(world).equals(env.get("SLURM_NNODES"))
-                && String.valueOf(world).equals(env.get("SLURM_NTASKS"))) {
+        String slurm = host.get(Variable.SLURM_JOB_NODELIST);
+        if (slurm != null && String.valueOf(world).equals(host.get(Variable.SLURM_NNODES))
+                && String.valueOf(world).equals(host.get(Variable.SLURM_NTASKS))) {
             try {
                 List<String> names = SlurmHostList.expand(slurm, "SLURM_JOB_NODELIST");
                 return names.size() == world ? Optional.of(names) : Optional.empty();

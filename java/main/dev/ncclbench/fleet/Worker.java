@@ -5,6 +5,7 @@ import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.rendezvous.StoreServer;
 import dev.ncclbench.spec.RunSpec;
+import dev.ncclbench.env.Host;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -15,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,16 +38,16 @@ final class Worker {
     private final int localRank;
     private final Backend backend;
     private final RunSpec spec;
-    private final Map<String, String> env;
+    private final Host host;
     private final String job;
 
     /**
      * @param localRank this node's index among the processes of its node, for the GPU the groups take
-     * @param env       the process's environment, for the backend that opens each group
+     * @param host      the machine, for the backend that opens each group
      * @param job       what the token binds the secret to, as this process read it (Rendezvous.Place#job)
      */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
-           RunSpec spec, String flags, Map<String, String> env, String job) {
+           RunSpec spec, String flags, Host host, String job) {
         this.job = job;
         this.nodes = nodes;
         this.flags = flags;
@@ -58,7 +58,7 @@ final class Worker {
         this.localRank = localRank;
         this.backend = backend;
         this.spec = spec;
-        this.env = env;
+        this.host = host;
     }
 
     /** How often a node says it is still there: a tenth of -T, between 0.2 and 5 s. */
@@ -94,7 +94,7 @@ final class Worker {
                     }, every, every, TimeUnit.MILLISECONDS);
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
-                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order, env)));
+                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order, host)));
                     }
                     List<Messages.GroupResult> results = new ArrayList<>();
                     for (int i = 0; i < running.size(); i++) {

@@ -1,11 +1,13 @@
 package dev.ncclbench.launch;
 
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * This node's name, the one source for it in the project. NCCL takes the kernel's host name (gethostname(2), no
@@ -38,12 +40,12 @@ public final class HostName {
      * The name a person and a scheduler know this node by: {@code override} (--node-name) when given, else
      * SLURMD_NODENAME under Slurm, else {@link #kernel()}.
      */
-    public static String node(String override, Map<String, String> env) {
+    public static String node(String override, Host host) {
         if (override != null && !override.isBlank()) {
             return override.strip();
         }
-        String slurm = env.get("SLURMD_NODENAME");
-        if (slurm != null && !slurm.isBlank() && env.containsKey("SLURM_JOB_ID")) {
+        String slurm = host.get(Variable.SLURMD_NODENAME);
+        if (slurm != null && !slurm.isBlank() && host.has(Variable.SLURM_JOB_ID)) {
             return slurm.strip();
         }
         return kernel();

@@ -1,8 +1,13 @@
 package dev.ncclbench.launch;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 
+import java.util.EnumMap;
 import java.util.Map;
+
+import static dev.ncclbench.env.Variable.*;
 
 /**
  * Reads rank, size and local rank from the launchers people already use: torchrun, Slurm, Open MPI, PMI
@@ -13,38 +18,38 @@ public final class LaunchDetector {
     }
 
     /** Every launcher variable this reads, with the smallest value it may take (ports also have a largest). */
-    private static final Map<String, Integer> LOWEST = Map.ofEntries(
-            Map.entry("RANK", 0), Map.entry("WORLD_SIZE", 1), Map.entry("LOCAL_RANK", 0), Map.entry("LOCAL_WORLD_SIZE", 1),
-            Map.entry("MASTER_PORT", 1), Map.entry("OMPI_COMM_WORLD_RANK", 0), Map.entry("OMPI_COMM_WORLD_SIZE", 1),
-            Map.entry("OMPI_COMM_WORLD_LOCAL_RANK", 0), Map.entry("OMPI_COMM_WORLD_LOCAL_SIZE", 1),
-            Map.entry("SLURM_PROCID", 0), Map.entry("SLURM_NTASKS", 1), Map.entry("SLURM_LOCALID", 0),
-            Map.entry("SLURM_NNODES", 1), Map.entry("SLURM_NODEID", 0), Map.entry("PMI_RANK", 0), Map.entry("PMI_SIZE", 1));
+    private static final Map<Variable, Integer> LOWEST = new EnumMap<>(Map.ofEntries(
+            Map.entry(RANK, 0), Map.entry(WORLD_SIZE, 1), Map.entry(LOCAL_RANK, 0), Map.entry(LOCAL_WORLD_SIZE, 1),
+            Map.entry(MASTER_PORT, 1), Map.entry(OMPI_COMM_WORLD_RANK, 0), Map.entry(OMPI_COMM_WORLD_SIZE, 1),
+            Map.entry(OMPI_COMM_WORLD_LOCAL_RANK, 0), Map.entry(OMPI_COMM_WORLD_LOCAL_SIZE, 1),
+            Map.entry(SLURM_PROCID, 0), Map.entry(SLURM_NTASKS, 1), Map.entry(SLURM_LOCALID, 0),
+            Map.entry(SLURM_NNODES, 1), Map.entry(SLURM_NODEID, 0), Map.entry(PMI_RANK, 0), Map.entry(PMI_SIZE, 1)));
 
-    public static LaunchInfo detect(Map<String, String> env, Integer rankFlag, Integer sizeFlag) {
+    public static LaunchInfo detect(Host host, Integer rankFlag, Integer sizeFlag) {
         // a variable that is set must make sense, whether or not the rest of its launcher's set is there
-        LOWEST.forEach((key, lowest) -> intOr(env, key, lowest));
-        if (env.containsKey("RANK") != env.containsKey("WORLD_SIZE")) {
-            throw NcclbenchException.usage((env.containsKey("RANK") ? "RANK is set but WORLD_SIZE is not"
+        LOWEST.forEach((key, lowest) -> intOr(host, key, lowest));
+        if (host.has(RANK) != host.has(WORLD_SIZE)) {
+            throw NcclbenchException.usage((host.has(RANK) ? "RANK is set but WORLD_SIZE is not"
                     : "WORLD_SIZE is set but RANK is not") + ": torchrun-style launches set both (or neither)");
         }
-        String masterAddr = blankToNull(env.get("MASTER_ADDR"));
-        int masterPort = intOr(env, "MASTER_PORT", 0);
+        String masterAddr = blankToNull(host.get(MASTER_ADDR));
+        int masterPort = intOr(host, MASTER_PORT, 0);
         LaunchInfo found;
-        if (env.containsKey("RANK") && env.containsKey("WORLD_SIZE")) {
-            found = new LaunchInfo(intOr(env, "RANK", 0), intOr(env, "WORLD_SIZE", 1), intOr(env, "LOCAL_RANK", 0),
-                    intOr(env, "LOCAL_WORLD_SIZE", -1), masterAddr, masterPort,
-                    first(env, "TORCHELASTIC_RUN_ID", "MASTER_ADDR"), "torchrun");
-        } else if (env.containsKey("OMPI_COMM_WORLD_RANK") && env.containsKey("OMPI_COMM_WORLD_SIZE")) {
-            found = new LaunchInfo(intOr(env, "OMPI_COMM_WORLD_RANK", 0), intOr(env, "OMPI_COMM_WORLD_SIZE", 1),
-                    intOr(env, "OMPI_COMM_WORLD_LOCAL_RANK", 0), intOr(env, "OMPI_COMM_WORLD_LOCAL_SIZE", -1),
-                    masterAddr, masterPort, first(env, "OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE"), "openmpi");
-        } else if (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_NTASKS") && slurmStep(env)) {
-            found = SlurmLaunch.detect(env, masterAddr, masterPort);
-        } else if (env.containsKey("PMI_RANK") && env.containsKey("PMI_SIZE")) {
-            found = new LaunchInfo(intOr(env, "PMI_RANK", 0), intOr(env, "PMI_SIZE", 1),
-                    intOr(env, "MPI_LOCALRANKID", intOr(env, "PMI_LOCAL_RANK", 0)),
-                    intOr(env, "MPI_LOCALNRANKS", intOr(env, "PMI_LOCAL_SIZE", -1)), masterAddr, masterPort,
-                    first(env, "PMI_ID", "PMI_KVSNAME"), "pmi");
+        if (host.has(RANK) && host.has(WORLD_SIZE)) {
+            found = new LaunchInfo(intOr(host, RANK, 0), intOr(host, WORLD_SIZE, 1), intOr(host, LOCAL_RANK, 0),
+                    intOr(host, LOCAL_WORLD_SIZE, -1), masterAddr, masterPort,
+                    first(host, TORCHELASTIC_RUN_ID, MASTER_ADDR), "torchrun");
+        } else if (host.has(OMPI_COMM_WORLD_RANK) && host.has(OMPI_COMM_WORLD_SIZE)) {
+            found = new LaunchInfo(intOr(host, OMPI_COMM_WORLD_RANK, 0), intOr(host, OMPI_COMM_WORLD_SIZE, 1),
+                    intOr(host, OMPI_COMM_WORLD_LOCAL_RANK, 0), intOr(host, OMPI_COMM_WORLD_LOCAL_SIZE, -1),
+                    masterAddr, masterPort, first(host, OMPI_MCA_ess_base_jobid, PMIX_NAMESPACE), "openmpi");
+        } else if (host.has(SLURM_PROCID) && host.has(SLURM_NTASKS) && slurmStep(host)) {
+            found = SlurmLaunch.detect(host, masterAddr, masterPort);
+        } else if (host.has(PMI_RANK) && host.has(PMI_SIZE)) {
+            found = new LaunchInfo(intOr(host, PMI_RANK, 0), intOr(host, PMI_SIZE, 1),
+                    intOr(host, MPI_LOCALRANKID, intOr(host, PMI_LOCAL_RANK, 0)),
+                    intOr(host, MPI_LOCALNRANKS, intOr(host, PMI_LOCAL_SIZE, -1)), masterAddr, masterPort,
+                    first(host, PMI_ID, PMI_KVSNAME), "pmi");
         } else {
             found = new LaunchInfo(0, 1, 0, 1, masterAddr, masterPort, null, "none");
         }
@@ -73,12 +78,12 @@ public final class LaunchDetector {
      * too, but no step id, and a command started there without srun is one process (it would otherwise wait for
      * ranks that never come).
      */
-    private static boolean slurmStep(Map<String, String> env) {
-        return blankToNull(env.get("SLURM_STEP_ID")) != null || blankToNull(env.get("SLURM_STEPID")) != null;
+    private static boolean slurmStep(Host host) {
+        return blankToNull(host.get(SLURM_STEP_ID)) != null || blankToNull(host.get(SLURM_STEPID)) != null;
     }
 
-    static int intOr(Map<String, String> env, String key, int dflt) {
-        String v = env.get(key);
+    static int intOr(Host host, Variable key, int dflt) {
+        String v = host.get(key);
         if (v == null || v.isBlank()) {
             return dflt;
         }
@@ -92,15 +97,15 @@ public final class LaunchDetector {
         if (lowest != null && n < lowest) {
             throw NcclbenchException.usage(key + "=" + v + " is below " + lowest);
         }
-        if (key.endsWith("_PORT") && n > 65535) {
+        if (key.name().endsWith("_PORT") && n > 65535) {
             throw NcclbenchException.usage(key + "=" + v + " is not a port (1-65535)");
         }
         return n;
     }
 
-    private static String first(Map<String, String> env, String... keys) {
-        for (String k : keys) {
-            String v = blankToNull(env.get(k));
+    private static String first(Host host, Variable... keys) {
+        for (Variable k : keys) {
+            String v = blankToNull(host.get(k));
             if (v != null) {
                 return v;
             }

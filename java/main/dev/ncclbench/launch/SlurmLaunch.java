@@ -1,8 +1,9 @@
 package dev.ncclbench.launch;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,39 +20,41 @@ final class SlurmLaunch {
     private SlurmLaunch() {
     }
 
-    static LaunchInfo detect(Map<String, String> env, String masterAddr, int masterPort) {
-        int ntasks = LaunchDetector.intOr(env, "SLURM_NTASKS", 1);
-        int nnodes = LaunchDetector.intOr(env, "SLURM_NNODES", -1);
-        int localSize = tasksOnThisNode(env);
+    static LaunchInfo detect(Host machine, String masterAddr, int masterPort) {
+        int ntasks = LaunchDetector.intOr(machine, Variable.SLURM_NTASKS, 1);
+        int nnodes = LaunchDetector.intOr(machine, Variable.SLURM_NNODES, -1);
+        int localSize = tasksOnThisNode(machine);
         if (localSize < 0 && nnodes == 1) {
             localSize = ntasks;
         }
         String host = masterAddr;
         if (host == null) {
-            for (String key : new String[] {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"}) {
-                String list = LaunchDetector.blankToNull(env.get(key));
+            for (Variable key : new Variable[] {Variable.SLURM_STEP_NODELIST, Variable.SLURM_JOB_NODELIST, Variable.SLURM_NODELIST}) {
+                String list = LaunchDetector.blankToNull(machine.get(key));
                 if (list != null) {
-                    host = SlurmHostList.first(list, key);
+                    host = SlurmHostList.first(list, key.name());
                     break;
                 }
             }
         }
-        String job = LaunchDetector.blankToNull(env.get("SLURM_JOB_ID"));
-        String step = LaunchDetector.blankToNull(env.getOrDefault("SLURM_STEP_ID", env.get("SLURM_STEPID")));
+        String job = LaunchDetector.blankToNull(machine.get(Variable.SLURM_JOB_ID));
+        String step = LaunchDetector.blankToNull(machine.has(Variable.SLURM_STEP_ID) ? machine.get(Variable.SLURM_STEP_ID)
+                : machine.get(Variable.SLURM_STEPID));
         String jobId = job == null ? null : step == null ? job : job + "." + step;
-        return new LaunchInfo(LaunchDetector.intOr(env, "SLURM_PROCID", 0), ntasks, LaunchDetector.intOr(env, "SLURM_LOCALID", 0),
+        return new LaunchInfo(LaunchDetector.intOr(machine, Variable.SLURM_PROCID, 0), ntasks, LaunchDetector.intOr(machine, Variable.SLURM_LOCALID, 0),
                 localSize, host, masterPort, jobId, "slurm");
     }
 
     /** SLURM_STEP_TASKS_PER_NODE ("2(x3),1": 2 on each of the first three nodes, 1 on the fourth) at SLURM_NODEID. */
-    private static int tasksOnThisNode(Map<String, String> env) {
-        String key = env.containsKey("SLURM_STEP_TASKS_PER_NODE") ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE";
-        String spec = LaunchDetector.blankToNull(env.get(key));
-        String nodeId = LaunchDetector.blankToNull(env.get("SLURM_NODEID"));
+    private static int tasksOnThisNode(Host host) {
+        Variable key = host.has(Variable.SLURM_STEP_TASKS_PER_NODE) ? Variable.SLURM_STEP_TASKS_PER_NODE
+                : Variable.SLURM_TASKS_PER_NODE;
+        String spec = LaunchDetector.blankToNull(host.get(key));
+        String nodeId = LaunchDetector.blankToNull(host.get(Variable.SLURM_NODEID));
         if (spec == null || nodeId == null) {
             return -1;
         }
-        int node = LaunchDetector.intOr(env, "SLURM_NODEID", 0);
+        int node = LaunchDetector.intOr(host, Variable.SLURM_NODEID, 0);
         long seen = 0;
         for (String part : spec.split(",")) {
             Matcher m = TASKS.matcher(part.trim());

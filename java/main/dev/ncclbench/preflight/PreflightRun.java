@@ -19,13 +19,13 @@ import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.SweepProfile;
 import dev.ncclbench.sweep.RouteInputs;
 import dev.ncclbench.sweep.SweepRunner;
+import dev.ncclbench.env.Host;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,17 +35,17 @@ import java.util.Optional;
 public final class PreflightRun {
     private final PrintWriter human;
     private final PrintWriter err;
-    private final Map<String, String> env;
+    private final Host host;
 
     /**
      * @param human where doctor's findings, the sweep's table and the gate's text go (stderr with --json)
      * @param err   where the sweep's one-line notes go
-     * @param env   the process's environment, read once by the command line
+     * @param host  the machine, as the command line built it: doctor judges it, the sweep runs on it
      */
-    public PreflightRun(PrintWriter human, PrintWriter err, Map<String, String> env) {
+    public PreflightRun(PrintWriter human, PrintWriter err, Host host) {
         this.human = human;
         this.err = err;
-        this.env = env;
+        this.host = host;
     }
 
     /**
@@ -64,15 +64,15 @@ public final class PreflightRun {
     }
 
     public Outcome run(PreflightRequest request) {
-        LaunchInfo launch = LaunchDetector.detect(env, request.launch().rank(), request.launch().worldSize());
+        LaunchInfo launch = LaunchDetector.detect(host, request.launch().rank(), request.launch().worldSize());
         List<Finding> doctor = null;
-        String host = null;
+        String hostName = null;
         if (request.doctor()) {
-            DoctorReport d = Doctor.run(new DoctorOptions(env, null, null, null, request.catalog(),
+            DoctorReport d = Doctor.run(new DoctorOptions(host, null, null, null, request.catalog(),
                     request.doctorIgnored(), FailOn.ERROR));
             doctor = d.findings();
-            host = d.host();
-            PreflightReport.printDoctor(host, doctor, human);
+            hostName = d.host();
+            PreflightReport.printDoctor(hostName, doctor, human);
         }
         Preflight.Sweep sweep = null;
         GateReport gate = null;
@@ -94,14 +94,14 @@ public final class PreflightRun {
             }
             removeIfEmpty(json.getParent());
         }
-        PreflightReport r = PreflightReport.of(host, doctor, List.copyOf(request.doctorIgnored()), sweep, gate);
+        PreflightReport r = PreflightReport.of(hostName, doctor, List.copyOf(request.doctorIgnored()), sweep, gate);
         return new Outcome(r, Optional.ofNullable(resultFile));
     }
 
     /** The sweep, its failure as its exit code and reason (said on err as `ncclbench sweep` says it). */
     private Preflight.Sweep sweep(PreflightRequest request, RunSpec spec, LaunchInfo launch) {
         try {
-            SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err, env)
+            SweepRunner runner = new SweepRunner(spec, request.launch(), request.sweepPath(), human, err, host)
                     .withCommandLine(request.commandLine()).withProfile(SweepProfile.PREFLIGHT);
             return new Preflight.Sweep(runner.run().code, null);
         } catch (NcclbenchException e) {
@@ -110,7 +110,7 @@ public final class PreflightRun {
         } catch (RuntimeException e) {
             // as the command line says any internal error, with the stack trace on request
             err.println("ncclbench: internal error: " + e);
-            if (env.get("NCCLBENCH_DEBUG") != null) {
+            if (host.debug()) {
                 e.printStackTrace(err);
             } else {
                 err.println("(set NCCLBENCH_DEBUG=1 for the stack trace)");

@@ -2,6 +2,8 @@ package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,9 +54,9 @@ public final class JobSecret {
     }
 
     /** The secret this process was given, or empty when none was: the rendezvous is then not authenticated. */
-    public static Optional<String> of(Map<String, String> env) {
-        String given = env.get("NCCLBENCH_TOKEN");
-        String file = env.get("NCCLBENCH_TOKEN_FILE");
+    public static Optional<String> of(Host host) {
+        String given = host.get(Variable.NCCLBENCH_TOKEN);
+        String file = host.get(Variable.NCCLBENCH_TOKEN_FILE);
         if (given != null && file != null) {
             throw NcclbenchException.usage("NCCLBENCH_TOKEN and NCCLBENCH_TOKEN_FILE are both set: set one of them");
         }

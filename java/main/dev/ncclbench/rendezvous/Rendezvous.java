@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.env.Host;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,7 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * Where the store is and who may join: rank 0's process serves it, every local rank of every process connects.
@@ -61,18 +62,18 @@ public final class Rendezvous implements AutoCloseable {
     public record Place(String host, int port, byte[] token, boolean authenticated, String job) {
     }
 
-    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis) {
-        return start(launch, localRanks, flag, env, timeoutMillis, null);
+    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Host host, long timeoutMillis) {
+        return start(launch, localRanks, flag, host, timeoutMillis, null);
     }
 
     /**
      * @param flags what every rank of the job must have been started with alike, one "flag value" a line (null:
      *              nothing to compare): a process that differs ends the job at once, exit 2, naming the flag
      */
-    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Map<String, String> env, long timeoutMillis,
+    public static Rendezvous start(LaunchInfo launch, int localRanks, String flag, Host machine, long timeoutMillis,
                                    String flags) {
         int world = launch.size() * localRanks;
-        Place place = place(launch, localRanks, flag, env);
+        Place place = place(launch, localRanks, flag, machine);
         String host = place.host();
         int port = place.port();
         byte[] token = place.token();
@@ -92,7 +93,7 @@ public final class Rendezvous implements AutoCloseable {
         try {
             // one connection for this process's ranks: 1024 nodes x 8 ranks are 1024 connections to the store
             planes.addAll(StoreClient.connectAll(new InetSocketAddress(host, port), token, launch.rank() * localRanks,
-                    localRanks, world, timeoutMillis, flags, HostName.node(null, env)));
+                    localRanks, world, timeoutMillis, flags, HostName.node(null, machine)));
         } catch (RuntimeException e) {
             planes.forEach(ControlPlane::close);
             if (server != null) {
@@ -105,7 +106,7 @@ public final class Rendezvous implements AutoCloseable {
     }
 
     /** The store's address and token for this job, from --rendezvous, MASTER_ADDR/MASTER_PORT or the job id. */
-    public static Place place(LaunchInfo launch, int localRanks, String flag, Map<String, String> env) {
+    public static Place place(LaunchInfo launch, int localRanks, String flag, Host machine) {
         int world = launch.size() * localRanks;
         String host;
         int port;
@@ -115,7 +116,7 @@ public final class Rendezvous implements AutoCloseable {
             parseAddress(flag);
         }
         // likewise: a secret that cannot be read is said in every run
-        java.util.Optional<String> secret = JobSecret.of(env);
+        Optional<String> secret = JobSecret.of(machine);
         if (launch.size() == 1) {
             host = "127.0.0.1";
             port = 0;

@@ -24,6 +24,10 @@ public final class MeasuredFlags {
         if (spec.ncclTests().split() != null) {
             lines.add(spec.ncclTests().split()); // one process's groups must be every process's
         }
+        if (spec.ncclTests().alltoallvSpread() != null) {
+            // alltoallv's per-peer counts: a rank with another pattern would send what its peers do not expect
+            lines.add("NCCL_TESTS_ALLTOALLV_SPREAD " + spec.ncclTests().alltoallvSpread());
+        }
         return String.join("\n", lines);
     }
 }

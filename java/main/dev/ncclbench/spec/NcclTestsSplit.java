@@ -26,12 +26,17 @@ public record NcclTestsSplit(String variable, String value, Op op, long operand)
     /** How the colour comes from the process's world rank. */
     public enum Op { AND, OR, MOD, DIV }
 
-    /** The split the environment asks for, or null when neither variable is set. */
-    public static NcclTestsSplit fromEnv(Map<String, String> env) {
-        if (env.get(MASK) != null) {
-            return parse(MASK, env.get(MASK));
+    /**
+     * The split the environment asks for, or null when neither variable is set.
+     *
+     * @param mask  NCCL_TESTS_SPLIT_MASK's value, or null when unset
+     * @param split NCCL_TESTS_SPLIT's value, or null when unset
+     */
+    public static NcclTestsSplit of(String mask, String split) {
+        if (mask != null) {
+            return parse(MASK, mask);
         }
-        return env.get(SPLIT) == null ? null : parse(SPLIT, env.get(SPLIT));
+        return split == null ? null : parse(SPLIT, split);
     }
 
     /** "NCCL_TESTS_SPLIT=MOD 2", as the spec records it; null stays null. */

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import dev.ncclbench.collective.Collective;
+import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 
@@ -145,9 +147,12 @@ public record RunSpec(
      * @param parallelInit      -p 1: threads initialise their communicators concurrently (nccl backend)
      * @param localRegister     -R: 1 local, 2 symmetric buffer registration (nccl backend)
      * @param gpuOnly           the flags given that only a GPU backend honours, "-R 1 (local_register): what it does"
+     * @param split             nccl-tests' split as set ("NCCL_TESTS_SPLIT=MOD 2", {@link NcclTestsSplit}); null: none
+     * @param alltoallvSpread   NCCL_TESTS_ALLTOALLV_SPREAD as set where alltoallv runs; null: unset, or no alltoallv
      */
     @JsonPropertyOrder({"types", "ops", "skipped", "nccl_tests_json", "report_cputime", "report_timestamps",
-            "per_iter_skip", "unalign", "memory_report", "parallel_init", "local_register", "gpu_only_flags"})
+            "per_iter_skip", "unalign", "memory_report", "parallel_init", "local_register", "gpu_only_flags", "split",
+            "alltoallv_spread"})
     public record NcclTestsFlags(@JsonProperty("types") List<DataType> types, @JsonProperty("ops") List<String> ops,
                                  @JsonProperty("skipped") List<String> skipped,
                                  @JsonProperty("nccl_tests_json") @JsonSerialize(using = ToStringSerializer.class) Path outputFile,
@@ -158,7 +163,9 @@ public record RunSpec(
                                  @JsonProperty("parallel_init") int parallelInit,
                                  @JsonProperty("local_register") int localRegister,
                                  @JsonProperty("gpu_only_flags") List<String> gpuOnly,
-                                 @JsonProperty("split") @JsonInclude(JsonInclude.Include.NON_NULL) String split) {
+                                 @JsonProperty("split") @JsonInclude(JsonInclude.Include.NON_NULL) String split,
+                                 @JsonProperty("alltoallv_spread") @JsonInclude(JsonInclude.Include.NON_NULL)
+                                 String alltoallvSpread) {
         public NcclTestsFlags {
             types = types == null ? List.of() : List.copyOf(types);
             ops = ops == null ? List.of() : List.copyOf(ops);
@@ -169,13 +176,16 @@ public record RunSpec(
         /** The same flags with the pairs the backend cannot run. */
         public NcclTestsFlags withSkipped(List<String> s) {
             return new NcclTestsFlags(types, ops, s, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
-                    memoryReport, parallelInit, localRegister, gpuOnly, split);
+                    memoryReport, parallelInit, localRegister, gpuOnly, split, alltoallvSpread);
         }
 
-        /** The same flags with nccl-tests' split ("NCCL_TESTS_SPLIT=MOD 2", {@link NcclTestsSplit}), or none. */
-        public NcclTestsFlags withSplit(String assignment) {
+        /**
+         * The same flags with what nccl-tests reads from the environment: its split ("NCCL_TESTS_SPLIT=MOD 2",
+         * {@link NcclTestsSplit}) and alltoallv's spread (NCCL_TESTS_ALLTOALLV_SPREAD's value), each null when unset.
+         */
+        public NcclTestsFlags withEnvironment(String splitAssignment, String spread) {
             return new NcclTestsFlags(types, ops, skipped, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
-                    memoryReport, parallelInit, localRegister, gpuOnly, assignment);
+                    memoryReport, parallelInit, localRegister, gpuOnly, splitAssignment, spread);
         }
     }
 
@@ -248,6 +258,14 @@ public record RunSpec(
     }
 
     /**
+     * The collective {@code name} as this sweep runs it: alltoallv with the spread every rank agreed on
+     * (NCCL_TESTS_ALLTOALLV_SPREAD), every other as the registry has it; null when the name is unknown.
+     */
+    public Collective collective(String name) {
+        return Collectives.byName(name, ncclTests.alltoallvSpread());
+    }
+
+    /**
      * Names each field it sets; a field left unset is its flag's default ({@link SweepFlag}, {@link Defaults}): the
      * default sweep, with no output file. Like JMH's OptionsBuilder, the command line, fleet and tests each set what
      * they resolved and nothing else.
@@ -267,7 +285,7 @@ public record RunSpec(
         private ReduceOp op = Defaults.OP;
         private DataType type = Defaults.TYPE;
         private Path jsonFile, outDir = Defaults.OUT_DIR;
-        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null, null);
+        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null, null, null);
 
         private Builder() {
         }

@@ -1,7 +1,6 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.results.Measurement;
@@ -19,7 +18,7 @@ final class Passes {
     static long rowCount(RunSpec spec, int nranks) {
         long rows = 0;
         for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
+            Collective c = spec.collective(name);
             if (c.skipOn(nranks) != null) {
                 continue; // no rows, as SweepEngine#run
             }

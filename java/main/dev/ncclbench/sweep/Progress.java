@@ -1,5 +1,7 @@
 package dev.ncclbench.sweep;
 
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -7,7 +9,6 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.util.Map;
 
 /** A progress bar on stderr when stderr is a terminal; nothing at all when piped. */
 interface Progress extends AutoCloseable {
@@ -39,9 +40,9 @@ interface Progress extends AutoCloseable {
         }
     }
 
-    /** @param env the process's environment: TERM=dumb (an editor's shell, a CI log) gets no bar */
-    static Progress start(long rows, PrintWriter err, Map<String, String> env) {
-        if (!stderrIsTerminal() || "dumb".equals(env.get("TERM"))) {
+    /** @param host TERM=dumb (an editor's shell, a CI log) gets no bar */
+    static Progress start(long rows, PrintWriter err, Host host) {
+        if (!stderrIsTerminal() || "dumb".equals(host.get(Variable.TERM))) {
             return NONE;
         }
         ProgressBar bar = new ProgressBarBuilder().setTaskName("sweep").setInitialMax(rows)

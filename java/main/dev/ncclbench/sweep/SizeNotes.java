@@ -2,7 +2,6 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.Sizes;
@@ -18,7 +17,7 @@ final class SizeNotes {
         int asked = spec.sizes().size();
         StringBuilder merged = new StringBuilder();
         for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
+            Collective c = spec.collective(name);
             int rows = Passes.sizesOf(spec, c, world).size();
             if (rows == 0) {
                 throw NcclbenchException.usage(noRow(spec, c, world));

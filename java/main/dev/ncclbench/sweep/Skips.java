@@ -2,11 +2,11 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * The collectives of a sweep that nccl-tests would not run on this many ranks (hypercube off a power of two: it
@@ -17,18 +17,18 @@ final class Skips {
     }
 
     /** @param nranks the ranks of one communicator (the group's under NCCL_TESTS_SPLIT) */
-    static void add(RunSpec spec, int nranks, Map<String, String> env, List<String> notes) {
+    static void add(RunSpec spec, int nranks, Host host, List<String> notes) {
         for (String name : spec.collectives()) {
-            Collective c = Collectives.byName(name);
+            Collective c = spec.collective(name);
             String skip = c.skipOn(nranks);
             if (skip != null) {
                 notes.add(c.name() + ": " + skip + " (as nccl-tests: no rows)");
             }
         }
         if (spec.collectives().contains("alltoallv")) {
-            for (String unread : List.of("NCCL_TESTS_ALLTOALLV_MATRIX_FILE", "NCCL_TESTS_ALLTOALLV_PRINT_SUMMARY")) {
-                if (env.get(unread) != null) {
-                    throw NcclbenchException.usage(unread + "=" + env.get(unread) + " is set: ncclbench's alltoallv runs"
+            for (Variable unread : List.of(Variable.NCCL_TESTS_ALLTOALLV_MATRIX_FILE, Variable.NCCL_TESTS_ALLTOALLV_PRINT_SUMMARY)) {
+                if (host.get(unread) != null) {
+                    throw NcclbenchException.usage(unread + "=" + host.get(unread) + " is set: ncclbench's alltoallv runs"
                             + " nccl-tests' generated pattern only (NCCL_TESTS_ALLTOALLV_SPREAD), not its traffic-matrix"
                             + " mode or per-rank summary; unset it");
                 }

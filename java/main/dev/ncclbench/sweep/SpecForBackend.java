@@ -6,6 +6,7 @@ import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.NcclTestsChecks;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.launch.LaunchInfo;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.RunSpec;
@@ -18,7 +19,8 @@ final class SpecForBackend {
     private SpecForBackend() {
     }
 
-    static RunSpec resolve(RunSpec asked, Backend backend, LaunchInfo launch, SweepProfile profile, List<String> notes) {
+    static RunSpec resolve(RunSpec asked, Backend backend, LaunchInfo launch, SweepProfile profile, Host host,
+                           List<String> notes) {
         RunSpec spec = asked.toBuilder().backend(backend.name()).build();
         int localRanks = localRanks(spec, backend, launch);
         spec = spec.toBuilder().localRanks(localRanks).build();
@@ -28,7 +30,7 @@ final class SpecForBackend {
             spec = bound;
         }
         spec = MaxBytes.resolve(spec, backend, profile, world(spec, backend, launch), launch.size() == 1, notes);
-        notes.addAll(backend.notes(spec));
+        notes.addAll(backend.notes(spec, host));
         spec = withSkipped(spec, backend, notes);
         if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
             notes.add(CodeWarmup.note());

@@ -5,7 +5,6 @@ import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.Collective;
-import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Counts;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.ResultRow;
@@ -67,7 +66,7 @@ final class SweepEngine {
     void run() {
         for (int cycle = 0; cycle < base.repeat(); cycle++) {
             for (String name : base.collectives()) {
-                Collective coll = Collectives.byName(name);
+                Collective coll = base.collective(name);
                 if (coll.skipOn(n) != null) {
                     continue; // as nccl-tests (hypercube off a power of two): the header says so (SweepRunner)
                 }

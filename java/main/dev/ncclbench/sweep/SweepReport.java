@@ -37,7 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import dev.ncclbench.env.HostVersions;
-import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.Host;
 
 /**
  * What a process reports of its sweep. Rank 0's process writes the table and the JSON as rows come, then the
@@ -73,7 +73,7 @@ final class SweepReport {
 
     static SweepReport begin(RunSpec spec, String backendAsked, List<String> commandLine, LaunchInfo launch,
                         BackendChoice choice, List<RankComm> comms,
-                        List<ControlPlane> planes, List<String> notes, Map<String, String> env, PrintWriter out,
+                        List<ControlPlane> planes, List<String> notes, Host host, PrintWriter out,
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
@@ -87,10 +87,10 @@ final class SweepReport {
                         ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
-        Map<String, String> versions = versions(comms.get(0));
+        Map<String, String> versions = versions(comms.get(0), host);
         sink.beginRun(ResultDocument.begin(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
                 choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions, ranks,
-                RecordedEnvironment.of(env), logs, notes, commandLine, backendAsked));
+                RecordedEnvironment.of(host.variables()), logs, notes, commandLine, backendAsked));
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
@@ -98,7 +98,7 @@ final class SweepReport {
         report.copyLimit = dev.ncclbench.diagnosis.CopyLimit.of(versions.get(HostVersions.GPU_MEMORY_CLOCK_MHZ),
                 versions.get(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS), comms.get(0).info().device());
         report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
-                .allMatch(c -> Passes.of(spec, dev.ncclbench.collective.Collectives.byName(c)).isEmpty());
+                .allMatch(c -> Passes.of(spec, spec.collective(c)).isEmpty());
         return report;
     }
 
@@ -272,8 +272,8 @@ final class SweepReport {
     }
 
     /** Rank 0's host and what its backend loaded, each version a field (a multi-node job records rank 0's node). */
-    private static Map<String, String> versions(RankComm comm) {
-        Map<String, String> v = new TreeMap<>(HostVersions.host(NativeLibraries.find()));
+    private static Map<String, String> versions(RankComm comm, Host host) {
+        Map<String, String> v = new TreeMap<>(HostVersions.host(host.libraries()));
         v.putAll(comm.versions());
         v.put("ncclbench", Version.string());
         v.put("java", System.getProperty("java.version"));

@@ -7,6 +7,8 @@ import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.spec.Capability;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.launch.CpuBinding;
 import dev.ncclbench.launch.LaunchDetector;
@@ -28,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -40,7 +41,7 @@ public final class SweepRunner {
     private final LaunchOptions launchOptions;
     private final PrintWriter out;
     private final PrintWriter err;
-    private final Map<String, String> env;
+    private final Host host;
     private final RouteInputs path;
     /** Rank 0's result JSON once the run has begun; null elsewhere (for sweep --html). */
     private volatile java.nio.file.Path resultFile;
@@ -48,17 +49,17 @@ public final class SweepRunner {
     private SweepProfile profile = SweepProfile.SWEEP;
 
     /**
-     * @param env the process's environment, read once by the command line (a test passes its own: nccl-tests'
-     *            NCCL_TESTS_SPLIT, a launcher's variables)
+     * @param host the machine and its environment, as the command line built it (a test builds its own: nccl-tests'
+     *             NCCL_TESTS_SPLIT, a launcher's variables)
      */
     public SweepRunner(RunSpec spec, LaunchOptions launch, RouteInputs path, PrintWriter out, PrintWriter err,
-                Map<String, String> env) {
+                Host host) {
         this.asked = spec;
         this.path = path;
         this.launchOptions = launch;
         this.out = out;
         this.err = err;
-        this.env = env;
+        this.host = host;
     }
 
     /** The command as typed, recorded in the result (URL passwords redacted). */
@@ -90,18 +91,19 @@ public final class SweepRunner {
 
     private ExitCode run(Signals signals) {
         // nccl-tests' split: read (and refused when malformed) before anything starts; the backends open one
-        // communicator per group from the spec
-        NcclTestsSplit split = NcclTestsSplit.fromEnv(env);
-        RunSpec asked = split == null ? this.asked
-                : this.asked.toBuilder().ncclTests(this.asked.ncclTests().withSplit(split.assignment())).build();
-        LaunchInfo launch = LaunchDetector.detect(env, launchOptions.rank(), launchOptions.worldSize());
+        // communicator per group from the spec. alltoallv's spread goes into the spec too: the ranks agree on both
+        NcclTestsSplit split = NcclTestsSplit.of(host.get(Variable.NCCL_TESTS_SPLIT_MASK), host.get(Variable.NCCL_TESTS_SPLIT));
+        String spread = this.asked.collectives().contains("alltoallv") ? host.get(Variable.NCCL_TESTS_ALLTOALLV_SPREAD) : null;
+        RunSpec asked = split == null && spread == null ? this.asked : this.asked.toBuilder()
+                .ncclTests(this.asked.ncclTests().withEnvironment(split == null ? null : split.assignment(), spread)).build();
+        LaunchInfo launch = LaunchDetector.detect(host, launchOptions.rank(), launchOptions.worldSize());
         Backend askedFor = Backends.byName(asked.backend());
         if (askedFor != null) {
             // a bad request is exit 2 before an unready machine is exit 3
             askedFor.refuse(asked);
             BackendChecks.refuseIdleFlags(askedFor, asked);
         }
-        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), env);
+        BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), host);
         if (choice.announce()) {
             // the sweep's first line: a backend other than the one auto tries first, and why (the table's first line
             // says it again, for a stdout read on its own)
@@ -119,7 +121,7 @@ public final class SweepRunner {
             OutputPaths.checkOutDir(asked.outDir());
         }
         List<String> notes = new ArrayList<>();
-        RunSpec spec = SpecForBackend.resolve(asked, backend, launch, profile, notes);
+        RunSpec spec = SpecForBackend.resolve(asked, backend, launch, profile, host, notes);
         if (path.description() != null) {
             notes.add("path judged against: " + path.description());
         }
@@ -132,7 +134,7 @@ public final class SweepRunner {
                     + " is per group");
             groupSize = world / groups.count();
         }
-        Skips.add(spec, groupSize, env, notes);
+        Skips.add(spec, groupSize, host, notes);
         if ((spec.blocking() == 1 || spec.blocking() == 3) && world > 1) {
             // one rank meets nobody (free, as nccl-tests); several meet at rank 0's store, which costs a round trip
             notes.add("-z " + spec.blocking() + ": the per-iteration barrier goes through rank 0's rendezvous store (a TCP"
@@ -159,7 +161,7 @@ public final class SweepRunner {
             }
         }
 
-        try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), env, spec.timeoutMillis(),
+        try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), host, spec.timeoutMillis(),
                 MeasuredFlags.of(asked))) {
             List<ControlPlane> planes = rdv.planes();
             if (!rdv.authenticated()) {
@@ -181,7 +183,7 @@ public final class SweepRunner {
             if (runFolder) {
                 RunFolder.create(spec.outDir());
             }
-            List<RankComm> comms = backend.open(spec, planes, launch.localRank(), env);
+            List<RankComm> comms = backend.open(spec, planes, launch.localRank(), host);
             // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
             boolean place = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING);
             CpuBinding binding = place ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
@@ -197,7 +199,7 @@ public final class SweepRunner {
             LinkNotes.add(comms, notes);
             try {
                 SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.backend(), commandLine, launch, choice, comms,
-                        planes, notes, env, out, err)
+                        planes, notes, host, out, err)
                         : SweepReport.follower(launch, comms, planes);
                 resultFile = report.jsonFile();
                 RuntimeException failure = sweepAll(spec, comms, planes, report, signals, binding);
@@ -224,7 +226,7 @@ public final class SweepRunner {
     private RuntimeException sweepAll(RunSpec spec, List<RankComm> comms, List<ControlPlane> planes, SweepReport report,
                                       Signals signals, CpuBinding binding) {
         Progress progress = report.reporter() && launchOptions.progress()
-                ? Progress.start(Passes.rowCount(spec, comms.get(0).nranks()), err, env) : Progress.NONE;
+                ? Progress.start(Passes.rowCount(spec, comms.get(0).nranks()), err, host) : Progress.NONE;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
         AtomicReference<NcclbenchException> verdict = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();

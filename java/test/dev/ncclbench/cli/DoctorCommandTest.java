@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import dev.ncclbench.env.Host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,7 +32,7 @@ class DoctorCommandTest {
         String[] all = new String[args.length + 1];
         all[0] = "doctor";
         System.arraycopy(args, 0, all, 1, args.length);
-        return Main.run(all, new PrintWriter(out), new PrintWriter(err), env);
+        return Main.run(all, new PrintWriter(out), new PrintWriter(err), Host.of(env));
     }
 
     private static String host(String name) {

@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.CliRun;
+import dev.ncclbench.env.Host;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -54,7 +56,7 @@ class HelpHintsTest {
 
     @Test
     void aBadFlagOnAnyCommandPointsToThatCommandsHelp() {
-        List<List<String>> all = paths(new CommandLine(new RootCommand()), List.of());
+        List<List<String>> all = paths(new CommandLine(new RootCommand(Host.of(Map.of()))), List.of());
         assertTrue(all.contains(List.of("baseline", "record")), all.toString());
         for (List<String> path : all) {
             List<String> args = new ArrayList<>(path);
@@ -77,7 +79,7 @@ class HelpHintsTest {
     /** The hints written in the code (string pieces joined as the compiler joins them) name real commands. */
     @Test
     void everyHintInTheCodeNamesACommand() throws IOException {
-        List<List<String>> commands = paths(new CommandLine(new RootCommand()), List.of());
+        List<List<String>> commands = paths(new CommandLine(new RootCommand(Host.of(Map.of()))), List.of());
         Pattern named = Pattern.compile("see '?ncclbench((?: [a-z][a-z-]*)+)");
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN)) {

@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.env.Host;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +22,7 @@ class HelpTest {
 
     static List<String> commands() {
         List<String> names = new ArrayList<>();
-        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> {
+        new CommandLine(new RootCommand(Host.of(Map.of()))).getSubcommands().forEach((name, cl) -> {
             if (!cl.getCommandSpec().usageMessage().hidden()) {
                 names.add(name);
             }
@@ -86,7 +88,7 @@ class HelpTest {
     @Test
     void everySubcommandHasItsOwnExamples() {
         List<String> subs = new ArrayList<>();
-        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> cl.getSubcommands().forEach((sub, x) -> {
+        new CommandLine(new RootCommand(Host.of(Map.of()))).getSubcommands().forEach((name, cl) -> cl.getSubcommands().forEach((sub, x) -> {
             if (!name.equals("help") && !x.getCommandSpec().usageMessage().hidden()) {
                 subs.add(name + " " + sub);
             }
@@ -107,7 +109,7 @@ class HelpTest {
     @Test
     void everyExampleParsesAsWritten() {
         List<String> paths = new ArrayList<>();
-        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> {
+        new CommandLine(new RootCommand(Host.of(Map.of()))).getSubcommands().forEach((name, cl) -> {
             if (!name.equals("help") && !cl.getCommandSpec().usageMessage().hidden()) {
                 paths.add(name);
                 cl.getSubcommands().forEach((sub, x) -> paths.add(name + " " + sub));
@@ -121,7 +123,7 @@ class HelpTest {
                 if (!example.startsWith("ncclbench ") || example.contains("&&") || example.contains("|")) {
                     continue;
                 }
-                CommandLine cl = new CommandLine(new RootCommand());
+                CommandLine cl = new CommandLine(new RootCommand(Host.of(Map.of())));
                 cl.setCaseInsensitiveEnumValuesAllowed(true);
                 PreflightCommand.acceptFlagsAsSweepArgs(cl.getSubcommands().get("preflight"));
                 String[] args = example.substring("ncclbench ".length()).split(" ");
@@ -152,7 +154,7 @@ class HelpTest {
     void readmeListsEveryFlagOfEveryCommand() throws IOException {
         String readme = Files.readString(Path.of(System.getProperty("ncclbench.basedir", "."), "README.md"));
         List<String> missing = new ArrayList<>();
-        new CommandLine(new RootCommand()).getSubcommands().forEach((name, cl) -> {
+        new CommandLine(new RootCommand(Host.of(Map.of()))).getSubcommands().forEach((name, cl) -> {
             if (cl.getCommandSpec().usageMessage().hidden() || name.equals("help")) {
                 return;
             }

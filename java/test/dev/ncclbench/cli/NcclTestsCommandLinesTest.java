@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,9 +70,7 @@ class NcclTestsCommandLinesTest {
                     + " --report_cputime 0 --output_file out.json --per_iter_timing 1 --per_iter_skip 2 --average 1",
     })
     void parsesWithNcclTestsMeaningsAndTheSocketBackendTakesItOrSaysItNeedsAGpu(String line) {
-        SweepCommand cmd = new SweepCommand();
-        new CommandLine(cmd).parseArgs(sweepArgs(line).toArray(new String[0]));
-        cmd.environment(java.util.Map.of());
+        SweepCommand cmd = OnHost.parsed("sweep", Map.of(), sweepArgs(line).toArray(new String[0]));
         RunSpec spec = cmd.resolve();
         try {
             BackendChecks.refuseIdleFlags(Backends.byName("socket"), spec);

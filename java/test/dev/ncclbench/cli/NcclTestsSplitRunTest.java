@@ -3,6 +3,7 @@ package dev.ncclbench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.sweep.SweepRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,17 +42,15 @@ class NcclTestsSplitRunTest {
         List<String> args = new ArrayList<>(List.of("--backend", "socket", "--ranks", "4", "--no-progress",
                 "--out", dir.resolve("out").toString()));
         args.addAll(NcclTestsCommandLinesTest.sweepArgs(line));
-        SweepCommand cmd = new SweepCommand();
-        new CommandLine(cmd).parseArgs(args.toArray(new String[0]));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Map<String, String> withSplit = new HashMap<>(System.getenv());
         withSplit.remove("NCCL_TESTS_SPLIT");
         withSplit.remove("NCCL_TESTS_SPLIT_MASK");
         withSplit.putAll(env);
-        cmd.environment(withSplit);
+        SweepCommand cmd = OnHost.parsed("sweep", withSplit, args.toArray(new String[0]));
         int code = new SweepRunner(cmd.resolve(), cmd.launch(), cmd.path(), new PrintWriter(out, true),
-                new PrintWriter(err, true), withSplit).run().code;
+                new PrintWriter(err, true), Host.of(withSplit)).run().code;
         return new Run(code, out.toString(), err.toString());
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ncclbench.backend.nccl.NcclBackend;
 import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.results.ResultDocument;
@@ -68,7 +69,7 @@ class PreflightCommandTest {
 
     @BeforeAll
     static void judgeThisHost() {
-        hostErrors = Doctor.run(DoctorOptions.live(System.getenv())).findings().stream().filter(f -> f.severity() == Severity.ERROR)
+        hostErrors = Doctor.run(DoctorOptions.live(Host.of(System.getenv()))).findings().stream().filter(f -> f.severity() == Severity.ERROR)
                 .map(Finding::ruleId).distinct().toList();
     }
 
@@ -153,7 +154,7 @@ class PreflightCommandTest {
      */
     @Test
     void withoutAGpuTheDefaultSweepEndsAtTheSocketSize() throws Exception {
-        assumeFalse(NcclBackend.readinessFor(null, Map.of()).ready(), "NCCL can run here: auto would run it");
+        assumeFalse(new NcclBackend().readiness(null, Host.of(System.getenv())).ready(), "NCCL can run here: auto would run it");
         Path out = dir.resolve("auto-runs");
         // the size flags are the defaults; one timed iteration and two ranks keep it short
         Result r = cli(List.of("preflight", "--no-doctor", "--ranks", "2", "-n", "1", "-w", "0", "--out", out.toString(),

@@ -20,10 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SweepOptionsTest {
     private static RunSpec preflight(String... args) {
-        PreflightCommand c = new PreflightCommand();
-        CommandLine cl = PreflightCommand.acceptFlagsAsSweepArgs(new CommandLine(c));
-        Main.handEnvironment(cl, Map.of());
-        cl.parseArgs(args);
+        PreflightCommand c = OnHost.parsed("preflight", Map.of(), args);
         return c.request().sweep();
     }
 
@@ -58,9 +55,7 @@ class SweepOptionsTest {
 
     @Test
     void theSweepsOwnDefaultsAreTheWholeRange() {
-        SweepCommand c = new SweepCommand();
-        new CommandLine(c).parseArgs();
-        c.environment(Map.of());
+        SweepCommand c = OnHost.parsed("sweep", Map.of());
         RunSpec s = c.resolve();
         assertEquals(8L << 30, s.maxBytes());
         assertEquals(2, s.stepFactor());

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,9 +21,7 @@ class SweepSizesTest {
     Path dir;
 
     private static RunSpec resolve(String... args) {
-        SweepCommand cmd = new SweepCommand();
-        new CommandLine(cmd).parseArgs(args);
-        cmd.environment(java.util.Map.of());
+        SweepCommand cmd = OnHost.parsed("sweep", Map.of(), args);
         return cmd.resolve();
     }
 

@@ -7,6 +7,7 @@ import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.doctor.snapshot.PciTopology;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.output.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,7 @@ class CaptureHostTest {
         String out = run(BASE, "bash", BASE.resolve("scripts/capture-host.sh").toString(), tree.toString());
         assertTrue(out.contains("capture-host: wrote " + tree), out);
         HostSnapshot s = HostCollector.capture(tree);
-        HostSnapshot live = HostCollector.live(System.getenv());
+        HostSnapshot live = HostCollector.live(Host.of(System.getenv()));
         assertEquals(live.interfaces().stream().map(NetLink::name).toList(), s.interfaces().stream().map(NetLink::name).toList());
         for (NetLink l : s.interfaces()) {
             if (l.pciPath() != null) {
@@ -78,7 +79,7 @@ class CaptureHostTest {
         Path tree = Files.createDirectory(dir.resolve("unpacked"));
         run(dir, "tar", "-C", tree.toString(), "-xzf", tarball.toString());
         HostSnapshot s = HostCollector.capture(tree);
-        assertEquals(HostCollector.live(System.getenv()).pci().functions().size() >= s.pci().functions().size(), true);
+        assertEquals(HostCollector.live(Host.of(System.getenv())).pci().functions().size() >= s.pci().functions().size(), true);
         assertTrue(CliRun.cli("doctor", "--no-probe-nccl", "--root", tree.toString()).out().contains("rails (transport "));
     }
 }

@@ -5,6 +5,7 @@ import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
@@ -26,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The seed hosts as capture trees (java/test-resources/doctor/hosts, made by make-fixtures.py): each gives its findings. */
 class HostFixturesTest {
     static final Path HOSTS = Path.of(System.getProperty("ncclbench.basedir", "."), "java", "test-resources", "doctor", "hosts");
-    private static final DoctorOptions OPTIONS = new DoctorOptions(Map.of(), null, null, false, null, Set.of(), FailOn.ERROR);
+    private static final DoctorOptions OPTIONS = new DoctorOptions(Host.of(Map.of()), null, null, false, null, Set.of(), FailOn.ERROR);
 
     static HostSnapshot host(String name) {
         return HostCollector.capture(HOSTS.resolve(name));

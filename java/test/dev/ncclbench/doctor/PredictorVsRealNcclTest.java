@@ -5,6 +5,7 @@ import dev.ncclbench.doctor.predict.Prediction;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NcclProbeResult;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
 import dev.ncclbench.env.RealNccl;
@@ -89,11 +90,16 @@ class PredictorVsRealNcclTest {
     }
 
     private static String compare(Netns ns, HostSnapshot captured, Map<String, String> env, Path lib) {
-        Map<String, String> child = new HashMap<>();
+        // this JVM's environment with the scenario's NCCL settings in place of its own (unset where the scenario has none)
+        Map<String, String> child = new HashMap<>(System.getenv());
         for (String k : List.of("NCCL_SOCKET_IFNAME", "NCCL_SOCKET_FAMILY", "NCCL_COMM_ID", "NCCL_CONF_FILE")) {
-            child.put(k, env.get(k));
+            if (env.get(k) == null) {
+                child.remove(k);
+            } else {
+                child.put(k, env.get(k));
+            }
         }
-        ProbeResult r = ProbeRunner.probe(lib, child, ns.exec());
+        ProbeResult r = ProbeRunner.probe(lib, Host.of(child), ns.exec());
         if (r.problem() != null || !r.loaded()) {
             return "MISMATCH " + ns.name + " " + env + ": the probe did not run: " + r.problem() + " " + r.dlError();
         }

@@ -71,7 +71,7 @@ class EnvFixturesTest {
             probe = ProbeRunner.parse(new ObjectMapper().readTree(child.toFile()),
                     Files.exists(log) ? Files.readAllLines(log) : List.of(), log.toString());
         }
-        return Missing.of(libs, probe, ignored);
+        return Missing.of(libs, probe, null, ignored);
     }
 
     private static NativeLibraries.Found lib(String name, String path) {

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +21,7 @@ class MissingTest {
     void aBareMachineLacksEverythingInOrder() {
         NativeLibraries.Report libs = new NativeLibraries.Report(none(NativeLibraries.NCCL),
                 none(NativeLibraries.CUDART), none(NativeLibraries.DRIVER), none(NativeLibraries.NVML), null, List.of());
-        List<Finding> f = Missing.of(libs, null);
+        List<Finding> f = Missing.of(libs, null, null, Set.of());
         assertEquals(List.of(Missing.NO_NCCL, Missing.NO_CUDART, Missing.NO_DRIVER, Missing.NO_GPU),
                 f.stream().map(Finding::ruleId).toList());
         assertEquals(Severity.ERROR, f.get(0).severity());
@@ -52,6 +53,6 @@ class MissingTest {
     void nothingMissingIsAnEmptyList() {
         NativeLibraries.Found here = new NativeLibraries.Found("x", Path.of("/x"), "test", List.of());
         NativeLibraries.Report libs = new NativeLibraries.Report(here, here, here, here, "580.1", List.of("GPU 0"));
-        assertEquals(List.of(), Missing.of(libs, null));
+        assertEquals(List.of(), Missing.of(libs, null, null, Set.of()));
     }
 }

@@ -22,19 +22,19 @@ class NativeLibrariesTest {
         Path rt = Files.createDirectories(tmp.resolve("site/nvidia/cuda_runtime/lib"));
         Files.writeString(rt.resolve("libcudart.so.13"), "");
         List<NativeLibraries.Location> where = NativeLibraries.locations(
-                Map.of("NCCL_HOME", tmp.resolve("nccl").toString()), Map.of(), List.of(tmp.resolve("site")), null);
+                Host.of(Map.of("NCCL_HOME", tmp.resolve("nccl").toString())), Map.of(), List.of(tmp.resolve("site")), null);
         NativeLibraries.Found nccl = NativeLibraries.findOne(NativeLibraries.NCCL, where);
         assertEquals(home.resolve("libnccl.so.2"), nccl.path());
         assertEquals("NCCL_HOME", nccl.source());
         assertTrue(where.contains(new NativeLibraries.Location(rt, "python site-packages (nvidia/cuda_runtime)")), where.toString());
-        List<NativeLibraries.Location> noHome = NativeLibraries.locations(Map.of(), Map.of(), List.of(tmp.resolve("site")), null);
+        List<NativeLibraries.Location> noHome = NativeLibraries.locations(Host.of(Map.of()), Map.of(), List.of(tmp.resolve("site")), null);
         assertEquals("python site-packages (nvidia/nccl)", NativeLibraries.findOne(NativeLibraries.NCCL, noHome).source());
     }
 
     @Test
     void missingSaysWhereItLooked(@TempDir Path tmp) {
         NativeLibraries.Found f = NativeLibraries.findOne("libnothing.so.9",
-                NativeLibraries.locations(Map.of("LD_LIBRARY_PATH", tmp.toString()), Map.of(), List.of(), null));
+                NativeLibraries.locations(Host.of(Map.of("LD_LIBRARY_PATH", tmp.toString())), Map.of(), List.of(), null));
         assertFalse(f.present());
         assertTrue(f.searched().get(0).startsWith("LD_LIBRARY_PATH"), f.searched().toString());
         assertEquals("not found", f.describe());

@@ -21,10 +21,10 @@ class ProbeRunnerTest {
     @Test
     void reportsVersionAndTheInterfaceNcclChose() throws Exception {
         Path lib = RealNccl.require();
-        Map<String, String> unset = new java.util.HashMap<>();
-        unset.put("NCCL_SOCKET_IFNAME", null);
-        unset.put("NCCL_COMM_ID", null);
-        ProbeResult r = ProbeRunner.probe(lib, unset);
+        Map<String, String> unset = new java.util.HashMap<>(System.getenv());
+        unset.remove("NCCL_SOCKET_IFNAME");
+        unset.remove("NCCL_COMM_ID");
+        ProbeResult r = ProbeRunner.probe(lib, Host.of(unset));
         assertNull(r.problem(), r.problem());
         assertTrue(r.loaded());
         assertTrue(r.versionString().startsWith("2.30."), r.versionString());
@@ -41,7 +41,7 @@ class ProbeRunnerTest {
     @Test
     void noSuchInterfaceIsInvalidUsageWithNcclsWarning() {
         Path lib = RealNccl.require();
-        ProbeResult r = ProbeRunner.probe(lib, Map.of("NCCL_SOCKET_IFNAME", "doesnotexist0"));
+        ProbeResult r = ProbeRunner.probe(lib, Host.of(Map.of("NCCL_SOCKET_IFNAME", "doesnotexist0")));
         assertTrue(r.loaded());
         assertTrue(r.bootstrapFailed());
         assertEquals(NcclResult.INVALID_USAGE, r.result());
@@ -53,7 +53,7 @@ class ProbeRunnerTest {
     @Test
     void aMissingLibraryIsReportedNotThrown() {
         RealNccl.require();
-        ProbeResult r = ProbeRunner.probe(Path.of("/nonexistent/libnccl.so.2"));
+        ProbeResult r = ProbeRunner.probe(Path.of("/nonexistent/libnccl.so.2"), Host.of(System.getenv()));
         assertFalse(r.loaded());
         assertNull(r.problem());
         assertTrue(r.dlError().contains("/nonexistent/libnccl.so.2"), r.dlError());

@@ -3,6 +3,7 @@ package dev.ncclbench.fleet;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.output.Json;
 import dev.ncclbench.rendezvous.JobSecret;
 import org.junit.jupiter.api.Test;
@@ -89,9 +90,9 @@ class FleetDrainTest {
             StringWriter out = new StringWriter();
             StringWriter out1 = new StringWriter();
             Future<ExitCode> rank0 = pool.submit(() -> FleetRun.run(options(run, port, 0, allow), new PrintWriter(out, true),
-                    new PrintWriter(new StringWriter(), true), env(secret0)));
+                    new PrintWriter(new StringWriter(), true), Host.of(env(secret0))));
             Future<ExitCode> rank1 = pool.submit(() -> FleetRun.run(options(run, port, 1, allow),
-                    new PrintWriter(out1, true), new PrintWriter(new StringWriter(), true), env(secret1)));
+                    new PrintWriter(out1, true), new PrintWriter(new StringWriter(), true), Host.of(env(secret1))));
             assertEquals(ExitCode.OK, rank0.get(120, TimeUnit.SECONDS), out.toString());
             assertEquals(ExitCode.OK, rank1.get(120, TimeUnit.SECONDS));
             assertEquals(1, out1.toString().lines().count(), out1.toString());
@@ -135,14 +136,14 @@ class FleetDrainTest {
     private Future<ExitCode> rank(ExecutorService pool, Path run, int port, int rank, int seconds, Map<String, String> env,
                                   StringWriter out) {
         return pool.submit(() -> FleetRun.run(options(run, port, rank, false, seconds), new PrintWriter(out, true),
-                new PrintWriter(new StringWriter(), true), env));
+                new PrintWriter(new StringWriter(), true), Host.of(env)));
     }
 
     /** A process that claims rank 1 with {@code env}: refused in one line, exit 2, and the search waits on. */
     private NcclbenchException intruder(Path run, int port, int seconds, Map<String, String> env) {
         NcclbenchException refused = assertThrows(NcclbenchException.class, () -> FleetRun.run(
                 options(run, port, 1, false, seconds), new PrintWriter(new StringWriter(), true),
-                new PrintWriter(new StringWriter(), true), env));
+                new PrintWriter(new StringWriter(), true), Host.of(env)));
         assertEquals(ExitCode.USAGE, refused.exitCode());
         assertEquals(1, refused.getMessage().lines().count(), refused.getMessage());
         assertTrue(refused.getMessage().contains("refused rank 1: wrong job token: this search belongs to another job"),

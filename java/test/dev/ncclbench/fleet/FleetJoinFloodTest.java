@@ -1,6 +1,7 @@
 package dev.ncclbench.fleet;
 
 import dev.ncclbench.ExitCode;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.launch.MultiProcessTest;
 import dev.ncclbench.rendezvous.JobProof;
 import org.junit.jupiter.api.AfterEach;
@@ -114,7 +115,7 @@ class FleetJoinFloodTest {
         return pool.submit(() -> {
             StringWriter out = new StringWriter();
             assertEquals(ExitCode.OK, FleetRun.run(o, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true),
-                    Map.of("NCCLBENCH_TOKEN", SECRET)));
+                    Host.of(Map.of("NCCLBENCH_TOKEN", SECRET))));
             return out.toString();
         });
     }

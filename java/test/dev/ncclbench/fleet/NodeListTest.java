@@ -1,6 +1,7 @@
 package dev.ncclbench.fleet;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -17,19 +18,19 @@ class NodeListTest {
     @Test
     void theFlagTakesSlurmHostListsAndABadOneNamesTheFlag() {
         assertEquals(Optional.of(List.of("gpu01", "gpu02", "gpu03", "gpu07", "login1")),
-                NodeList.of("gpu[01-03,07],login1", Map.of(), 5));
-        assertEquals(Optional.of(List.of("r1n1", "r1n2", "r2n1", "r2n2")), NodeList.of("r[1-2]n[1-2]", Map.of(), 4));
-        NcclbenchException e = assertThrows(NcclbenchException.class, () -> NodeList.of("gpu[01-x]", Map.of(), 2));
+                NodeList.of("gpu[01-03,07],login1", Host.of(Map.of()), 5));
+        assertEquals(Optional.of(List.of("r1n1", "r1n2", "r2n1", "r2n2")), NodeList.of("r[1-2]n[1-2]", Host.of(Map.of()), 4));
+        NcclbenchException e = assertThrows(NcclbenchException.class, () -> NodeList.of("gpu[01-x]", Host.of(Map.of()), 2));
         assertTrue(e.getMessage().contains("--node-list"), e.getMessage());
     }
 
     @Test
     void flagMustNameEveryRankAndSlurmOnlyCountsWithOneTaskPerNode() {
-        assertThrows(NcclbenchException.class, () -> NodeList.of("a,b", Map.of(), 3));
+        assertThrows(NcclbenchException.class, () -> NodeList.of("a,b", Host.of(Map.of()), 3));
         assertEquals(Optional.of(List.of("n1", "n2")), NodeList.of(null,
-                Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_NNODES", "2", "SLURM_NTASKS", "2"), 2));
+                Host.of(Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_NNODES", "2", "SLURM_NTASKS", "2")), 2));
         assertEquals(Optional.empty(), NodeList.of(null,
-                Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_NNODES", "2", "SLURM_NTASKS", "4"), 4));
+                Host.of(Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_NNODES", "2", "SLURM_NTASKS", "4")), 4));
     }
 
     @Test

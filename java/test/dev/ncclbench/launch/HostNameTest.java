@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import dev.ncclbench.env.Host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,10 +26,10 @@ class HostNameTest {
     @Test
     void nodeNameFlagWinsThenSlurmThenTheKernel() {
         Map<String, String> slurm = Map.of("SLURM_JOB_ID", "42", "SLURMD_NODENAME", "gpu017");
-        assertEquals("rack3-n1", HostName.node("rack3-n1", slurm));
-        assertEquals("gpu017", HostName.node(null, slurm));
+        assertEquals("rack3-n1", HostName.node("rack3-n1", Host.of(slurm)));
+        assertEquals("gpu017", HostName.node(null, Host.of(slurm)));
         // SLURMD_NODENAME left in an environment outside a Slurm job does not count
-        assertEquals(HostName.kernel(), HostName.node(null, Map.of("SLURMD_NODENAME", "gpu017")));
-        assertEquals(HostName.kernel(), HostName.node(" ", Map.of()));
+        assertEquals(HostName.kernel(), HostName.node(null, Host.of(Map.of("SLURMD_NODENAME", "gpu017"))));
+        assertEquals(HostName.kernel(), HostName.node(" ", Host.of(Map.of())));
     }
 }

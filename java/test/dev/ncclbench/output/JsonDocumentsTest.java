@@ -15,6 +15,7 @@ import dev.ncclbench.doctor.Doctor;
 import dev.ncclbench.doctor.DoctorOptions;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.env.EnvReport;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.finding.FailOn;
@@ -118,7 +119,7 @@ class JsonDocumentsTest {
         });
         w.put("preflight", () -> {
             List<Finding> f = Doctor.judge(HostCollector.capture(HOSTS.resolve("laptop-ib-disable")),
-                    new DoctorOptions(Map.of(), null, null, false, null, Set.of(), FailOn.ERROR)).findings();
+                    new DoctorOptions(Host.of(Map.of()), null, null, false, null, Set.of(), FailOn.ERROR)).findings();
             Preflight.Sweep sweep = new Preflight.Sweep(0, null);
             return PreflightJson.render(new PreflightReport("gpu-node-0", f, List.of(), sweep, null,
                     Preflight.decide(f, sweep, null)));

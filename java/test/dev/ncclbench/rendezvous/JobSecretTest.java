@@ -2,6 +2,7 @@ package dev.ncclbench.rendezvous;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.launch.LaunchInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,7 @@ class JobSecretTest {
     Path dir;
 
     private static NcclbenchException refused(Map<String, String> env, ExitCode code) {
-        NcclbenchException e = assertThrows(NcclbenchException.class, () -> JobSecret.of(env));
+        NcclbenchException e = assertThrows(NcclbenchException.class, () -> JobSecret.of(Host.of(env)));
         assertEquals(code, e.exitCode(), e.getMessage());
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
         return e;
@@ -43,12 +44,12 @@ class JobSecretTest {
 
     @Test
     void theVariableOrAPrivateFileGivesTheSecret() throws Exception {
-        assertEquals(Optional.empty(), JobSecret.of(Map.of()));
-        assertEquals(Optional.of(SECRET), JobSecret.of(Map.of("NCCLBENCH_TOKEN", SECRET + "\n")));
+        assertEquals(Optional.empty(), JobSecret.of(Host.of(Map.of())));
+        assertEquals(Optional.of(SECRET), JobSecret.of(Host.of(Map.of("NCCLBENCH_TOKEN", SECRET + "\n"))));
         Path p = file(SECRET + "\n", "rw-------");
-        assertEquals(Optional.of(SECRET), JobSecret.of(Map.of("NCCLBENCH_TOKEN_FILE", p.toString())));
+        assertEquals(Optional.of(SECRET), JobSecret.of(Host.of(Map.of("NCCLBENCH_TOKEN_FILE", p.toString()))));
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("r--------"));
-        assertEquals(Optional.of(SECRET), JobSecret.of(Map.of("NCCLBENCH_TOKEN_FILE", p.toString())));
+        assertEquals(Optional.of(SECRET), JobSecret.of(Host.of(Map.of("NCCLBENCH_TOKEN_FILE", p.toString()))));
     }
 
     @Test
@@ -73,19 +74,19 @@ class JobSecretTest {
 
     @Test
     void aSecretMakesTheTokenAndTheRunAuthenticated() {
-        Rendezvous.Place without = Rendezvous.place(TWO, 1, null, Map.of());
+        Rendezvous.Place without = Rendezvous.place(TWO, 1, null, Host.of(Map.of()));
         assertFalse(without.authenticated());
-        Rendezvous.Place with = Rendezvous.place(TWO, 1, null, Map.of("NCCLBENCH_TOKEN", SECRET));
+        Rendezvous.Place with = Rendezvous.place(TWO, 1, null, Host.of(Map.of("NCCLBENCH_TOKEN", SECRET)));
         assertTrue(with.authenticated());
         assertNotEquals(new String(without.token()), new String(with.token()));
         // every process of the job makes the same token of the same secret, from the variable or the file
         assertArrayEquals(with.token(), Rendezvous.place(new LaunchInfo(1, 2, 0, 1, "node0", 29600, "1234", "slurm"), 1, null,
-                Map.of("NCCLBENCH_TOKEN", SECRET)).token());
+                Host.of(Map.of("NCCLBENCH_TOKEN", SECRET))).token());
         // one process: a random secret of its own, which never leaves it
-        assertTrue(Rendezvous.place(LaunchInfo.single(), 1, null, Map.of()).authenticated());
+        assertTrue(Rendezvous.place(LaunchInfo.single(), 1, null, Host.of(Map.of())).authenticated());
         // a secret that cannot be read is said in every run, one process too
         assertThrows(NcclbenchException.class, () -> Rendezvous.place(LaunchInfo.single(), 1, null,
-                Map.of("NCCLBENCH_TOKEN", "short")));
+                Host.of(Map.of("NCCLBENCH_TOKEN", "short"))));
     }
 
     /**
@@ -105,7 +106,7 @@ class JobSecretTest {
         assertTrue(refused(Map.of("NCCLBENCH_TOKEN_FILE", weak.toString()), ExitCode.ENVIRONMENT).getMessage()
                 .contains("guessable"));
         assertEquals(Optional.of("an-intruder-guessing-the-secret-0123456789"),
-                JobSecret.of(Map.of("NCCLBENCH_TOKEN", "an-intruder-guessing-the-secret-0123456789")));
+                JobSecret.of(Host.of(Map.of("NCCLBENCH_TOKEN", "an-intruder-guessing-the-secret-0123456789"))));
     }
 
     /** A 0600 file another user owns: its owner can read the secret and put another in it. Needs root to make one. */

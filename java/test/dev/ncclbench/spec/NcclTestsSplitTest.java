@@ -6,7 +6,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -50,12 +49,12 @@ class NcclTestsSplitTest {
     /** NCCL_TESTS_SPLIT_MASK is hex without a prefix (strtoul base 16), and wins over NCCL_TESTS_SPLIT. */
     @Test
     void maskIsHexAndWins() {
-        NcclTestsSplit mask = NcclTestsSplit.fromEnv(Map.of("NCCL_TESTS_SPLIT_MASK", "10", "NCCL_TESTS_SPLIT", "MOD 2"));
+        NcclTestsSplit mask = NcclTestsSplit.of("10", "MOD 2");
         assertEquals(NcclTestsSplit.MASK, mask.variable());
         assertEquals(16, mask.colorOf(16 + 3));
         assertEquals(0, mask.colorOf(15));
         assertEquals(1, NcclTestsSplit.parse(NcclTestsSplit.MASK, "0x1").colorOf(3));
-        assertNull(NcclTestsSplit.fromEnv(Map.of()));
+        assertNull(NcclTestsSplit.of(null, null));
         assertEquals("NCCL_TESTS_SPLIT=MOD 2", NcclTestsSplit.fromAssignment("NCCL_TESTS_SPLIT=MOD 2").assignment());
     }
 

@@ -3,6 +3,7 @@ package dev.ncclbench.sweep;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.backend.RankComm;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,8 +58,8 @@ class DeviceMemoryCapTest {
         public MemoryBudget memory(RunSpec spec) {
             return MemoryBudget.perDevice("device memory of the smallest GPU (16 GiB)", 3, CAP * 3, "as nccl-tests");
         }
-        public Readiness readiness(RunSpec spec, Map<String, String> env) { return Readiness.ready("test"); }
-        public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) { return List.of(); }
+        public Readiness readiness(RunSpec spec, Host host) { return Readiness.ready("test"); }
+        public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Host host) { return List.of(); }
     };
 
     @Test

@@ -9,13 +9,13 @@ import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -67,33 +67,24 @@ public final class NcclBackend implements Backend {
 
     /** The header's line on how the communicators are configured (the probe said which NCCL loads). */
     @Override
-    public List<String> notes(RunSpec spec) {
-        ProbeResult probe = lastProbe();
+    public List<String> notes(RunSpec spec, Host host) {
+        ProbeResult probe = NcclReadiness.of(host).probe();
         int version = probe == null ? 0 : probe.version();
         return version <= 0 ? List.of() : List.of(NcclConfig.describe(version, NcclRuntime.sendrecvOnly(spec)));
     }
 
-    @Override
-    public Readiness readiness(RunSpec spec, Map<String, String> env) {
-        return readinessFor(spec, env);
-    }
-
     /**
      * Whether NCCL can run here, for the sweep's {@code --backend auto} decision and for {@code --backend nccl}.
-     * Computed once per process (it runs the NCCL probe in a child JVM, about a second). Never loads CUDA.
+     * Found once per host (it runs the NCCL probe in a child JVM, about a second). Never loads CUDA.
      */
-    public static Readiness readinessFor(RunSpec spec, Map<String, String> env) {
-        return NcclReadiness.assess(env);
-    }
-
-    /** The probe result behind the last readiness decision (version, bootstrap interface), or null. */
-    public static ProbeResult lastProbe() {
-        return NcclReadiness.lastProbe();
+    @Override
+    public Readiness readiness(RunSpec spec, Host host) {
+        return NcclReadiness.of(host).readiness();
     }
 
     /** Throws the exit-3 {@link BackendException} when NCCL cannot run here. */
-    public static void requireReady(RunSpec spec, Map<String, String> env) {
-        Readiness r = readinessFor(spec, env);
+    private void requireReady(RunSpec spec, Host host) {
+        Readiness r = readiness(spec, host);
         if (!r.ready()) {
             throw new BackendException(ExitCode.ENVIRONMENT, r.reason(), r.remedy());
         }
@@ -110,7 +101,7 @@ public final class NcclBackend implements Backend {
      */
     @Override
     public boolean honours(String letter) {
-        return java.util.Set.of("-u", "-R", "-p").contains(letter);
+        return Set.of("-u", "-R", "-p").contains(letter);
     }
 
     @Override
@@ -130,9 +121,9 @@ public final class NcclBackend implements Backend {
     }
 
     @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
-        requireReady(spec, env);
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Host host) {
+        requireReady(spec, host);
         validate(spec);
-        return NcclRuntime.open(spec, planes, localRank, env);
+        return NcclRuntime.open(spec, planes, localRank, host);
     }
 }

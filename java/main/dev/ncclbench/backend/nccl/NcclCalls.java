@@ -3,6 +3,7 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.collective.AllToAllVPattern;
+import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.Kind;
 import dev.ncclbench.collective.ReduceOp;
@@ -22,11 +23,15 @@ final class NcclCalls {
     private NcclCalls() {
     }
 
-    /** @return the ncclResult_t of the first call that failed, else 0 */
-    static int run(Kind kind, NcclSymbols sym, BytePointer send, BytePointer recv, long count, DataType type, ReduceOp op,
+    /**
+     * @param coll the call's collective (alltoallv's carries the sweep's spread)
+     * @return the ncclResult_t of the first call that failed, else 0
+     */
+    static int run(Collective coll, NcclSymbols sym, BytePointer send, BytePointer recv, long count, DataType type, ReduceOp op,
                    int root, int rank, int n, ncclComm comm, CUstream_st s) {
         int dt = ncclType(type);
         int eb = type.bytes();
+        Kind kind = coll.kind();
         return switch (kind) {
             case ALL_REDUCE -> nccl.ncclAllReduce(send, recv, count, dt, ncclOp(op), comm, s);
             case ALL_GATHER -> nccl.ncclAllGather(send, recv, count, dt, comm, s);
@@ -41,7 +46,7 @@ final class NcclCalls {
                     : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
             case SCATTER -> count == 0 ? 0 : sym.gatherScatter() ? nccl.ncclScatter(send, recv, count, dt, root, comm, s)
                     : p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
-            case ALLTOALLV -> p2p(P2pPlan.of(kind, count, root, rank, n, AllToAllVPattern.of(count, n, eb)), send, recv,
+            case ALLTOALLV -> p2p(P2pPlan.of(kind, count, root, rank, n, AllToAllVPattern.of(coll, count, n, eb)), send, recv,
                     count, dt, eb, comm, s);
             case HYPERCUBE -> p2p(P2pPlan.of(kind, count, root, rank, n), send, recv, count, dt, eb, comm, s);
         };

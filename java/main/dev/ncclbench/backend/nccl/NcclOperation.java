@@ -119,7 +119,7 @@ final class NcclOperation implements Operation {
                 NcclRuntime.check(nccl.ncclGroupStart(), "ncclGroupStart");
             }
             for (int i = 0; i < g; i++) {
-                int r = NcclCalls.run(call.collective().kind(), NcclRuntime.symbols, send(i, index), recv(i, index),
+                int r = NcclCalls.run(call.collective(), NcclRuntime.symbols, send(i, index), recv(i, index),
                         counts.paramCount(), call.type(), call.op(), root, rc.firstRank + i, rc.nranks, rc.comms[i],
                         rc.streams[i]);
                 if (!NcclStatus.healthy(r)) {

@@ -9,7 +9,6 @@ import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.env.HostVersions;
-import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
 import dev.ncclbench.spec.RunSpec;
@@ -236,7 +235,7 @@ final class NcclRankComm implements RankComm {
      */
     @Override
     public java.util.Map<String, String> versions() {
-        java.util.Map<String, String> v = new java.util.TreeMap<>(HostVersions.libraries(NativeLibraries.find(),
+        java.util.Map<String, String> v = new java.util.TreeMap<>(HostVersions.libraries(NcclRuntime.libraries(),
                 NcclRuntime.version() > 0 ? dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()) : null));
         try {
             int[] x = new int[1];

@@ -4,13 +4,12 @@ import dev.ncclbench.backend.Readiness;
 import dev.ncclbench.env.Missing;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.netif.InterfaceAdvice;
-import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.NativeLibraries.Report;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
-
-import java.util.Map;
+import dev.ncclbench.env.Variable;
 
 /**
  * Whether the nccl backend can run here, decided without loading CUDA or the JavaCPP cuda preset
@@ -22,63 +21,59 @@ import java.util.Map;
  * libnccl.so.2 is there (scripts/fetch-nccl.sh puts one in deps/): installing NCCL would not help it.
  */
 final class NcclReadiness {
-    private static volatile Readiness cached;
-    private static volatile ProbeResult lastProbe;
-
     private NcclReadiness() {
     }
 
-    /** @param env the process's environment: the probe child inherits the same, and the remedy names its NCCL_SOCKET_IFNAME */
-    static Readiness assess(Map<String, String> env) {
-        Readiness r = cached;
-        if (r == null) {
-            r = assess(NativeLibraries.find(), true, env);
-            cached = r;
-        }
-        return r;
+    /**
+     * The verdict, and the probe behind it (NCCL's version for the header's note); null where no probe ran.
+     */
+    record Verdict(Readiness readiness, ProbeResult probe) {
     }
 
-    static ProbeResult lastProbe() {
-        return lastProbe;
+    /**
+     * The verdict for {@code host}, found once per host and kept with it: the sweep asks it to choose a backend and
+     * again to open one, and the probe child costs about a second. Another host (another command in the same JVM,
+     * another test) gets its own.
+     */
+    static Verdict of(Host host) {
+        return host.once(Verdict.class, () -> assess(host.libraries(), true, host));
     }
 
-    static Readiness assess(Report libs, boolean runProbe, Map<String, String> env) {
+    /** @param host the environment the probe child gets and whose NCCL_SOCKET_IFNAME the remedy names */
+    static Verdict assess(Report libs, boolean runProbe, Host host) {
         Found nccl = libs.nccl();
         if (!libs.driver().present()) {
             // no probe: without a driver nothing NCCL says changes the answer, and the child JVM costs seconds
-            lastProbe = null;
-            return Readiness.notReady(found("NCCL", libs), noGpu(nccl), remedy(Missing.noDriver()));
+            return new Verdict(Readiness.notReady(found("NCCL", libs), noGpu(nccl), remedy(Missing.noDriver())), null);
         }
         if (!nccl.present()) {
-            return Readiness.notReady("nothing",
+            return new Verdict(Readiness.notReady("nothing",
                     "no NCCL: libnccl.so.2 not found (searched NCCL_HOME, LD_LIBRARY_PATH, ldconfig, CUDA_HOME, /usr/local/cuda,"
                             + " system folders, python site-packages nvidia/nccl/lib)",
-                    remedy(Missing.noNccl()));
+                    remedy(Missing.noNccl())), null);
         }
         String ncclText = "NCCL";
-        ProbeResult probe = runProbe ? ProbeRunner.probe(nccl.path()) : null;
-        lastProbe = probe;
+        ProbeResult probe = runProbe ? ProbeRunner.probe(nccl.path(), host) : null;
         if (probe != null && probe.problem() == null) {
             if (!probe.loaded()) {
-                return Readiness.notReady(nccl.describe(), "libnccl.so.2 at " + nccl.path() + " cannot be loaded: " + probe.dlError(),
-                        remedy(Missing.unloadable(nccl.path().toString(), probe.dlError())));
+                return new Verdict(Readiness.notReady(nccl.describe(), "libnccl.so.2 at " + nccl.path() + " cannot be loaded: "
+                        + probe.dlError(), remedy(Missing.unloadable(nccl.path().toString(), probe.dlError()))), probe);
             }
             ncclText = "NCCL " + probe.versionString();
         }
         String found = found(ncclText, libs);
         if (!libs.cudart().present()) {
-            return Readiness.notReady(found,
+            return new Verdict(Readiness.notReady(found,
                     ncclText + " found at " + nccl.path() + ", but no CUDA runtime: libcudart.so.13 not found",
-                    remedy(Missing.noCudart()));
+                    remedy(Missing.noCudart())), probe);
         }
         if (probe != null && probe.bootstrapFailed()) {
-            String ifname = env.get("NCCL_SOCKET_IFNAME");
-            return Readiness.notReady(found,
+            return new Verdict(Readiness.notReady(found,
                     ncclText + " at " + nccl.path() + " cannot bootstrap: ncclGetUniqueId returned " + probe.result().cName
                             + " (" + probe.uniqueIdStatus() + "): \"" + probe.ncclSentence() + "\"",
-                    InterfaceAdvice.bootstrapRemedy(ifname));
+                    InterfaceAdvice.bootstrapRemedy(host.get(Variable.NCCL_SOCKET_IFNAME))), probe);
         }
-        return Readiness.ready(found);
+        return new Verdict(Readiness.ready(found), probe);
     }
 
     /** "no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at ...": the driver first, NCCL as a fact. */

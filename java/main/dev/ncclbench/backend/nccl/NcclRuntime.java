@@ -4,7 +4,9 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.RankComm;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.internal.jni.JavaCppCache;
 import dev.ncclbench.internal.jni.NcclProbe;
 import dev.ncclbench.launch.HostName;
@@ -23,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +39,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class NcclRuntime {
     private static boolean loaded;
+    /** Where the loaded libraries came from: the first host's, for as long as the process lives (dlopen keeps them). */
+    private static NativeLibraries.Report libraries;
     private static int version;
     private static List<Path> logFiles = List.of();
     /** The calls newer than NCCL 2.14 that the loaded library has. */
@@ -45,6 +48,11 @@ final class NcclRuntime {
     static boolean hasAvg;
 
     private NcclRuntime() {
+    }
+
+    /** The libraries this process loaded, or null before {@link #load}. */
+    static NativeLibraries.Report libraries() {
+        return libraries;
     }
 
     /** NCCL's version code (23007) once loaded. */
@@ -61,11 +69,11 @@ final class NcclRuntime {
      * from where they were found, then the JavaCPP presets. setenv must come before NCCL's first call:
      * NCCL reads its environment once.
      */
-    static synchronized void load(RunSpec spec, Map<String, String> env) {
+    static synchronized void load(RunSpec spec, Host host) {
         if (loaded) {
             return;
         }
-        NativeLibraries.Report libs = NativeLibraries.find();
+        NativeLibraries.Report libs = host.libraries();
         JavaCppCache.configure();
         try {
             NcclProbe.open(libs.nccl().path());
@@ -76,7 +84,7 @@ final class NcclRuntime {
             }
             symbols = NcclSymbols.lookUp(NcclProbe::hasSymbol);
             hasAvg = version >= 21000;
-            logFiles = setUpLog(spec, env);
+            logFiles = setUpLog(spec, host);
             // The presets' JNI libraries link libcuda.so.1, libcudart.so.13 and libnccl.so.2 by soname: loading
             // the files readiness found first makes the dynamic loader reuse them, whatever its search path says.
             if (libs.driver().present()) {
@@ -93,14 +101,15 @@ final class NcclRuntime {
             throw new BackendException(ExitCode.ENVIRONMENT, "cannot load CUDA and NCCL through JavaCPP: " + t,
                     "check `ncclbench env`", t);
         }
+        libraries = libs;
         loaded = true;
     }
 
     /** NCCL_DEBUG=INFO and friends, with one log file per process in the run's output folder. */
-    private static List<Path> setUpLog(RunSpec spec, Map<String, String> env) {
+    private static List<Path> setUpLog(RunSpec spec, Host machine) {
         // the user's NCCL_DEBUG wins: in the environment this process started with, or set in C since (NcclProbe.setenv)
-        if (env.get("NCCL_DEBUG") != null || NcclProbe.getenv("NCCL_DEBUG") != null) {
-            String file = env.get("NCCL_DEBUG_FILE");
+        if (machine.has(Variable.NCCL_DEBUG) || NcclProbe.getenv("NCCL_DEBUG") != null) {
+            String file = machine.get(Variable.NCCL_DEBUG_FILE);
             return file == null ? List.of() : List.of(Path.of(file));
         }
         Path dir = spec == null || spec.outDir() == null ? Path.of(".") : spec.outDir();
@@ -128,9 +137,9 @@ final class NcclRuntime {
      * Planes initialise concurrently (init is collective), under the -T watchdog: an init that does not
      * finish (a rank that never joins) is exit 5 naming the step, not a hang.
      */
-    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
-        load(spec, env);
-        String host = HostName.node(null, env);
+    static List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Host machine) {
+        load(spec, machine);
+        String host = HostName.node(null, machine);
         int[] count = new int[1];
         checkCuda(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
         DevicePlan plan = DevicePlan.of(localRank, planes.size(), spec.gpusPerThread(), count[0]);

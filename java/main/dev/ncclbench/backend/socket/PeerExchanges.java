@@ -21,7 +21,7 @@ final class PeerExchanges {
         int rank = op.rank();
         int n = op.n();
         int elt = op.elt();
-        AllToAllVPattern pattern = AllToAllVPattern.of(counts.paramCount(), n, elt);
+        AllToAllVPattern pattern = AllToAllVPattern.of(op.call().collective(), counts.paramCount(), n, elt);
         ByteBuffer src = op.sendBuffer();
         int srcOff = op.sendOffset();
         if (op.call().inPlace()) {

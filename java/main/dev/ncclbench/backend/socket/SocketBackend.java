@@ -12,6 +12,8 @@ import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.env.Host;
+import dev.ncclbench.env.Variable;
 import dev.ncclbench.internal.jni.HostReduce;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.netif.InterfaceScan;
@@ -30,7 +32,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,14 +93,14 @@ public final class SocketBackend implements Backend {
     }
 
     @Override
-    public List<String> notes(RunSpec spec) {
+    public List<String> notes(RunSpec spec, Host host) {
         return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe(),
                 "socket reductions: " + HostReduce.describe());
     }
 
     @Override
-    public Readiness readiness(RunSpec spec, Map<String, String> env) {
-        InterfaceSelector.Selection sel = select(spec, env);
+    public Readiness readiness(RunSpec spec, Host host) {
+        InterfaceSelector.Selection sel = select(spec, host);
         if (sel.empty()) {
             return Readiness.notReady("interfaces: " + InterfaceSelector.names(InterfaceScan.local()),
                     "no socket interface matches " + sel.rule(), remedy());
@@ -108,10 +109,9 @@ public final class SocketBackend implements Backend {
     }
 
     /** NCCL's own choice: --socket-ifname's (NCCL_SOCKET_IFNAME's) rule, then NCCL_SOCKET_FAMILY and NCCL_COMM_ID. */
-    static InterfaceSelector.Selection select(RunSpec spec, Map<String, String> env) {
-        String family = env.get("NCCL_SOCKET_FAMILY");
-        String commId = env.get("NCCL_COMM_ID");
-        return InterfaceSelector.current().select(InterfaceScan.local(), spec.socketIfname(), family, commId);
+    static InterfaceSelector.Selection select(RunSpec spec, Host host) {
+        return InterfaceSelector.current().select(InterfaceScan.local(), spec.socketIfname(),
+                host.get(Variable.NCCL_SOCKET_FAMILY), host.get(Variable.NCCL_COMM_ID));
     }
 
     private static String remedy() {
@@ -122,13 +122,13 @@ public final class SocketBackend implements Backend {
 
     /** Sockets take no GPU: {@code localRank} decides nothing here. */
     @Override
-    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Map<String, String> env) {
-        InterfaceSelector.Selection sel = select(spec, env);
+    public List<RankComm> open(RunSpec spec, List<ControlPlane> planes, int localRank, Host machine) {
+        InterfaceSelector.Selection sel = select(spec, machine);
         if (sel.empty()) {
             throw new BackendException(ExitCode.ENVIRONMENT, "no socket interface matches " + sel.rule(), remedy());
         }
         NetInterface nic = sel.bootstrap();
-        String host = HostName.node(null, env);
+        String host = HostName.node(null, machine);
         ExecutorService pool = Executors.newFixedThreadPool(planes.size());
         try {
             List<Future<RankComm>> futures = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.ncclbench.doctor.snapshot;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 
 import java.nio.file.Files;
@@ -18,9 +19,12 @@ public final class HostCollector {
     private HostCollector() {
     }
 
-    /** This host, judged with {@code env} as the process environment (NCCL_ variables, HOME, KUBERNETES_*). */
-    public static HostSnapshot live(Map<String, String> env) {
-        return collect(HostFiles.live(), env);
+    /**
+     * This host, judged with {@code host}'s environment (NCCL_ variables, HOME, KUBERNETES_*) and the libraries found
+     * from it.
+     */
+    public static HostSnapshot live(Host host) {
+        return collect(HostFiles.live(), host);
     }
 
     /** A tree captured by scripts/capture-host.sh; not one is exit 2 with one line. */
@@ -32,11 +36,12 @@ public final class HostCollector {
             throw NcclbenchException.usage("corrupt capture: " + root + " has no sys/class/net (make one with"
                     + " scripts/capture-host.sh)");
         }
-        return collect(HostFiles.capture(root), Map.of());
+        return collect(HostFiles.capture(root), Host.of(Map.of()));
     }
 
-    static HostSnapshot collect(HostFiles files, Map<String, String> liveEnv) {
-        Map<String, String> raw = SystemCollector.rawEnv(files, liveEnv);
+    /** @param live the host judged live; a capture's environment is its own saved file, never this process's */
+    static HostSnapshot collect(HostFiles files, Host live) {
+        Map<String, String> raw = SystemCollector.rawEnv(files, live.variables());
         List<NetLink> links = guard(files, NetCollector.NAME, () -> NetCollector.collect(files), List.of());
         List<IbDevice> ib = guard(files, RdmaCollector.NAME, () -> RdmaCollector.devices(files), List.of());
         List<String> dev = guard(files, RdmaCollector.NAME, () -> RdmaCollector.devNodes(files), null);
@@ -44,7 +49,7 @@ public final class HostCollector {
         PciTopology pci = guard(files, PciCollector.NAME, () -> PciCollector.collect(files, ib, links, nvidia),
                 PciTopology.NONE);
         List<AcsBridge> acs = guard(files, AcsCollector.NAME, () -> AcsCollector.collect(files), null);
-        Versions versions = guard(files, "versions", () -> versions(files, raw), Versions.NONE);
+        Versions versions = guard(files, "versions", () -> versions(files, live), Versions.NONE);
         String source = files.isLive() ? "live" : "capture " + files.root();
         return new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, SystemCollector.hostname(files), source,
                 SystemCollector.kernel(files), links, ib, dev, SystemCollector.memlock(files),
@@ -65,10 +70,10 @@ public final class HostCollector {
     }
 
     /** Live: what `ncclbench env` finds; a capture: its saved versions file (key=value lines). */
-    private static Versions versions(HostFiles files, Map<String, String> raw) {
+    private static Versions versions(HostFiles files, Host live) {
         String ofed = files.read("versions", "/sys/module/mlx5_core/version").orElse(null);
         if (files.isLive()) {
-            NativeLibraries.Report r = NativeLibraries.find();
+            NativeLibraries.Report r = live.libraries();
             Path nccl = r.nccl().path();
             Path cudart = r.cudart().path();
             return new Versions(ncclFromName(nccl), nccl == null ? null : nccl.toString(),

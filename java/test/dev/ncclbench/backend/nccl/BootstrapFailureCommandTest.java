@@ -1,5 +1,6 @@
 package dev.ncclbench.backend.nccl;
 
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.RealNccl;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class BootstrapFailureCommandTest {
     void probeAndSweepExit3WithNcclsSentenceAndTheFix(@TempDir Path dir) throws Exception {
         RealNccl.require();
         java.util.Map<String, String> env = java.util.Map.of();
-        if (!NativeLibraries.find().driver().present()) {
+        if (!Host.of(System.getenv()).libraries().driver().present()) {
             // the nccl backend's readiness asks NCCL only where there is a driver: here a file by its name stands
             // for one (ncclGetUniqueId loads no CUDA, so nothing opens it)
             Files.createFile(dir.resolve(NativeLibraries.DRIVER));
@@ -59,7 +60,7 @@ class BootstrapFailureCommandTest {
     @Test
     void withoutADriverTheSweepSaysNoGpuFirst() throws Exception {
         RealNccl.require();
-        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        assumeFalse(Host.of(System.getenv()).libraries().driver().present(), "this machine has an NVIDIA driver");
         String[] r = run("sweep", "--backend", "nccl", "-b", "8", "-e", "64");
         assertEquals("3", r[0], r[1]);
         assertTrue(r[1].startsWith("ncclbench: the nccl backend cannot run here: no GPU: no NVIDIA driver"), r[1]);

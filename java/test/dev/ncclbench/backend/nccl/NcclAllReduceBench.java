@@ -1,5 +1,6 @@
 package dev.ncclbench.backend.nccl;
 
+import dev.ncclbench.env.Host;
 import dev.ncclbench.internal.jni.NcclProbe;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.cudart;
@@ -18,6 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,7 +48,7 @@ public class NcclAllReduceBench {
     @Setup
     public void setUp() {
         NcclProbe.setenv("NCCL_DEBUG", "WARN", false); // no log file for a benchmark
-        NcclRuntime.load(null, java.util.Map.of());
+        NcclRuntime.load(null, Host.of(Map.of()));
         NcclRuntime.checkCuda(cudart.cudaSetDevice(0), "cudaSetDevice(0)");
         send = new Pointer();
         recv = new Pointer();

@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.cli.Main;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.RealNccl;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class NcclBackendNoGpuTest {
     @Test
     void sweepWithNcclExits3NamingTheDriverAndTheNcclFound() {
         Path lib = RealNccl.require();
-        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        assumeFalse(Host.of(System.getenv()).libraries().driver().present(), "this machine has an NVIDIA driver");
         assumeFalse(System.getenv("NCCL_SOCKET_IFNAME") != null, "NCCL_SOCKET_IFNAME is set in the test environment");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -28,14 +29,14 @@ class NcclBackendNoGpuTest {
         String e = err.toString();
         // the driver is what a person installs first: "no GPU" leads, the NCCL found is a fact after it
         assertTrue(e.contains("the nccl backend cannot run here: no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL"
-                + " found at " + NativeLibraries.find().nccl().path()), e + " vs " + lib);
+                + " found at " + Host.of(System.getenv()).libraries().nccl().path()), e + " vs " + lib);
         assertTrue(e.contains("install the NVIDIA driver"), e);
     }
 
     @Test
     void autoSaysWhyItFallsBackToSockets(@TempDir Path dir) throws Exception {
         RealNccl.require();
-        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        assumeFalse(Host.of(System.getenv()).libraries().driver().present(), "this machine has an NVIDIA driver");
         Path json = dir.resolve("run.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -45,7 +46,7 @@ class NcclBackendNoGpuTest {
         // the sweep's first line says which backend and why, the GPU's absence first though NCCL is there; the
         // table's first line and the result's backend_reason say the same
         String reason = "auto: no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at "
-                + NativeLibraries.find().nccl().path();
+                + Host.of(System.getenv()).libraries().nccl().path();
         assertEquals("ncclbench: backend socket (" + reason + ")", err.toString().lines().findFirst().orElse(""), err.toString());
         assertEquals("# ncclbench version " + dev.ncclbench.Version.string() + " backend socket (" + reason + ")",
                 out.toString().lines().findFirst().orElse(""), out.toString());
@@ -62,7 +63,7 @@ class NcclBackendNoGpuTest {
         assertEquals(o.contains("Missing: nothing") ? 0 : 3, code, o);
         assertTrue(o.contains("NCCL") && o.contains("2.30.") && o.contains("libnccl.so.2 (from "), o);
         assertTrue(o.contains("CUDA runtime") && o.contains("NVIDIA driver") && o.contains("GPUs"), o);
-        if (!NativeLibraries.find().driver().present()) {
+        if (!Host.of(System.getenv()).libraries().driver().present()) {
             assertTrue(o.contains("NVIDIA driver (libcuda.so.1)"), o);
         }
     }
@@ -98,7 +99,7 @@ class NcclBackendNoGpuTest {
     @Test
     void theNcclBackendTakesUnalignRegisterAndParallelInit() {
         RealNccl.require();
-        assumeFalse(NativeLibraries.find().driver().present(), "this machine has an NVIDIA driver");
+        assumeFalse(Host.of(System.getenv()).libraries().driver().present(), "this machine has an NVIDIA driver");
         for (String flag : new String[] {"-u 1", "-R 1", "-R 2", "-p 1"}) {
             StringWriter err = new StringWriter();
             String[] args = ("sweep --backend nccl -b 8 -e 64 " + flag).split(" ");

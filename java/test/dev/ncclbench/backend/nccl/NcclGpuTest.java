@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.cli.Main;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,9 +20,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class NcclGpuTest {
     @Test
     void oneGpuAllReduceSweepVerifies(@TempDir Path out) {
-        NativeLibraries.Report libs = NativeLibraries.find();
+        NativeLibraries.Report libs = Host.of(System.getenv()).libraries();
         assumeTrue(libs.driver().present() && !libs.gpus().isEmpty(), "no GPU here: no NVIDIA driver (libcuda.so.1) or no GPU listed");
-        assumeTrue(NcclBackend.readinessFor(null, Map.of()).ready(), NcclBackend.readinessFor(null, Map.of()).reason());
+        assumeTrue(new NcclBackend().readiness(null, Host.of(System.getenv())).ready(), new NcclBackend().readiness(null, Host.of(System.getenv())).reason());
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
         int code = Main.run(new String[] {"sweep", "--backend", "nccl", "-g", "1", "-b", "8", "-e", "1M", "-f", "2",

@@ -1,6 +1,7 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.env.NativeLibraries;
 import dev.ncclbench.env.NativeLibraries.Found;
 import dev.ncclbench.env.NativeLibraries.Report;
@@ -33,7 +34,7 @@ class NcclReadinessTest {
     @Test
     void noDriverIsNoGpuEvenWithNcclThere() {
         // scripts/fetch-nccl.sh on a machine without a GPU: installing NCCL is not what it lacks
-        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, null), false, Map.of());
+        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, null), false, Host.of(Map.of())).readiness();
         assertFalse(r.ready());
         assertEquals("no GPU: no NVIDIA driver (libcuda.so.1 not found); NCCL found at " + NCCL, r.reason());
         assertTrue(r.remedy().startsWith("install the NVIDIA driver"), r.remedy());
@@ -41,27 +42,27 @@ class NcclReadinessTest {
 
     @Test
     void noDriverAndNoNcclIsNoGpuFirst() {
-        Readiness r = NcclReadiness.assess(machine(null, null, null), false, Map.of());
+        Readiness r = NcclReadiness.assess(machine(null, null, null), false, Host.of(Map.of())).readiness();
         assertEquals("no GPU: no NVIDIA driver (libcuda.so.1 not found); no NCCL either", r.reason());
     }
 
     @Test
     void aDriverWithoutNcclIsNoNccl() {
-        Readiness r = NcclReadiness.assess(machine(null, "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"), false, Map.of());
+        Readiness r = NcclReadiness.assess(machine(null, "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"), false, Host.of(Map.of())).readiness();
         assertTrue(r.reason().startsWith("no NCCL: libnccl.so.2 not found"), r.reason());
         assertTrue(r.remedy().contains("pip install nvidia-nccl-cu13"), r.remedy());
     }
 
     @Test
     void aDriverAndNcclWithoutTheRuntimeIsNoCudaRuntime() {
-        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, "/usr/lib/libcuda.so.1"), false, Map.of());
+        Readiness r = NcclReadiness.assess(machine(NCCL.toString(), null, "/usr/lib/libcuda.so.1"), false, Host.of(Map.of())).readiness();
         assertEquals("NCCL found at " + NCCL + ", but no CUDA runtime: libcudart.so.13 not found", r.reason());
     }
 
     @Test
     void everythingFoundIsReady() {
         Readiness r = NcclReadiness.assess(machine(NCCL.toString(), "/usr/lib/libcudart.so.13", "/usr/lib/libcuda.so.1"),
-                false, Map.of());
+                false, Host.of(Map.of())).readiness();
         assertTrue(r.ready(), r.reason());
     }
 }

@@ -1,6 +1,8 @@
 package dev.ncclbench.backend.nccl;
 
 import dev.ncclbench.backend.nccl.P2pPlan.Transfer;
+import dev.ncclbench.collective.AllToAllVPattern;
+import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.Kind;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +81,7 @@ class P2pPlanTest {
     void alltoallvPacksEachPeersCountsInPeerOrderAndSkipsEmptyOnes() {
         // spread 1 (the default) on 4 ranks, 64 floats a peer: distance d gets d x 1024 / 6 bytes rounded down to 16
         // (0, 160, 336, 512 B: 0, 40, 84, 128 floats)
-        dev.ncclbench.collective.AllToAllVPattern pattern = dev.ncclbench.collective.AllToAllVPattern.of(64, 4, 4);
+        AllToAllVPattern pattern = AllToAllVPattern.of(Collectives.byName("alltoallv"), 64, 4, 4);
         List<Transfer> t = P2pPlan.of(Kind.ALLTOALLV, 64, 0, 0, 4, pattern).transfers();
         // rank 0 sends nothing to itself (distance 0) and receives nothing from itself
         assertEquals(List.of(new Transfer(true, 1, 0, 40), new Transfer(false, 1, 0, 128),

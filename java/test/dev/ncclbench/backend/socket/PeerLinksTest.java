@@ -7,6 +7,7 @@ import dev.ncclbench.collective.Collective;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
+import dev.ncclbench.env.Host;
 import dev.ncclbench.rendezvous.StoreClient;
 import dev.ncclbench.rendezvous.StoreServer;
 import dev.ncclbench.spec.RunSpec;
@@ -90,7 +91,7 @@ class PeerLinksTest {
                 int rank = r;
                 links.add(pool.submit(() -> {
                     try (StoreClient plane = StoreClient.connect(at, TOKEN, rank, n, 60_000)) {
-                        RankComm comm = new SocketBackend().open(spec, List.of(plane), 0, Map.of()).get(0);
+                        RankComm comm = new SocketBackend().open(spec, List.of(plane), 0, Host.of(Map.of())).get(0);
                         try {
                             int held = ((SocketRankComm) comm).connections();
                             // 8 B and 4 KiB: recursive doubling; 1 MiB: Rabenseifner; every kind in the plan
