@@ -33,8 +33,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One sweep end to end, in DESIGN.md's order: who am I (launch), which backend and with what (backend SPI),
- * rendezvous, the run's folder (results), every local rank's sweep, then rank 0's report.
+ * One sweep end to end: who am I (launch), which backend and with what (backend SPI), rendezvous, the run's folder
+ * (results), the backend opened, every local rank's sweep, then rank 0's report. DESIGN.md's flow draws the rendezvous
+ * before the backend; here the backend is chosen and its spec resolved first, so that a bad request (exit 2) or an
+ * unready machine (exit 3) stops before any rank waits at the store, and it is opened after the rendezvous.
  */
 public final class SweepRunner {
     private final RunSpec asked;
