@@ -36,7 +36,7 @@ public final class BackendChecks {
         List<String> have = new ArrayList<>();
         Backends.all().stream().filter(b -> b.capabilities().contains(f.needs())).forEach(b -> have.add(b.name()));
         // nccl-tests' own flags say so first: a nccl-tests command line is refused only for wanting a GPU
-        boolean ncclTestsFlag = f.isNcclTests() && !backend.capabilities().contains(Capability.DEVICE_TIMING);
+        boolean ncclTestsFlag = f.isNcclTests() && !backend.capabilities().contains(Capability.DEVICE_MEMORY);
         return (ncclTestsFlag ? "nccl-tests flag " + f.given(asked) + " needs a GPU: it " : f.given(asked) + " ")
                 + "does nothing on the " + backend.name() + " backend" + (have.isEmpty() ? "" : "; it is a flag of the "
                 + String.join(" and ", have) + " backend" + (have.size() > 1 ? "s" : "") + " (--backend " + have.get(0) + ")");

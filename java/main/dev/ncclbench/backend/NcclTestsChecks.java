@@ -28,7 +28,7 @@ public final class NcclTestsChecks {
             if (backend.honours(name.substring(0, 2))) {
                 continue;
             }
-            if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
+            if (!backend.capabilities().contains(Capability.DEVICE_MEMORY)) {
                 throw NcclbenchException.usage("nccl-tests flag " + name + " needs a GPU: " + what + ", which the "
                         + backend.name() + " backend does not have (--backend nccl on a GPU node)");
             }

@@ -8,8 +8,25 @@ public enum Capability {
     CUDA_GRAPH,
     /** Writes NCCL's own debug log for the diagnosis. */
     NCCL_LOG,
-    /** Device-side per-iteration timing (CUDA events). */
-    DEVICE_TIMING,
+    /**
+     * Its buffers live in a GPU's memory (a GPU backend): -e defaults to the GPU range and what fits is counted per
+     * device, -u offsets device pointers, and a flag only a GPU honours "needs a GPU" where a backend lacks this.
+     */
+    DEVICE_MEMORY,
+    /**
+     * Times each iteration on the device (CUDA events): where the per-iteration samples come from, the table's clock
+     * (IterationClock.CUDA_EVENT), and whether the host-timed table needs its launch path warmed (CallPathWarmup).
+     */
+    EVENT_TIMING,
+    /** -R: registers its buffers with the library (NCCL's local or symmetric registration). */
+    BUFFER_REGISTRATION,
+    /** Its library places its own threads (NCCL binds to the GPU's CPUs): the sweep pins none of them. */
+    PLACES_OWN_THREADS,
+    /**
+     * Its collectives run in native code (the library's kernels), not in the JVM: its data path needs no JIT warm-up
+     * (CodeWarmup, its note, and JitSettle are for a backend without this).
+     */
+    COMPILED_DATA_PATH,
     /** -g: one control-plane member drives several GPUs in group calls. */
     GPUS_PER_THREAD,
     /** -t: one control-plane member per thread of the process. */

@@ -59,9 +59,9 @@ public enum SweepFlag {
     /** -C 1 changes what the time column is: every rank's time must be the same kind. */
     REPORT_CPUTIME("-C", "--report_cputime", "report_cputime", 0, null, Agree.YES, Keyed.NO,
             s -> s.ncclTests().reportCputime()),
-    UNALIGN("-u", "--unalign", "unalign", 0, Capability.DEVICE_TIMING, Agree.YES, Keyed.NO,
+    UNALIGN("-u", "--unalign", "unalign", 0, Capability.DEVICE_MEMORY, Agree.YES, Keyed.NO,
             s -> s.ncclTests().unalign()),
-    LOCAL_REGISTER("-R", "--local_register", "local_register", 0, Capability.DEVICE_TIMING, Agree.YES, Keyed.NO,
+    LOCAL_REGISTER("-R", "--local_register", "local_register", 0, Capability.BUFFER_REGISTRATION, Agree.YES, Keyed.NO,
             s -> s.ncclTests().localRegister()),
     PER_ITER_SKIP("-K", "--per_iter_skip", "per_iter_skip", 0, null, Agree.NO, Keyed.NO,
             s -> s.ncclTests().perIterSkip());

@@ -19,7 +19,7 @@ final class CallPathWarmup {
     }
 
     static boolean needed(RunSpec spec, RankComm comm) {
-        return comm.capabilities().contains(Capability.DEVICE_TIMING) && spec.perIterTiming() == 0 && spec.cudaGraph() == 0;
+        return comm.capabilities().contains(Capability.EVENT_TIMING) && spec.perIterTiming() == 0 && spec.cudaGraph() == 0;
     }
 
     /**

@@ -36,7 +36,7 @@ final class MaxBytes {
 
     /** The default: the profile's for this backend's memory, then the largest that fits (never below -b). */
     static RunSpec fitDefault(RunSpec spec, Backend backend, SweepProfile profile, int world, List<String> notes) {
-        boolean device = backend.capabilities().contains(Capability.DEVICE_TIMING);
+        boolean device = backend.capabilities().contains(Capability.DEVICE_MEMORY);
         long asked = spec.maxBytes();
         long cap = Math.max(spec.minBytes(), Math.min(asked, profile.maxBytes(device)));
         RunSpec capped = spec.toBuilder().range(spec.range().upTo(cap, spec.maxBytesSource())).build();

@@ -32,7 +32,7 @@ final class SpecForBackend {
         spec = MaxBytes.resolve(spec, backend, profile, world(spec, backend, launch), launch.size() == 1, notes);
         notes.addAll(backend.notes(spec, host));
         spec = withSkipped(spec, backend, notes);
-        if (!backend.capabilities().contains(Capability.DEVICE_TIMING)) {
+        if (!backend.capabilities().contains(Capability.COMPILED_DATA_PATH)) {
             notes.add(CodeWarmup.note());
         }
         return spec;

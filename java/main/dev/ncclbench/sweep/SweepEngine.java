@@ -107,7 +107,7 @@ final class SweepEngine {
                 CallPathWarmup.run(spec, comm.prepare(call(coll, smallest, root, false)),
                         comm.prepare(call(coll, smallest, root, true)));
             }
-            if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+            if (!comm.capabilities().contains(Capability.COMPILED_DATA_PATH)) {
                 int elt = spec.type().bytes();
                 String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
                 CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
@@ -116,7 +116,7 @@ final class SweepEngine {
                         size -> codePath(coll, coll.counts(size / elt, elt, n), root));
             }
         }
-        if (!comm.capabilities().contains(Capability.DEVICE_TIMING)) {
+        if (!comm.capabilities().contains(Capability.COMPILED_DATA_PATH)) {
             // every rank done with the warm-ups' exchanges before any closes a connection
             plane.barrier(coll.name() + ": warm-ups done");
             comm.beforeTimedSizes(sizes.isEmpty() ? 0 : Collections.max(sizes));
@@ -191,13 +191,16 @@ final class SweepEngine {
         double[] samples = new double[iters];
         long wrong = -1;
         String algorithm;
-        // whether the backend is a GPU's: without -I its rows are host time too (see CallPathWarmup)
-        boolean deviceTimed = comm.capabilities().contains(Capability.DEVICE_TIMING);
+        // a host-memory backend reduces on the CPU; a JVM data path is compiled while it runs
+        boolean hostMemory = !comm.capabilities().contains(Capability.DEVICE_MEMORY);
+        boolean jitted = !comm.capabilities().contains(Capability.COMPILED_DATA_PATH);
+        // an event-timed backend launches asynchronously: its samples come from the device, not the host's clock
+        boolean events = comm.capabilities().contains(Capability.EVENT_TIMING);
         try (Operation op = comm.prepare(call(coll, counts, root, inPlace))) {
             algorithm = op.algorithm();
             // nccl-tests fills before the sync call only when it checks (BenchTime's initData under datacheck); a host
             // backend always fills, since its reductions run on the CPU, where leftover bytes can be slow denormals
-            if (!deviceTimed || spec.checkIters() > 0) {
+            if (hostMemory || spec.checkIters() > 0) {
                 op.fill();
             }
             op.launch(0);
@@ -209,22 +212,22 @@ final class SweepEngine {
                 int sp = tag.indexOf(' ');
                 tag = tag.substring(0, sp) + " code warm-up," + tag.substring(sp); // not a regex: compiled mid-sweep
                 step = tag.substring(0, sp) + " " + warmingUp;
-            } else if (!deviceTimed) {
-                // host-timed only: a GPU's events do not see the host's compiler
+            } else if (jitted) {
+                // a JVM data path only: a library's kernels do not wait for the host's compiler
                 JitSettle.await(spec.iters());
             }
             relay.startBarrier(tag + ": start");
             // The barrier waits asleep, and a sleeping rank's CPU may be slow to wake (docs/benchmarks.md#sweepengine).
             // Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
             // alone decides how many, so every rank makes the same calls.
-            for (int k = deviceTimed ? 0 : wakeCalls(counts.sizeBytes(spec.type()), n); k > 0; k--) {
+            for (int k = !hostMemory ? 0 : wakeCalls(counts.sizeBytes(spec.type()), n); k > 0; k--) {
                 op.launch(0);
                 op.drain();
             }
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
-            boolean perIter = !deviceTimed || spec.perIterTiming() > 0;
-            if (deviceTimed && perIter) {
+            boolean perIter = !events || spec.perIterTiming() > 0;
+            if (events && perIter) {
                 op.beginTimed(iters, z == 3);
             }
             long t0 = System.nanoTime();
@@ -267,7 +270,7 @@ final class SweepEngine {
                     wrong = w < 0 ? -1 : wrong + w;
                 }
             }
-            if (deviceTimed && !perIter && !graph && !warm) {
+            if (events && !perIter && !graph && !warm) {
                 samples = Iterations.eventSamples(op, iters, agg);
             }
         }

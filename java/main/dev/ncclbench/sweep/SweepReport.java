@@ -77,7 +77,7 @@ final class SweepReport {
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
         Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
-        IterationClock clock = choice.backend().capabilities().contains(Capability.DEVICE_TIMING)
+        IterationClock clock = choice.backend().capabilities().contains(Capability.EVENT_TIMING)
                 ? IterationClock.CUDA_EVENT : IterationClock.HOST;
         ResultSink sink = spec.ncclTests().outputFile() == null
                 ? ResultSinks.tee(ResultSinks.text(out, clock), ResultSinks.json(jsonFile))

@@ -143,7 +143,7 @@ public final class SweepRunner {
                     + " round trip, tens of us on loopback)" + (spec.blocking() == 1 ? " and is inside the timed loop, as"
                     + " nccl-tests' is; its cost is in the time column" : "; untimed, as nccl-tests' -z 3"));
         }
-        if (backend.capabilities().contains(Capability.DEVICE_TIMING) && spec.perIterTiming() == 0) {
+        if (backend.capabilities().contains(Capability.EVENT_TIMING) && spec.perIterTiming() == 0) {
             notes.add(spec.cudaGraph() > 0
                     ? "no per-iteration samples under -G (only whole replays are timed): gate and report judge the table's"
                     + " time by tolerance alone"
@@ -153,7 +153,7 @@ public final class SweepRunner {
         if (launch.size() == 1) {
             checkBeforeTheSweep(backend, spec, world, notes);
         }
-        String length = SweepLength.note(spec, backend.capabilities().contains(Capability.DEVICE_TIMING), groupSize);
+        String length = SweepLength.note(spec, backend.capabilities().contains(Capability.DEVICE_MEMORY), groupSize);
         if (length != null) {
             // before it starts, on stderr too: a table sent to a file says it only there
             notes.add(length);
@@ -187,7 +187,7 @@ public final class SweepRunner {
             }
             List<RankComm> comms = backend.open(spec, planes, launch.localRank(), host);
             // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
-            boolean place = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.DEVICE_TIMING);
+            boolean place = launchOptions.cpuBind() && !comms.get(0).capabilities().contains(Capability.PLACES_OWN_THREADS);
             CpuBinding binding = place ? CpuBinding.plan(launch, comms.size(), launchOptions.rendezvous()) : CpuBinding.none();
             if (binding.note() != null) {
                 notes.add(binding.note());

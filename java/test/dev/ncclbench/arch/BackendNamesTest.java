@@ -72,8 +72,8 @@ class BackendNamesTest {
         assertTrue(Backends.capabilitiesOf("socket").contains(Capability.CONCURRENT_GROUPS), "fleet surveys all pairs at once");
         assertFalse(Backends.capabilitiesOf("nccl").contains(Capability.SOCKET_INTERFACE));
         assertFalse(Backends.capabilitiesOf("nccl").contains(Capability.CONCURRENT_GROUPS), "one communicator per GPU");
-        assertTrue(Backends.capabilitiesOf("nccl").contains(Capability.DEVICE_TIMING), "-R says CUDA event timing");
-        assertFalse(Backends.capabilitiesOf("socket").contains(Capability.DEVICE_TIMING), "-R says host clock timing");
+        assertTrue(Backends.capabilitiesOf("nccl").contains(Capability.EVENT_TIMING), "-R says CUDA event timing");
+        assertFalse(Backends.capabilitiesOf("socket").contains(Capability.EVENT_TIMING), "-R says host clock timing");
         // a result of a backend this version lacks claims nothing (it is not judged as a socket run)
         assertEquals(java.util.Set.of(), Backends.capabilitiesOf("mpi"));
         assertEquals(java.util.Set.of(), Backends.capabilitiesOf(null));

@@ -53,7 +53,7 @@ class DeviceMemoryCapTest {
     private static final Backend GPU = new Backend() {
         public String name() { return "gpu"; }
         public int autoOrder() { return 0; }
-        public Set<Capability> capabilities() { return EnumSet.of(Capability.DEVICE_TIMING); }
+        public Set<Capability> capabilities() { return EnumSet.of(Capability.DEVICE_MEMORY); }
         public boolean supports(DataType type, ReduceOp op) { return true; }
         public MemoryBudget memory(RunSpec spec) {
             return MemoryBudget.perDevice("device memory of the smallest GPU (16 GiB)", 3, CAP * 3, "as nccl-tests");

@@ -36,8 +36,9 @@ public final class NcclBackend implements Backend {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_TIMING,
-                Capability.GPUS_PER_THREAD, Capability.THREADS);
+        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_MEMORY,
+                Capability.EVENT_TIMING, Capability.BUFFER_REGISTRATION, Capability.PLACES_OWN_THREADS,
+                Capability.COMPILED_DATA_PATH, Capability.GPUS_PER_THREAD, Capability.THREADS);
     }
 
     /** NCCL reduces every type nccl-tests names with every op it names; fp8 is refused (see {@link #validate}). */

@@ -212,7 +212,9 @@ final class NcclRankComm implements RankComm {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_TIMING);
+        return EnumSet.of(Capability.ASYNC_LAUNCH, Capability.CUDA_GRAPH, Capability.NCCL_LOG, Capability.DEVICE_MEMORY,
+                Capability.EVENT_TIMING, Capability.BUFFER_REGISTRATION, Capability.PLACES_OWN_THREADS,
+                Capability.COMPILED_DATA_PATH);
     }
 
     @Override
