@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.choices.NcclChoices;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +39,11 @@ public record Baseline(
                       String status, int cycles,
                       @com.fasterxml.jackson.annotation.JsonInclude(
                               com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                      dev.ncclbench.choices.NcclChoices ncclChoices) {
+                      NcclChoices ncclChoices) {
     }
 
     /** What NCCL decided in the baseline's runs: the first run's that kept a log; null when none did. */
-    public dev.ncclbench.choices.NcclChoices ncclChoices() {
+    public NcclChoices ncclChoices() {
         return runs == null ? null : runs.stream().map(Run::ncclChoices).filter(java.util.Objects::nonNull)
                 .findFirst().orElse(null);
     }

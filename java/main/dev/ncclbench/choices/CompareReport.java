@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
+import dev.ncclbench.nccllog.NotAnNcclLogException;
 import dev.ncclbench.output.Json;
 
 import java.io.IOException;
@@ -39,7 +40,7 @@ public record CompareReport(Side before, Side after, Comparison comparison, List
     public static CompareReport of(Path before, Path after) {
         try {
             return read(before, after);
-        } catch (dev.ncclbench.nccllog.NotAnNcclLogException e) {
+        } catch (NotAnNcclLogException e) {
             throw dev.ncclbench.NcclbenchException.usage(e.getMessage());
         } catch (IOException e) {
             throw dev.ncclbench.NcclbenchException.usage("cannot read [" + before + ", " + after + "]: " + e.getMessage());

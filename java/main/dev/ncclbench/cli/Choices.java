@@ -1,6 +1,7 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.backend.Backends;
+import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.collective.DataType;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.finding.FailOn;
@@ -107,7 +108,7 @@ final class Choices {
     static final class CollectiveNames implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            List<String> names = new ArrayList<>(dev.ncclbench.collective.Collectives.names());
+            List<String> names = new ArrayList<>(Collectives.names());
             names.add("all");
             return names.iterator();
         }

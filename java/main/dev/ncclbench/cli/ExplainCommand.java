@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.choices.CompareReport;
 import dev.ncclbench.diagnosis.Explanation;
+import dev.ncclbench.diagnosis.RunsExplanation;
 import dev.ncclbench.finding.FailOn;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -92,7 +93,7 @@ public final class ExplainCommand implements Callable<Integer> {
             throw NcclbenchException.usage("explain needs a log file, a folder of logs or - (or --compare BEFORE"
                     + " AFTER)");
         }
-        var runs = dev.ncclbench.diagnosis.RunsExplanation.of(inputs, rules.ignored());
+        var runs = RunsExplanation.of(inputs, rules.ignored());
         if (runs.isPresent()) {
             // a folder of run folders: one verdict per run, never one verdict of every run's logs read as one job
             runs.get().skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));

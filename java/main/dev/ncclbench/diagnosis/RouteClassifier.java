@@ -6,6 +6,7 @@ import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.results.Measurement;
 import dev.ncclbench.results.RouteVerdict;
 import dev.ncclbench.results.ResultRow;
+import dev.ncclbench.spec.Sizes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -165,7 +166,7 @@ public final class RouteClassifier {
     private List<String> oneRank(ResultRow largest) {
         List<String> out = new ArrayList<>();
         double algbw = largest.outOfPlace() == null ? Double.NaN : largest.outOfPlace().algbw();
-        String size = dev.ncclbench.spec.Sizes.human(largest.sizeBytes());
+        String size = Sizes.human(largest.sizeBytes());
         if (Double.isFinite(algbw) && algbw > 0) {
             out.add("# At " + size + ": algbw " + fmt("%.1f GB/s", algbw) + " out of place = " + copyLimit
                     .map(c -> c.describe(algbw)).orElse("(the GPU's copy limit is unknown: no NVML figures, model not"

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
+import dev.ncclbench.internal.jni.NcclProbe;
 import dev.ncclbench.internal.jni.NcclResult;
+import dev.ncclbench.netif.InterfaceAdvice;
 
 import java.util.List;
 
@@ -43,7 +45,7 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
     }
 
     public String versionString() {
-        return version <= 0 ? null : dev.ncclbench.internal.jni.NcclProbe.versionString(version);
+        return version <= 0 ? null : NcclProbe.versionString(version);
     }
 
     public NcclResult result() {
@@ -59,7 +61,7 @@ public record ProbeResult(boolean loaded, String library, String loadedPath, Str
     /** "NCCL cannot bootstrap: ..." with what to change, judged with this process's NCCL_SOCKET_IFNAME. */
     public String bootstrapFailure(String socketIfname) {
         return "NCCL cannot bootstrap: \"" + ncclSentence() + "\" (" + resultName() + "); "
-                + dev.ncclbench.netif.InterfaceAdvice.bootstrapRemedy(socketIfname);
+                + InterfaceAdvice.bootstrapRemedy(socketIfname);
     }
 
     public boolean bootstrapFailed() {

@@ -1,5 +1,6 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.baseline.SizeSamples;
 import dev.ncclbench.rendezvous.JobFlags;
 import dev.ncclbench.rendezvous.JobProof;
 
@@ -277,7 +278,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
         }
         List<Double> busbw = new ArrayList<>();
         List<String> errors = new ArrayList<>();
-        List<List<dev.ncclbench.baseline.SizeSamples>> samples = new ArrayList<>();
+        List<List<SizeSamples>> samples = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.get(i);
             Map<Integer, Messages.GroupResult> got = results.getOrDefault(i, Map.of());

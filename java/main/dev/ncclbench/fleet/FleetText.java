@@ -1,5 +1,7 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.spec.Sizes;
+
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -112,6 +114,6 @@ final class FleetText {
     }
 
     static String size(long b) {
-        return dev.ncclbench.spec.Sizes.flag(b);
+        return Sizes.flag(b);
     }
 }

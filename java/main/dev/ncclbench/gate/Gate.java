@@ -2,9 +2,11 @@ package dev.ncclbench.gate;
 
 import dev.ncclbench.baseline.Baseline;
 import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.baseline.Quantiles;
 import dev.ncclbench.baseline.RunSamples;
 import dev.ncclbench.baseline.SizeKey;
 import dev.ncclbench.baseline.SizeSamples;
+import dev.ncclbench.choices.ChoiceDiff;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.results.ResultDocument;
 
@@ -78,7 +80,7 @@ public final class Gate {
                 baseline != null && baseline.fingerprint().id().equals(fp.id()), fp, changes, sizes,
                 List.copyOf(curve), options.describe(), Instant.now().getEpochSecond(), rules.requireAllSizes(),
                 "ok".equals(run.status()) ? null : run.status(),
-                baseline == null ? null : dev.ncclbench.choices.ChoiceDiff.compare(baseline.ncclChoices(),
+                baseline == null ? null : ChoiceDiff.compare(baseline.ncclChoices(),
                         run.ncclChoices(), "the baseline", "this run"), none);
     }
 
@@ -143,7 +145,7 @@ public final class Gate {
     }
 
     private SizeResult absent(SizeSamples s, SizeResult.Status status, int ranks) {
-        double median = dev.ncclbench.baseline.Quantiles.median(s.pooled());
+        double median = Quantiles.median(s.pooled());
         // busbw unknown (one rank moves nothing between GPUs): the time is the figure, as in compare
         boolean latency = options.latencyJudged(s.key().size()) || hostOnly(s.key(), ranks)
                 || !(s.busbwAt(median) > 0);

@@ -3,6 +3,8 @@ package dev.ncclbench.gate;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
+import dev.ncclbench.output.Verdicts;
 
 import java.util.List;
 
@@ -27,7 +29,7 @@ public record GateReport(String runFile, String baselineName, String baselineFil
                          List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
                          boolean requireAllSizes, String partialStatus,
                          dev.ncclbench.choices.Comparison ncclChoices, NoBaseline noBaseline)
-        implements dev.ncclbench.output.Verdicts {
+        implements Verdicts {
 
     @Override
     public void text(java.io.PrintWriter out) {
@@ -104,7 +106,7 @@ public record GateReport(String runFile, String baselineName, String baselineFil
     }
 
     public boolean curveDegraded() {
-        return curve.stream().anyMatch(f -> f.severity() == dev.ncclbench.finding.Severity.ERROR);
+        return curve.stream().anyMatch(f -> f.severity() == Severity.ERROR);
     }
 
     public Verdict verdict() {

@@ -2,6 +2,7 @@ package dev.ncclbench.gate;
 
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
+import dev.ncclbench.finding.Severity;
 import dev.ncclbench.spec.Sizes;
 
 import java.io.PrintWriter;
@@ -80,7 +81,7 @@ public final class GateText {
                     ? "path " + s.basePath() + " -> " + s.runPath()
                     : s.comparison() == null ? s.status().label : s.changeText()));
         }
-        r.curve().stream().filter(f -> f.severity() == dev.ncclbench.finding.Severity.ERROR)
+        r.curve().stream().filter(f -> f.severity() == Severity.ERROR)
                 .forEach(f -> parts.add(f.title()));
         String head = r.verdict().name();
         if (r.verdict() == GateReport.Verdict.NO_BASELINE) {

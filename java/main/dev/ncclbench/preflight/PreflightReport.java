@@ -3,6 +3,7 @@ package dev.ncclbench.preflight;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.gate.GateReport;
+import dev.ncclbench.output.Verdicts;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.Locale;
  * @param gate    null when the gate did not run (not rank 0, the sweep failed or did not run)
  */
 public record PreflightReport(String host, List<Finding> doctor, List<String> ignored, Preflight.Sweep sweep,
-                              GateReport gate, Preflight.Verdict verdict) implements dev.ncclbench.output.Verdicts {
+                              GateReport gate, Preflight.Verdict verdict) implements Verdicts {
 
     /** Nothing: doctor's findings, the sweep's table and the gate's went out as the steps ran. */
     @Override

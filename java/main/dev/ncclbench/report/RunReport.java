@@ -2,6 +2,7 @@ package dev.ncclbench.report;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.gate.GateJudge;
+import dev.ncclbench.gate.GateOptions;
 import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.results.ResultDocument;
@@ -46,7 +47,7 @@ public final class RunReport {
     public static void htmlFor(Path json, Path html, String fabric, Path catalog, String socketFloor, String thisHost,
                                PrintWriter err) {
         htmlFor(json, html, new GateJudge(null,
-                dev.ncclbench.gate.GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of(), thisHost), err);
+                GateOptions.defaults(), fabric, catalog, socketFloor, java.util.Set.of(), thisHost), err);
     }
 
     /** As {@link #htmlFor(Path, Path, String, Path, String, String, PrintWriter)}, with the gate's settings given. */

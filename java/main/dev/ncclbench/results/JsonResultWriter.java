@@ -1,5 +1,6 @@
 package dev.ncclbench.results;
 
+import dev.ncclbench.choices.NcclChoices;
 import dev.ncclbench.output.AtomicFile;
 
 import java.io.FileOutputStream;
@@ -33,7 +34,7 @@ final class JsonResultWriter implements ResultSink {
     private ResultDocument header;
     private final List<ResultRow> rows = new ArrayList<>();
     private boolean finished;
-    private dev.ncclbench.choices.NcclChoices choices;
+    private NcclChoices choices;
 
     JsonResultWriter(Path file, Clock clock) {
         this.file = file;
@@ -91,7 +92,7 @@ final class JsonResultWriter implements ResultSink {
     }
 
     @Override
-    public void choices(dev.ncclbench.choices.NcclChoices c) {
+    public void choices(NcclChoices c) {
         requireRun();
         this.choices = c;
     }

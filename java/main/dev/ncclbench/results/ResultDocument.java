@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.ncclbench.choices.NcclChoices;
 import dev.ncclbench.spec.RunSpec;
 
 import java.util.List;
@@ -42,7 +43,7 @@ public record ResultDocument(
         List<String> notes,
         List<ResultRow> rows,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-        dev.ncclbench.choices.NcclChoices ncclChoices) {
+        NcclChoices ncclChoices) {
 
     public static final int SCHEMA_VERSION = 1;
     /** Added in version 1 without a bump (an added field): every document says what it is. */
@@ -104,7 +105,7 @@ public record ResultDocument(
      * With what NCCL decided, read from the run's own log; null (the field left out) when the run kept no log:
      * its choices are unknown.
      */
-    ResultDocument withChoices(dev.ncclbench.choices.NcclChoices choices) {
+    ResultDocument withChoices(NcclChoices choices) {
         return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, finishedAt, status, error, backend,
                 backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles,
                 notes, rows, choices);

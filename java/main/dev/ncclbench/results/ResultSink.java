@@ -1,5 +1,7 @@
 package dev.ncclbench.results;
 
+import dev.ncclbench.choices.NcclChoices;
+
 import java.util.List;
 
 /**
@@ -40,7 +42,7 @@ public interface ResultSink {
      * What NCCL decided, read from the run's own log (any time before {@link #finish}); never called for a run
      * without a log, whose choices stay unknown. Sinks that do not record it ignore it.
      */
-    default void choices(dev.ncclbench.choices.NcclChoices choices) {
+    default void choices(NcclChoices choices) {
     }
 
     /**

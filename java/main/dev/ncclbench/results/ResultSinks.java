@@ -1,5 +1,7 @@
 package dev.ncclbench.results;
 
+import dev.ncclbench.choices.NcclChoices;
+
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -74,7 +76,7 @@ public final class ResultSinks {
             }
 
             @Override
-            public void choices(dev.ncclbench.choices.NcclChoices choices) {
+            public void choices(NcclChoices choices) {
                 all.forEach(s -> s.choices(choices));
             }
 

@@ -5,6 +5,9 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.Version;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.choices.NcclChoices;
+import dev.ncclbench.diagnosis.CopyLimit;
+import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.diagnosis.Health;
@@ -95,7 +98,7 @@ final class SweepReport {
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
         SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
-        report.copyLimit = dev.ncclbench.diagnosis.CopyLimit.of(versions.get(HostVersions.GPU_MEMORY_CLOCK_MHZ),
+        report.copyLimit = CopyLimit.of(versions.get(HostVersions.GPU_MEMORY_CLOCK_MHZ),
                 versions.get(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS), comms.get(0).info().device());
         report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()
                 .allMatch(c -> Passes.of(spec, spec.collective(c)).isEmpty());
@@ -103,7 +106,7 @@ final class SweepReport {
     }
 
     /** What rank 0's GPU can copy: a one-rank run's summary judges algbw against it. */
-    private java.util.Optional<dev.ncclbench.diagnosis.CopyLimit> copyLimit = java.util.Optional.empty();
+    private java.util.Optional<CopyLimit> copyLimit = java.util.Optional.empty();
 
     /** The result JSON, null on processes other than rank 0's. */
     java.nio.file.Path jsonFile() {
@@ -157,7 +160,7 @@ final class SweepReport {
                 sink.verdicts(d.rows());
                 // NCCL's choices go into the result only from a log with NCCL lines: without one they stay unknown;
                 // every node's, when the other nodes' logs are on their own disks
-                dev.ncclbench.choices.NcclChoices choices = NodeChoices.combine(d.evidence(), nodes);
+                NcclChoices choices = NodeChoices.combine(d.evidence(), nodes);
                 if (choices != null) {
                     sink.choices(choices);
                 }
@@ -203,7 +206,7 @@ final class SweepReport {
      * fabric whose healthy path is not sockets the run took the degraded path; under an Ethernet one its largest
      * sizes (64 MiB up) must reach the healthy band. Null when healthy or when no size was large enough to judge.
      */
-    private String socketUnderFabric(dev.ncclbench.diagnosis.FabricEntry f) {
+    private String socketUnderFabric(FabricEntry f) {
         if (!RouteKind.SOCKET.id.equals(knownPath.path())) {
             return null;
         }

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.Lines;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -41,7 +42,7 @@ public final class NetGdrDisagree extends BaseRule<Facts> {
             if (clash || perHca) {
                 hosts.add(host.isEmpty() ? "(no host)" : host);
                 e.getValue().stream().limit(2).forEach(g -> ev.add(g.source() + ": " + g.text()));
-                conns.stream().limit(2).forEach(c -> ev.add(dev.ncclbench.diagnosis.facts.Lines.describe(c)));
+                conns.stream().limit(2).forEach(c -> ev.add(Lines.describe(c)));
             }
         }
         if (hosts.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
+import dev.ncclbench.diagnosis.facts.Networks;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
@@ -27,7 +28,7 @@ public final class NetIbNoGdr extends BaseRule<Facts> {
         List<Connection> noGdr = f.ib().stream().filter(c -> !c.gdr()).toList();
         // NET/Socket's "GPU Direct RDMA Disabled for HCA 0 'eth0'" (2.12+) is about a TCP NIC: sockets never do GDR
         List<GdrStatus> disabled = f.evidence().gdr().stream().filter(g -> !g.enabled()
-                && !dev.ncclbench.diagnosis.facts.Networks.isSocket(g.network())).toList();
+                && !Networks.isSocket(g.network())).toList();
         boolean allNoGdr = !f.ib().isEmpty() && noGdr.size() == f.ib().size();
         boolean noLinesButDisabled = f.ib().isEmpty() && !disabled.isEmpty()
                 && (f.path() == RouteKind.RDMA || f.path() == RouteKind.RDMA_HOST_STAGED || f.path() == RouteKind.UNKNOWN);

@@ -7,6 +7,7 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.doctor.snapshot.SiteLink;
+import dev.ncclbench.netif.InterfaceSelector;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -64,7 +65,7 @@ public final class LinkRates {
             InetAddress net = InetAddress.getByName(cidr.substring(0, slash));
             int prefix = Integer.parseInt(cidr.substring(slash + 1));
             for (NetLink.Address a : link.addresses()) {
-                if (dev.ncclbench.netif.InterfaceSelector.sameSubnet(InetAddress.getByName(a.address()), net, prefix)) {
+                if (InterfaceSelector.sameSubnet(InetAddress.getByName(a.address()), net, prefix)) {
                     return true;
                 }
             }

@@ -1,6 +1,8 @@
 package dev.ncclbench.gate.curve;
 
 import dev.ncclbench.backend.Backends;
+import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.baseline.Quantiles;
 import dev.ncclbench.baseline.SizeKey;
@@ -99,8 +101,8 @@ public record Curve(Map<String, List<Point>> byCollective, Optional<FabricEntry>
      * The fabric of a socket run's single NIC from its link rate (an eth-* line of the catalog whose line rate is
      * the NIC's); empty when the rate is not known or several NICs were used.
      */
-    public static Optional<FabricEntry> inferFabric(dev.ncclbench.baseline.Fingerprint fp,
-                                                    dev.ncclbench.diagnosis.FabricCatalog catalog) {
+    public static Optional<FabricEntry> inferFabric(Fingerprint fp,
+                                                    FabricCatalog catalog) {
         if (!Backends.capabilitiesOf(fp.backend()).contains(Capability.SOCKET_INTERFACE) || fp.nics().size() != 1) {
             return Optional.empty();
         }
