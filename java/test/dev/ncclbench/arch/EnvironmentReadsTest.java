@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import dev.ncclbench.env.Host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

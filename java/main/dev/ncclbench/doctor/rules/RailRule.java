@@ -1,6 +1,7 @@
 package dev.ncclbench.doctor.rules;
 
 import dev.ncclbench.doctor.predict.NicPort;
+import dev.ncclbench.doctor.predict.PathType;
 import dev.ncclbench.doctor.predict.Rail;
 import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.predict.RailVerdict;
@@ -72,7 +73,7 @@ abstract class RailRule extends BaseRule<HostSnapshot> {
         return out;
     }
 
-    private static String distance(dev.ncclbench.doctor.predict.PathType d) {
+    private static String distance(PathType d) {
         return d == null ? "distance unknown: a PCI path is missing" : d + ": " + d.meaning;
     }
 
