@@ -203,11 +203,13 @@ public class MultiProcessTest {
     void sigtermUnderMpirunEndsTheRunInterruptedWithItsRows() throws Exception {
         String mpirun = mpirun();
         Path json = dir.resolve("term.json");
-        // mpirun SIGKILLs its ranks 1 s after forwarding SIGTERM (odls_base_sigkill_timeout): on a loaded 2-core
-        // machine rank 0 needs longer to write the result, as the README says; give it what the README advises.
+        // On SIGTERM, mpirun (Open MPI 4.1) sends its ranks SIGCONT, waits odls_base_sigkill_timeout seconds (1),
+        // sends SIGTERM, waits as long again, then SIGKILL: one second is too short for rank 0 to write the result
+        // on a loaded 2-core machine, so the test gives what the README advises. -N 50 keeps the sweep running
+        // through the wait before SIGTERM reaches the ranks (the test ends at the signal, not at the sweep's end).
         List<String> cmd = new ArrayList<>(List.of(mpirun, "--allow-run-as-root", "--oversubscribe",
-                "--mca", "odls_base_sigkill_timeout", "10", "-np", "3"));
-        cmd.addAll(sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20", "-T", "20",
+                "--mca", "odls_base_sigkill_timeout", "5", "-np", "3"));
+        cmd.addAll(sweep("--backend", "socket", "-b", "1M", "-e", "64M", "-f", "2", "-n", "20", "-N", "50", "-T", "20",
                 "--json", json.toString()));
         Process p = start("term", cmd, cleanEnv());
         awaitFirstRow(ResultFiles.journalOf(json), List.of(p), "term");
