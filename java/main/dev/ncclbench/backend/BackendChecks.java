@@ -44,28 +44,28 @@ public final class BackendChecks {
 
     /** @param world the job's ranks */
     public static void validate(Backend backend, RunSpec spec, int world) {
-        if (spec.root() >= world) {
-            throw NcclbenchException.usage("-r " + spec.root() + " is not a rank of this " + world + "-rank job");
+        if (spec.data().root() >= world) {
+            throw NcclbenchException.usage("-r " + spec.data().root() + " is not a rank of this " + world + "-rank job");
         }
         boolean reduces = false;
         for (String name : spec.collectives()) {
             Collective c = spec.collective(name);
             reduces |= c.reduces();
         }
-        if (reduces && !backend.supports(spec.type(), spec.op())) {
+        if (reduces && !backend.supports(spec.data().type(), spec.data().op())) {
             List<String> can = new ArrayList<>();
             for (DataType t : DataType.values()) {
-                if (backend.supports(t, spec.op())) {
+                if (backend.supports(t, spec.data().op())) {
                     can.add(t.label());
                 }
             }
             throw NcclbenchException.usage("the " + backend.name() + " backend reduces " + String.join(", ", can)
-                    + " with " + spec.op().label() + ", not " + spec.type().label() + "; use -d float"
+                    + " with " + spec.data().op().label() + ", not " + spec.data().type().label() + "; use -d float"
                     + otherBackends(backend));
         }
-        if (spec.maxBytes() > backend.maxBytes()) {
+        if (spec.range().maxBytes() > backend.maxBytes()) {
             throw NcclbenchException.usage("the " + backend.name() + " backend sweeps up to " + Sizes.human(backend.maxBytes())
-                    + " per buffer; -e " + spec.maxBytes() + " is above that" + otherBackends(backend));
+                    + " per buffer; -e " + spec.range().maxBytes() + " is above that" + otherBackends(backend));
         }
         checkMemory(backend, spec, world);
     }
@@ -78,8 +78,8 @@ public final class BackendChecks {
     public static long largestFitting(Backend backend, RunSpec spec, int world, boolean memory) {
         // one budget for every size tried: the memory is the same, only the buffers grow
         MemoryBudget budget = memory ? backend.memory(spec) : null;
-        if (fits(backend, spec, spec.maxBytes(), world, budget)) {
-            return spec.maxBytes(); // -e itself need not be a size of the sweep (8 x 4^k never is 64M)
+        if (fits(backend, spec, spec.range().maxBytes(), world, budget)) {
+            return spec.range().maxBytes(); // -e itself need not be a size of the sweep (8 x 4^k never is 64M)
         }
         long fits = 0;
         for (long size : spec.sizes()) {
@@ -87,7 +87,7 @@ public final class BackendChecks {
                 fits = size;
             }
         }
-        for (long size = Long.highestOneBit(Math.max(1, spec.minBytes())); fits == 0 && size >= 1; size >>= 1) {
+        for (long size = Long.highestOneBit(Math.max(1, spec.range().minBytes())); fits == 0 && size >= 1; size >>= 1) {
             if (fits(backend, spec, size, world, budget)) {
                 fits = size;
             }
@@ -109,7 +109,7 @@ public final class BackendChecks {
      */
     static void checkMemory(Backend backend, RunSpec spec, int world) {
         MemoryBudget budget = backend.memory(spec);
-        if (budget == null || need(budget, spec, spec.maxBytes(), world) <= room(budget)) {
+        if (budget == null || need(budget, spec, spec.range().maxBytes(), world) <= room(budget)) {
             return;
         }
         long fits = 0;
@@ -119,10 +119,10 @@ public final class BackendChecks {
             }
         }
         int sharing = sharing(budget, spec);
-        throw NcclbenchException.usage("-e " + Sizes.human(spec.maxBytes()) + " needs "
-                + Sizes.human(need(budget, spec, spec.maxBytes(), world)) + " of " + budget.where() + " (" + sharing
+        throw NcclbenchException.usage("-e " + Sizes.human(spec.range().maxBytes()) + " needs "
+                + Sizes.human(need(budget, spec, spec.range().maxBytes(), world)) + " of " + budget.where() + " (" + sharing
                 + (sharing > 1 ? " local ranks x " : " local rank x ") + budget.buffersPerRank() + " buffers of "
-                + Sizes.human(largestBuffer(spec, spec.maxBytes(), world))
+                + Sizes.human(largestBuffer(spec, spec.range().maxBytes(), world))
                 + (budget.perDevice() ? "); each GPU has " : "); this process has ") + Sizes.human(budget.availableBytes())
                 + (fits > 0 ? ": -e " + Sizes.human(fits) + " fits" : "") + ", " + budget.remedy());
     }
@@ -134,7 +134,7 @@ public final class BackendChecks {
 
     /** Per device every rank has its own; in host memory every local rank of this process shares it. */
     private static int sharing(MemoryBudget budget, RunSpec spec) {
-        return budget.perDevice() ? 1 : Math.max(1, spec.localRanks());
+        return budget.perDevice() ? 1 : Math.max(1, spec.placement().localRanks());
     }
 
     /**
@@ -148,7 +148,7 @@ public final class BackendChecks {
     /** max(send, receive) bytes of one rank at {@code size}, over the sweep's collectives: a buffer as the checks count it. */
     public static long largestBuffer(RunSpec spec, long size, int world) {
         long most = 0;
-        int elt = spec.type().bytes();
+        int elt = spec.data().type().bytes();
         for (String name : spec.collectives()) {
             Counts c = spec.collective(name).counts(size / elt, elt, world);
             most = Math.max(most, Math.max(c.sendCount(), c.recvCount()) * elt);

@@ -25,10 +25,10 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
      * @param host       the machine, as the command line built it: each backend's readiness is asked of it
      */
     public static BackendChoice choose(RunSpec spec, boolean singleNode, Host host) {
-        if (!spec.backend().equals("auto")) {
-            Backend b = Backends.byName(spec.backend());
+        if (!spec.placement().backend().equals("auto")) {
+            Backend b = Backends.byName(spec.placement().backend());
             if (b == null) {
-                throw NcclbenchException.usage("unknown backend '" + spec.backend() + "'; known: auto, "
+                throw NcclbenchException.usage("unknown backend '" + spec.placement().backend() + "'; known: auto, "
                         + String.join(", ", Backends.names()));
             }
             Readiness r = b.readiness(specFor(b, spec, singleNode), host);
@@ -70,8 +70,8 @@ public record BackendChoice(Backend backend, String reason, Readiness readiness,
 
     /** The spec {@code backend} runs with here: a socket-interface backend binds loopback on one node unless told. */
     public static RunSpec specFor(Backend backend, RunSpec spec, boolean singleNode) {
-        if (backend.capabilities().contains(Capability.SOCKET_INTERFACE) && spec.socketIfname() == null && singleNode) {
-            return spec.toBuilder().socketIfname("lo").build();
+        if (backend.capabilities().contains(Capability.SOCKET_INTERFACE) && spec.socket().ifname() == null && singleNode) {
+            return spec.withSocket(spec.socket().boundTo("lo"));
         }
         return spec;
     }

@@ -21,7 +21,7 @@ public final class NcclTestsChecks {
 
     /** "nccl-tests flag -R 1 (local_register) needs a GPU: ..." for the first GPU-only flag this backend cannot honour. */
     public static void refuse(Backend backend, RunSpec asked) {
-        for (String flag : asked.ncclTests().gpuOnly()) {
+        for (String flag : asked.ncclTests().flags().gpuOnly()) {
             int colon = flag.indexOf(": ");
             String name = flag.substring(0, colon);
             String what = flag.substring(colon + 2);
@@ -53,7 +53,7 @@ public final class NcclTestsChecks {
         }
         for (DataType t : spec.types()) {
             try {
-                backend.refuse(spec.toBuilder().type(t).build());
+                backend.refuse(spec.withData(spec.data().with(t, spec.data().op())));
             } catch (RuntimeException refused) {
                 out.add(t.label());
                 continue;

@@ -99,8 +99,8 @@ public record Fingerprint(
                 nics.put(name, rates.rate(r.host(), name));
             }
         }
-        if (doc.spec() != null && doc.spec().socketIfname() != null && nics.isEmpty()) {
-            nics.put("NCCL_SOCKET_IFNAME=" + doc.spec().socketIfname(), "");
+        if (doc.spec() != null && doc.spec().socket().ifname() != null && nics.isEmpty()) {
+            nics.put("NCCL_SOCKET_IFNAME=" + doc.spec().socket().ifname(), "");
         }
         Map<String, String> versions = new TreeMap<>();
         Map<String, String> docVersions = HostVersions.normalized(doc.versions());

@@ -66,9 +66,9 @@ final class NcclTestsFlags {
     int perIterSkip;
 
     /** The flags in the spec, with -d and -o as swept (empty: the one type or op). */
-    RunSpec.NcclTestsFlags toSpec(List<DataType> types, List<String> ops) {
-        return new RunSpec.NcclTestsFlags(types, ops, null, outputFile, reportCputime, reportTimestamps, perIterSkip,
-                unalign, memoryReport, parallelInit, localRegister, gpuOnly(), null, null);
+    RunSpec.NcclTests toSpec(List<DataType> types, List<String> ops) {
+        return new RunSpec.NcclTests(types, ops, new RunSpec.NcclTestsFlags(outputFile, reportCputime, reportTimestamps,
+                perIterSkip, unalign, memoryReport, parallelInit, localRegister, gpuOnly()));
     }
 
     /** The flags given that only a GPU backend can honour, each as "-R 1 (local_register): what it does". */

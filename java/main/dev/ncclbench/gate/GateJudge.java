@@ -112,7 +112,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
         Curve curve = Curve.of(lines.values(),
                 path.fabric().or(() -> Curve.inferFabric(fp, cat)), path.socketFloor(), fp.nodes(),
                 Backends.capabilitiesOf(doc.backend()).contains(Capability.SOCKET_INTERFACE),
-                doc.spec() == null ? 0 : doc.spec().iters());
+                doc.spec() == null ? 0 : doc.spec().iterations().iters());
         if (path.fabric().isPresent() && curve.applicableFabric().isEmpty()) {
             // named and then ignored would be a PASS of nothing: a fabric the run's bytes could not cross is refused
             throw NcclbenchException.usage("--fabric " + path.fabric().get().id() + " is "

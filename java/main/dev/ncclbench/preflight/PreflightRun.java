@@ -80,8 +80,8 @@ public final class PreflightRun {
         if (Preflight.skipSweep(doctor, launch.size())) {
             human.println("# preflight: doctor says this host is not ready: no sweep (fix it, or --doctor-ignore ID)");
         } else {
-            Path json = RunFolder.createUnder(request.sweep().outDir(), "preflight").resolve("result.json");
-            sweep = sweep(request, request.sweep().toBuilder().jsonFile(json).build(), launch);
+            Path json = RunFolder.createUnder(request.sweep().outputs().outDir(), "preflight").resolve("result.json");
+            sweep = sweep(request, request.sweep().withOutputs(new RunSpec.Outputs(json, request.sweep().outputs().outDir())), launch);
             // no result: not rank 0 (its JSON is rank 0's to write), or the sweep failed before its first row
             if (Files.isRegularFile(json)
                     && (sweep.exitCode() == ExitCode.OK.code || sweep.exitCode() == ExitCode.DEGRADED.code)) {

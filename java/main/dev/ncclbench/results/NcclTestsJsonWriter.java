@@ -163,25 +163,25 @@ final class NcclTestsJsonWriter implements ResultSink {
     /** util.cu's writeDeviceReport: the run's settings, then one device per rank. */
     private void config(JsonGenerator g, RunSpec spec) throws IOException {
         g.writeObjectFieldStart("config");
-        g.writeNumberField("nthreads", spec.threads());
-        g.writeNumberField("ngpus", spec.gpusPerThread());
-        g.writeNumberField("minimum_bytes", spec.minBytes());
-        g.writeNumberField("maximum_bytes", spec.maxBytes());
-        if (spec.stepFactor() > 1) {
-            g.writeNumberField("step_factor", spec.stepFactor());
+        g.writeNumberField("nthreads", spec.devices().threads());
+        g.writeNumberField("ngpus", spec.devices().gpusPerThread());
+        g.writeNumberField("minimum_bytes", spec.range().minBytes());
+        g.writeNumberField("maximum_bytes", spec.range().maxBytes());
+        if (spec.range().stepFactor() > 1) {
+            g.writeNumberField("step_factor", spec.range().stepFactor());
         } else {
-            g.writeNumberField("step_bytes", spec.stepBytes());
+            g.writeNumberField("step_bytes", spec.range().stepBytes());
         }
-        g.writeNumberField("warmup_iters", spec.warmupIters());
-        g.writeNumberField("iterations", spec.iters());
-        g.writeNumberField("aggregated_iterations", spec.aggIters());
-        g.writeNumberField("validation", spec.checkIters());
-        g.writeNumberField("graph", spec.cudaGraph());
+        g.writeNumberField("warmup_iters", spec.iterations().warmupIters());
+        g.writeNumberField("iterations", spec.iterations().iters());
+        g.writeNumberField("aggregated_iterations", spec.iterations().aggIters());
+        g.writeNumberField("validation", spec.data().checkIters());
+        g.writeNumberField("graph", spec.devices().cudaGraph());
         // nccl-tests writes its booleans as the strings "true" and "false" (jsonBool)
-        g.writeStringField("blocking_collectives", spec.blocking() != 0 ? "true" : "false");
-        g.writeStringField("per_iter_timing", spec.perIterTiming() != 0 ? "true" : "false");
-        g.writeNumberField("per_iter_skip", spec.ncclTests().perIterSkip());
-        g.writeStringField("parallel_init", spec.ncclTests().parallelInit() != 0 ? "true" : "false");
+        g.writeStringField("blocking_collectives", spec.timing().blocking() != 0 ? "true" : "false");
+        g.writeStringField("per_iter_timing", spec.devices().perIterTiming() != 0 ? "true" : "false");
+        g.writeNumberField("per_iter_skip", spec.ncclTests().flags().perIterSkip());
+        g.writeStringField("parallel_init", spec.ncclTests().flags().parallelInit() != 0 ? "true" : "false");
         g.writeArrayFieldStart("devices");
         for (RankInfo rank : run.ranks() == null ? List.<RankInfo>of() : run.ranks()) {
             device(g, rank);
@@ -219,7 +219,7 @@ final class NcclTestsJsonWriter implements ResultSink {
         perIter(g, "out_of_place_per_iter", r.samplesOutOfPlace(), spec);
         placement(g, "in_place", r.inPlace(), spec);
         perIter(g, "in_place_per_iter", r.samplesInPlace(), spec);
-        g.writeNumberField("actual_iterations", spec.iters());
+        g.writeNumberField("actual_iterations", spec.iterations().iters());
         // nccl-tests runs one collective per process and writes ""; a run of several names each row's
         g.writeStringField("experiment_name", collectives.size() > 1 ? r.collective() : "");
         g.writeEndObject();
@@ -227,7 +227,7 @@ final class NcclTestsJsonWriter implements ResultSink {
 
     private static void placement(JsonGenerator g, String key, Measurement m, RunSpec spec) throws IOException {
         g.writeObjectFieldStart(key);
-        number(g, spec.ncclTests().reportCputime() != 0 ? "cpu_time" : "time", m.timeUs());
+        number(g, spec.ncclTests().flags().reportCputime() != 0 ? "cpu_time" : "time", m.timeUs());
         number(g, "alg_bw", m.algbw());
         number(g, "bus_bw", m.busbw());
         if (m.checked()) {
@@ -240,7 +240,7 @@ final class NcclTestsJsonWriter implements ResultSink {
 
     /** writePerIterReport: with -I 1 only, as nccl-tests; the process rows when there are several ranks. */
     private static void perIter(JsonGenerator g, String key, SampleStats s, RunSpec spec) throws IOException {
-        if (spec.perIterTiming() == 0 || s == null || s.count() == 0) {
+        if (spec.devices().perIterTiming() == 0 || s == null || s.count() == 0) {
             return;
         }
         g.writeObjectFieldStart(key);

@@ -92,7 +92,7 @@ public record ResultDocument(
                                        RunSpec spec, int nranks, Map<String, String> versions, List<RankInfo> ranks,
                                        Map<String, String> environment, List<String> ncclLogFiles, List<String> notes) {
         return begin(toolVersion, startedAt, backend, backendReason, spec, nranks, versions, ranks, environment,
-                ncclLogFiles, notes, List.of(), spec == null ? null : spec.backend());
+                ncclLogFiles, notes, List.of(), spec == null ? null : spec.placement().backend());
     }
 
     ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<ResultRow> allRows) {

@@ -73,7 +73,7 @@ final class TableWriter implements ResultSink {
         }
         tableRows.add(row);
         out.print(formatRow(row, run.spec()));
-        if (run.spec().ncclTests().reportTimestamps() != 0) {
+        if (run.spec().ncclTests().flags().reportTimestamps() != 0) {
             // "%21s" after the row (after the in-place i_* columns with -I 1)
             out.print(CFormat.padLeft(TIMESTAMP.format(java.time.LocalDateTime.now(clock)), 21));
         }
@@ -132,14 +132,14 @@ final class TableWriter implements ResultSink {
         comment("ncclbench version " + run.toolVersion() + " backend " + run.backend()
                 + (why ? " (" + run.backendReason() + ")" : ""));
         out.print("# Collective test starting: " + collective + "_perf\n");
-        boolean factor = spec.stepFactor() > 1;
-        out.print("# nThread " + spec.threads() + " nGpus " + spec.gpusPerThread()
-                + " minBytes " + spec.minBytes() + " maxBytes " + spec.maxBytes()
-                + " step: " + (factor ? spec.stepFactor() : spec.stepBytes()) + (factor ? "(factor)" : "(bytes)")
-                + " warmup iters: " + spec.warmupIters() + " iters: " + spec.iters()
-                + " agg iters: " + spec.aggIters() + " validation: " + spec.checkIters()
-                + " graph: " + spec.cudaGraph() + " unalign: " + spec.ncclTests().unalign() + "\n");
-        switch (spec.blocking()) {
+        boolean factor = spec.range().stepFactor() > 1;
+        out.print("# nThread " + spec.devices().threads() + " nGpus " + spec.devices().gpusPerThread()
+                + " minBytes " + spec.range().minBytes() + " maxBytes " + spec.range().maxBytes()
+                + " step: " + (factor ? spec.range().stepFactor() : spec.range().stepBytes()) + (factor ? "(factor)" : "(bytes)")
+                + " warmup iters: " + spec.iterations().warmupIters() + " iters: " + spec.iterations().iters()
+                + " agg iters: " + spec.iterations().aggIters() + " validation: " + spec.data().checkIters()
+                + " graph: " + spec.devices().cudaGraph() + " unalign: " + spec.ncclTests().flags().unalign() + "\n");
+        switch (spec.timing().blocking()) {
             case 1 -> out.print("# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
             case 2 -> out.print("# Blocking Enabled: wait after each inner iteration (-m), no barrier \n");
             case 3 -> out.print("# Blocking Enabled: wait and barrier after each outer iteration (-n); "
@@ -147,16 +147,16 @@ final class TableWriter implements ResultSink {
             default -> {
             }
         }
-        if (spec.perIterTiming() != 0) {
+        if (spec.devices().perIterTiming() != 0) {
             // nccl-tests says "CUDA event timing"; a host-timed backend says what it timed with
             out.print("# Per-Iteration Report: " + iterationClock.label
                     + " timing; i_* uses max over process rows");
-            if (spec.ncclTests().perIterSkip() != 0) {
-                out.print("; summary skips first " + spec.ncclTests().perIterSkip() + " iterations");
+            if (spec.ncclTests().flags().perIterSkip() != 0) {
+                out.print("; summary skips first " + spec.ncclTests().flags().perIterSkip() + " iterations");
             }
             out.print(" \n");
         }
-        if (spec.ncclTests().parallelInit() != 0) {
+        if (spec.ncclTests().flags().parallelInit() != 0) {
             out.print("# Parallel Init Enabled: threads call into NcclInitRank concurrently \n");
         }
         if (run.notes() != null) {
@@ -188,13 +188,13 @@ final class TableWriter implements ResultSink {
     /** util.cu's writeResultHeader: -I 1 adds the i_* columns, -S the timestamp column, -C says cputime. */
     private void header() {
         RunSpec spec = run.spec();
-        boolean ts = spec.ncclTests().reportTimestamps() != 0;
-        String time = spec.ncclTests().reportCputime() != 0 ? "cputime" : "time";
+        boolean ts = spec.ncclTests().flags().reportTimestamps() != 0;
+        String time = spec.ncclTests().flags().reportCputime() != 0 ? "cputime" : "time";
         // the trailing "%*s": width 0 (one space) without -S, since v2.17.7
         String tsLabel = " " + (ts ? CFormat.padLeft("timestamp", 19) : "");
         String tsUnit = " " + (ts ? CFormat.padLeft("%Y-%m-%d %H:%M:%S", 19) : "");
         out.print("#\n");
-        if (spec.perIterTiming() != 0) {
+        if (spec.devices().perIterTiming() != 0) {
             out.print("# " + cols("", "", "", "", "") + "              out-of-place (+ per-iteration)"
                     + "                                in-place (+ per-iteration)\n");
             String names = placementHeader(time, "algbw", "busbw", "#wrong") + iterHeader("i_min", "i_max", "i_p99", "i_cv%");
@@ -236,7 +236,7 @@ final class TableWriter implements ResultSink {
 
     /** "%12li  %12li  %8s  %6s  %6i" and then each placement, each followed by its i_* columns with -I 1. */
     static String formatRow(ResultRow row, RunSpec spec) {
-        boolean perIter = spec != null && spec.perIterTiming() != 0;
+        boolean perIter = spec != null && spec.devices().perIterTiming() != 0;
         return CFormat.padLeft(Long.toString(row.sizeBytes()), 12) + "  "
                 + CFormat.padLeft(Long.toString(row.count()), 12) + "  "
                 + CFormat.padLeft(row.type(), 8) + "  "
@@ -342,7 +342,7 @@ final class TableWriter implements ResultSink {
      * no row has it, and under -C (the column is then the host's time to issue the calls).
      */
     static String iMinAboveTime(List<ResultRow> rows, RunSpec spec) {
-        if (spec == null || spec.perIterTiming() == 0 || spec.ncclTests().reportCputime() != 0) {
+        if (spec == null || spec.devices().perIterTiming() == 0 || spec.ncclTests().flags().reportCputime() != 0) {
             return null;
         }
         long above = rows.stream().filter(r -> above(r.outOfPlace(), r.samplesOutOfPlace())
@@ -352,8 +352,8 @@ final class TableWriter implements ResultSink {
         }
         String[] combined = {"rank 0's", "the ranks' mean", "the ranks' least", "the ranks' greatest"};
         return "i_min is above time in " + above + " of " + rows.size() + " rows, as it can be in nccl-tests: time is each"
-                + " rank's whole loop over -n, then " + combined[Math.max(0, Math.min(3, spec.average()))] + " (-a "
-                + spec.average() + "); each i_* iteration is the slowest rank's, and the ranks take turns being slowest"
+                + " rank's whole loop over -n, then " + combined[Math.max(0, Math.min(3, spec.timing().average()))] + " (-a "
+                + spec.timing().average() + "); each i_* iteration is the slowest rank's, and the ranks take turns being slowest"
                 + " (one that starts a call late waits least)";
     }
 

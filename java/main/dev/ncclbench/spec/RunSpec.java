@@ -18,8 +18,9 @@ import java.util.List;
  * The resolved options of one sweep: what the command line asked for, with every default filled in, grouped as a
  * user reads them. It is written into every result as it is (the flat "spec" object of docs/results-schema.md:
  * each group is unwrapped into it, so the groups follow the documented field order; op and type by their
- * nccl-tests names, paths as strings), so that a result explains itself. Build one with {@link #builder()}, change
- * one with {@link #toBuilder()}.
+ * nccl-tests names, paths as strings), so that a result explains itself. Callers read a field through its group
+ * ({@code spec.socket().chunk()}); build one with {@link #builder()} (every field not set is its flag's default,
+ * from {@link SweepFlag}), and change a resolved one a group at a time ({@link #withRange}, {@link #withData}, ...).
  *
  * @param collectives nccl-tests names, in run order
  */
@@ -35,7 +36,7 @@ public record RunSpec(
         @JsonUnwrapped Placement placement,
         @JsonUnwrapped Outputs outputs,
         @JsonUnwrapped SocketOptions socket,
-        @JsonUnwrapped NcclTestsFlags ncclTests) {
+        @JsonUnwrapped NcclTests ncclTests) {
 
     /**
      * The sizes swept: -b, -e, -f, -i.
@@ -69,6 +70,11 @@ public record RunSpec(
     @JsonPropertyOrder({"check_iters", "op", "type", "root"})
     public record Data(@JsonProperty("check_iters") int checkIters, @JsonProperty("op") ReduceOp op,
                        @JsonProperty("type") DataType type, @JsonProperty("root") int root) {
+
+        /** The same checks and root with another type and op: one pass of -d all / -o all. */
+        public Data with(DataType t, ReduceOp o) {
+            return new Data(checkIters, o, t, root);
+        }
     }
 
     /**
@@ -120,72 +126,97 @@ public record RunSpec(
     /**
      * The socket backend's transport.
      *
-     * @param socketsPerPeer TCP connections per pair of ranks
-     * @param socketIfname   NCCL_SOCKET_IFNAME-syntax list it binds with; null: NCCL's default order
-     * @param socketAlgo     --socket-algo: the all_reduce algorithm, auto, ring, rd or rabenseifner
-     * @param socketChunk    --socket-chunk: the reduction piece in bytes; 0: its default
+     * @param perPeer TCP connections per pair of ranks (--sockets-per-peer)
+     * @param ifname  NCCL_SOCKET_IFNAME-syntax list it binds with; null: NCCL's default order
+     * @param algo    --socket-algo: the all_reduce algorithm, auto, ring, rd or rabenseifner
+     * @param chunk   --socket-chunk: the reduction piece in bytes; 0: its default
      */
     @JsonPropertyOrder({"sockets_per_peer", "socket_ifname", "socket_algo", "socket_chunk"})
-    public record SocketOptions(@JsonProperty("sockets_per_peer") int socketsPerPeer,
-                                @JsonProperty("socket_ifname") String socketIfname,
-                                @JsonProperty("socket_algo") String socketAlgo,
-                                @JsonProperty("socket_chunk") long socketChunk) {
+    public record SocketOptions(@JsonProperty("sockets_per_peer") int perPeer,
+                                @JsonProperty("socket_ifname") String ifname,
+                                @JsonProperty("socket_algo") String algo,
+                                @JsonProperty("socket_chunk") long chunk) {
+
+        /** The same transport bound to {@code list} (NCCL_SOCKET_IFNAME's syntax). */
+        public SocketOptions boundTo(String list) {
+            return new SocketOptions(perPeer, list, algo, chunk);
+        }
+    }
+
+    /**
+     * nccl-tests' lists and what the run made of them: the -d/-o lists swept, the pairs the backend skips, the rest
+     * of nccl-tests' flags as given, and what nccl-tests reads from the environment (its split, alltoallv's spread).
+     *
+     * @param types           -d: the types swept in order (-d all: every one); empty: {@link Data#type} alone
+     * @param ops             -o: nccl-tests' op names swept in order (-o all: every one, mulsum too); empty: {@link Data#op}
+     * @param skipped         "type op" pairs the backend cannot reduce: -d all / -o all run the rest (SpecForBackend)
+     * @param flags           the rest of nccl-tests' flags, as given
+     * @param split           nccl-tests' split as set ("NCCL_TESTS_SPLIT=MOD 2", {@link NcclTestsSplit}); null: none
+     * @param alltoallvSpread NCCL_TESTS_ALLTOALLV_SPREAD as set where alltoallv runs; null: unset, or no alltoallv
+     */
+    @JsonPropertyOrder({"types", "ops", "skipped", "flags", "split", "alltoallv_spread"})
+    public record NcclTests(@JsonProperty("types") List<DataType> types, @JsonProperty("ops") List<String> ops,
+                            @JsonProperty("skipped") List<String> skipped, @JsonUnwrapped NcclTestsFlags flags,
+                            @JsonProperty("split") @JsonInclude(JsonInclude.Include.NON_NULL) String split,
+                            @JsonProperty("alltoallv_spread") @JsonInclude(JsonInclude.Include.NON_NULL)
+                            String alltoallvSpread) {
+        /** No list, nothing skipped, no flag given, nothing from the environment. */
+        public static final NcclTests NONE = new NcclTests(null, null, null, NcclTestsFlags.NONE, null, null);
+
+        public NcclTests {
+            types = types == null ? List.of() : List.copyOf(types);
+            ops = ops == null ? List.of() : List.copyOf(ops);
+            skipped = skipped == null ? List.of() : List.copyOf(skipped);
+            flags = flags == null ? NcclTestsFlags.NONE : flags;
+        }
+
+        /** -d and -o as given, with the rest of the flags; nothing skipped, nothing from the environment yet. */
+        public NcclTests(List<DataType> types, List<String> ops, NcclTestsFlags flags) {
+            this(types, ops, null, flags, null, null);
+        }
+
+        /** The same, with the pairs the backend cannot run. */
+        public NcclTests withSkipped(List<String> s) {
+            return new NcclTests(types, ops, s, flags, split, alltoallvSpread);
+        }
+
+        /**
+         * The same, with what nccl-tests reads from the environment: its split ("NCCL_TESTS_SPLIT=MOD 2",
+         * {@link NcclTestsSplit}) and alltoallv's spread (NCCL_TESTS_ALLTOALLV_SPREAD's value), each null when unset.
+         */
+        public NcclTests withEnvironment(String splitAssignment, String spread) {
+            return new NcclTests(types, ops, skipped, flags, splitAssignment, spread);
+        }
     }
 
     /**
      * nccl-tests' remaining flags, with its meanings (src/common.cu of v2.19.6).
      *
-     * @param types             -d: the types swept in order (-d all: every one); empty: {@link Data#type} alone
-     * @param ops               -o: nccl-tests' op names swept in order (-o all: every one, mulsum too); empty: {@link Data#op}
-     * @param skipped           "type op" pairs the backend cannot reduce: -d all / -o all run the rest (SpecForBackend)
-     * @param outputFile        -J: nccl-tests' own JSON (version 3) written here; null: none
-     * @param reportCputime     -C 1: the time column is the host's time to issue the calls
-     * @param reportTimestamps  -S 1: a timestamp column
-     * @param perIterSkip       -K: leading per-iteration samples left out of the i_* statistics
-     * @param unalign           -u: buffers start this many elements past their allocation
-     * @param memoryReport      -M 1: the memory report after the table
-     * @param parallelInit      -p 1: threads initialise their communicators concurrently (nccl backend)
-     * @param localRegister     -R: 1 local, 2 symmetric buffer registration (nccl backend)
-     * @param gpuOnly           the flags given that only a GPU backend honours, "-R 1 (local_register): what it does"
-     * @param split             nccl-tests' split as set ("NCCL_TESTS_SPLIT=MOD 2", {@link NcclTestsSplit}); null: none
-     * @param alltoallvSpread   NCCL_TESTS_ALLTOALLV_SPREAD as set where alltoallv runs; null: unset, or no alltoallv
+     * @param outputFile       -J: nccl-tests' own JSON (version 3) written here; null: none
+     * @param reportCputime    -C 1: the time column is the host's time to issue the calls
+     * @param reportTimestamps -S 1: a timestamp column
+     * @param perIterSkip      -K: leading per-iteration samples left out of the i_* statistics
+     * @param unalign          -u: buffers start this many elements past their allocation
+     * @param memoryReport     -M 1: the memory report after the table
+     * @param parallelInit     -p 1: threads initialise their communicators concurrently (nccl backend)
+     * @param localRegister    -R: 1 local, 2 symmetric buffer registration (nccl backend)
+     * @param gpuOnly          the flags given that only a GPU backend honours, "-R 1 (local_register): what it does"
      */
-    @JsonPropertyOrder({"types", "ops", "skipped", "nccl_tests_json", "report_cputime", "report_timestamps",
-            "per_iter_skip", "unalign", "memory_report", "parallel_init", "local_register", "gpu_only_flags", "split",
-            "alltoallv_spread"})
-    public record NcclTestsFlags(@JsonProperty("types") List<DataType> types, @JsonProperty("ops") List<String> ops,
-                                 @JsonProperty("skipped") List<String> skipped,
-                                 @JsonProperty("nccl_tests_json") @JsonSerialize(using = ToStringSerializer.class) Path outputFile,
+    @JsonPropertyOrder({"nccl_tests_json", "report_cputime", "report_timestamps", "per_iter_skip", "unalign",
+            "memory_report", "parallel_init", "local_register", "gpu_only_flags"})
+    public record NcclTestsFlags(@JsonProperty("nccl_tests_json") @JsonSerialize(using = ToStringSerializer.class) Path outputFile,
                                  @JsonProperty("report_cputime") int reportCputime,
                                  @JsonProperty("report_timestamps") int reportTimestamps,
                                  @JsonProperty("per_iter_skip") int perIterSkip, @JsonProperty("unalign") int unalign,
                                  @JsonProperty("memory_report") int memoryReport,
                                  @JsonProperty("parallel_init") int parallelInit,
                                  @JsonProperty("local_register") int localRegister,
-                                 @JsonProperty("gpu_only_flags") List<String> gpuOnly,
-                                 @JsonProperty("split") @JsonInclude(JsonInclude.Include.NON_NULL) String split,
-                                 @JsonProperty("alltoallv_spread") @JsonInclude(JsonInclude.Include.NON_NULL)
-                                 String alltoallvSpread) {
+                                 @JsonProperty("gpu_only_flags") List<String> gpuOnly) {
+        /** None given: nccl-tests' defaults, every one 0. */
+        public static final NcclTestsFlags NONE = new NcclTestsFlags(null, 0, 0, 0, 0, 0, 0, 0, null);
+
         public NcclTestsFlags {
-            types = types == null ? List.of() : List.copyOf(types);
-            ops = ops == null ? List.of() : List.copyOf(ops);
-            skipped = skipped == null ? List.of() : List.copyOf(skipped);
             gpuOnly = gpuOnly == null ? List.of() : List.copyOf(gpuOnly);
-        }
-
-        /** The same flags with the pairs the backend cannot run. */
-        public NcclTestsFlags withSkipped(List<String> s) {
-            return new NcclTestsFlags(types, ops, s, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
-                    memoryReport, parallelInit, localRegister, gpuOnly, split, alltoallvSpread);
-        }
-
-        /**
-         * The same flags with what nccl-tests reads from the environment: its split ("NCCL_TESTS_SPLIT=MOD 2",
-         * {@link NcclTestsSplit}) and alltoallv's spread (NCCL_TESTS_ALLTOALLV_SPREAD's value), each null when unset.
-         */
-        public NcclTestsFlags withEnvironment(String splitAssignment, String spread) {
-            return new NcclTestsFlags(types, ops, skipped, outputFile, reportCputime, reportTimestamps, perIterSkip, unalign,
-                    memoryReport, parallelInit, localRegister, gpuOnly, splitAssignment, spread);
         }
     }
 
@@ -193,18 +224,44 @@ public record RunSpec(
         return new Builder();
     }
 
-    public Builder toBuilder() {
-        return new Builder().collectives(collectives).range(range)
-                .iters(iterations.iters()).warmupIters(iterations.warmupIters()).aggIters(iterations.aggIters())
-                .repeat(iterations.repeat())
-                .checkIters(data.checkIters()).op(data.op()).type(data.type()).root(data.root())
-                .average(timing.average()).blocking(timing.blocking()).timeoutSeconds(timing.timeoutSeconds())
-                .gpusPerThread(devices.gpusPerThread()).threads(devices.threads()).cudaGraph(devices.cudaGraph())
-                .perIterTiming(devices.perIterTiming())
-                .backend(placement.backend()).localRanks(placement.localRanks())
-                .jsonFile(outputs.jsonFile()).outDir(outputs.outDir())
-                .socketsPerPeer(socket.socketsPerPeer()).socketIfname(socket.socketIfname())
-                .socketAlgo(socket.socketAlgo()).socketChunk(socket.socketChunk()).ncclTests(ncclTests);
+    public RunSpec withCollectives(List<String> v) {
+        return new RunSpec(v, range, iterations, data, timing, devices, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withRange(SizeRange v) {
+        return new RunSpec(collectives, v, iterations, data, timing, devices, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withIterations(Iterations v) {
+        return new RunSpec(collectives, range, v, data, timing, devices, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withData(Data v) {
+        return new RunSpec(collectives, range, iterations, v, timing, devices, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withTiming(Timing v) {
+        return new RunSpec(collectives, range, iterations, data, v, devices, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withDevices(Devices v) {
+        return new RunSpec(collectives, range, iterations, data, timing, v, placement, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withPlacement(Placement v) {
+        return new RunSpec(collectives, range, iterations, data, timing, devices, v, outputs, socket, ncclTests);
+    }
+
+    public RunSpec withOutputs(Outputs v) {
+        return new RunSpec(collectives, range, iterations, data, timing, devices, placement, v, socket, ncclTests);
+    }
+
+    public RunSpec withSocket(SocketOptions v) {
+        return new RunSpec(collectives, range, iterations, data, timing, devices, placement, outputs, v, ncclTests);
+    }
+
+    public RunSpec withNcclTests(NcclTests v) {
+        return new RunSpec(collectives, range, iterations, data, timing, devices, placement, outputs, socket, v);
     }
 
     /** The sizes of the sweep in order, exactly as nccl-tests steps them. */
@@ -217,44 +274,14 @@ public record RunSpec(
         return Defaults.watchdogMillis(timing.timeoutSeconds());
     }
 
-    // The flat names the backends and writers read, each from its group.
-    public long minBytes() { return range.minBytes(); }
-    public long maxBytes() { return range.maxBytes(); }
-    public MaxBytesSource maxBytesSource() { return range.maxBytesSource(); }
-    public long stepFactor() { return range.stepFactor(); }
-    public long stepBytes() { return range.stepBytes(); }
-    public int iters() { return iterations.iters(); }
-    public int warmupIters() { return iterations.warmupIters(); }
-    public int aggIters() { return iterations.aggIters(); }
-    public int repeat() { return iterations.repeat(); }
-    public int checkIters() { return data.checkIters(); }
-    public ReduceOp op() { return data.op(); }
-    public DataType type() { return data.type(); }
-    public int root() { return data.root(); }
-    public int average() { return timing.average(); }
-    public int blocking() { return timing.blocking(); }
-    public int timeoutSeconds() { return timing.timeoutSeconds(); }
-    public int gpusPerThread() { return devices.gpusPerThread(); }
-    public int threads() { return devices.threads(); }
-    public int cudaGraph() { return devices.cudaGraph(); }
-    public int perIterTiming() { return devices.perIterTiming(); }
-    public String backend() { return placement.backend(); }
-    public int localRanks() { return placement.localRanks(); }
-    public Path jsonFile() { return outputs.jsonFile(); }
-    public Path outDir() { return outputs.outDir(); }
-    public int socketsPerPeer() { return socket.socketsPerPeer(); }
-    public String socketIfname() { return socket.socketIfname(); }
-    public String socketAlgo() { return socket.socketAlgo(); }
-    public long socketChunk() { return socket.socketChunk(); }
-
     /** -d as swept: the -d all list, else the one type. */
     public List<DataType> types() {
-        return ncclTests.types().isEmpty() ? List.of(type()) : ncclTests.types();
+        return ncclTests.types().isEmpty() ? List.of(data.type()) : ncclTests.types();
     }
 
     /** -o as swept, by nccl-tests' names: the -o all list, else the one op. */
     public List<String> ops() {
-        return ncclTests.ops().isEmpty() ? List.of(op().label()) : ncclTests.ops();
+        return ncclTests.ops().isEmpty() ? List.of(data.op().label()) : ncclTests.ops();
     }
 
     /**
@@ -266,26 +293,32 @@ public record RunSpec(
     }
 
     /**
-     * Names each field it sets; a field left unset is its flag's default ({@link SweepFlag}, {@link Defaults}): the
-     * default sweep, with no output file. Like JMH's OptionsBuilder, the command line, fleet and tests each set what
-     * they resolved and nothing else.
+     * Names each field it sets; a field left unset is its flag's default, read from {@link SweepFlag}'s table (the
+     * fields that are no flag: no output file, {@link Defaults#OUT_DIR}, NCCL's interface order, no nccl-tests
+     * list). Like JMH's OptionsBuilder, the command line, fleet and tests each set what they resolved and nothing
+     * else. A new field is one line here, its setter and its place in {@link #build}.
      */
     public static final class Builder {
-        private List<String> collectives = List.of(Defaults.COLLECTIVE);
-        private long minBytes = Defaults.SWEEP_MIN_BYTES, maxBytes = Defaults.SWEEP_MAX_BYTES;
-        private long stepFactor = Defaults.SWEEP_STEP_FACTOR, stepBytes = Defaults.STEP_BYTES;
-        private long socketChunk = Defaults.SOCKET_CHUNK;
+        private List<String> collectives = List.of(SweepFlag.COLLECTIVE.defaultText());
+        private long minBytes = SweepFlag.MIN_BYTES.defaultLong(), maxBytes = SweepFlag.MAX_BYTES.defaultLong();
         private MaxBytesSource maxBytesSource = MaxBytesSource.DEFAULT;
-        private String backend = Defaults.BACKEND, socketIfname, socketAlgo = Defaults.SOCKET_ALGO;
-        private int iters = Defaults.ITERS, warmupIters = Defaults.WARMUP_ITERS, aggIters = Defaults.AGG_ITERS;
-        private int repeat = Defaults.RUN_CYCLES, checkIters = Defaults.CHECK_ITERS, root = Defaults.ROOT;
-        private int average = Defaults.AVERAGE, blocking = Defaults.BLOCKING, timeoutSeconds;
-        private int gpusPerThread = Defaults.GPUS_PER_THREAD, threads = Defaults.THREADS, cudaGraph = Defaults.CUDA_GRAPH;
-        private int perIterTiming = Defaults.PER_ITER_TIMING, localRanks, socketsPerPeer = Defaults.SOCKETS_PER_PEER;
-        private ReduceOp op = Defaults.OP;
-        private DataType type = Defaults.TYPE;
+        private long stepFactor = SweepFlag.STEP_FACTOR.defaultLong(), stepBytes = SweepFlag.STEP_BYTES.defaultLong();
+        private int iters = SweepFlag.ITERS.defaultInt(), warmupIters = SweepFlag.WARMUP_ITERS.defaultInt();
+        private int aggIters = SweepFlag.AGG_ITERS.defaultInt(), repeat = SweepFlag.REPEAT.defaultInt();
+        private int checkIters = SweepFlag.CHECK_ITERS.defaultInt(), root = SweepFlag.ROOT.defaultInt();
+        private ReduceOp op = ReduceOp.parse(SweepFlag.OP.defaultText());
+        private DataType type = DataType.parse(SweepFlag.TYPE.defaultText());
+        private int average = SweepFlag.AVERAGE.defaultInt(), blocking = SweepFlag.BLOCKING.defaultInt();
+        private int timeoutSeconds = SweepFlag.TIMEOUT.defaultInt();
+        private int gpusPerThread = SweepFlag.GPUS_PER_THREAD.defaultInt(), threads = SweepFlag.THREADS.defaultInt();
+        private int cudaGraph = SweepFlag.CUDA_GRAPH.defaultInt(), perIterTiming = SweepFlag.PER_ITER_TIMING.defaultInt();
+        private String backend = SweepFlag.BACKEND.defaultText();
+        private int localRanks = SweepFlag.LOCAL_RANKS.defaultInt();
         private Path jsonFile, outDir = Defaults.OUT_DIR;
-        private NcclTestsFlags ncclTests = new NcclTestsFlags(null, null, null, null, 0, 0, 0, 0, 0, 0, 0, null, null, null);
+        private int socketsPerPeer = SweepFlag.SOCKETS_PER_PEER.defaultInt();
+        private String socketIfname, socketAlgo = SweepFlag.SOCKET_ALGO.defaultText();
+        private long socketChunk = SweepFlag.SOCKET_CHUNK.defaultLong();
+        private NcclTests ncclTests = NcclTests.NONE;
 
         private Builder() {
         }
@@ -319,9 +352,9 @@ public record RunSpec(
         public Builder socketIfname(String v) { socketIfname = v; return this; }
         public Builder socketAlgo(String v) { socketAlgo = v; return this; }
         public Builder socketChunk(long v) { socketChunk = v; return this; }
-        public Builder ncclTests(NcclTestsFlags v) { ncclTests = v; return this; }
+        public Builder ncclTests(NcclTests v) { ncclTests = v; return this; }
 
-        /** All of -b, -e, -f, -i at once, e.g. from {@link SizeRange#upTo}. */
+        /** All of -b, -e, -f, -i at once, e.g. from {@link SweepProfile#range}. */
         public Builder range(SizeRange r) {
             return minBytes(r.minBytes()).maxBytes(r.maxBytes()).maxBytesSource(r.maxBytesSource())
                     .stepFactor(r.stepFactor()).stepBytes(r.stepBytes());

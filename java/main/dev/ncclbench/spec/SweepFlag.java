@@ -19,52 +19,52 @@ import java.util.function.Function;
 public enum SweepFlag {
     COLLECTIVE(null, "--collective", "collectives", Defaults.COLLECTIVE, null, Agree.YES, Keyed.BY_BASELINE_ENTRIES,
             s -> String.join(",", s.collectives())),
-    MIN_BYTES("-b", "--minbytes", "min_bytes", Defaults.SWEEP_MIN_BYTES, null, Agree.YES, Keyed.NO, RunSpec::minBytes),
-    MAX_BYTES("-e", "--maxbytes", "max_bytes", Defaults.SWEEP_MAX_BYTES, null, Agree.YES, Keyed.NO, RunSpec::maxBytes),
+    MIN_BYTES("-b", "--minbytes", "min_bytes", Defaults.SWEEP_MIN_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().minBytes()),
+    MAX_BYTES("-e", "--maxbytes", "max_bytes", Defaults.SWEEP_MAX_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().maxBytes()),
     STEP_FACTOR("-f", "--stepfactor", "step_factor", Defaults.SWEEP_STEP_FACTOR, null, Agree.YES, Keyed.NO,
-            RunSpec::stepFactor),
-    STEP_BYTES("-i", "--stepbytes", "step_bytes", Defaults.STEP_BYTES, null, Agree.YES, Keyed.NO, RunSpec::stepBytes),
-    ITERS("-n", "--iters", "iters", Defaults.ITERS, null, Agree.YES, Keyed.NO, RunSpec::iters),
+            s -> s.range().stepFactor()),
+    STEP_BYTES("-i", "--stepbytes", "step_bytes", Defaults.STEP_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().stepBytes()),
+    ITERS("-n", "--iters", "iters", Defaults.ITERS, null, Agree.YES, Keyed.NO, s -> s.iterations().iters()),
     WARMUP_ITERS("-w", "--warmup_iters", "warmup_iters", Defaults.WARMUP_ITERS, null, Agree.YES, Keyed.NO,
-            RunSpec::warmupIters),
-    AGG_ITERS("-m", "--agg_iters", "agg_iters", Defaults.AGG_ITERS, null, Agree.YES, Keyed.ALWAYS, RunSpec::aggIters),
-    REPEAT("-N", "--run_cycles", "repeat", Defaults.RUN_CYCLES, null, Agree.YES, Keyed.NO, RunSpec::repeat),
-    CHECK_ITERS("-c", "--check", "check_iters", Defaults.CHECK_ITERS, null, Agree.YES, Keyed.NO, RunSpec::checkIters),
+            s -> s.iterations().warmupIters()),
+    AGG_ITERS("-m", "--agg_iters", "agg_iters", Defaults.AGG_ITERS, null, Agree.YES, Keyed.ALWAYS, s -> s.iterations().aggIters()),
+    REPEAT("-N", "--run_cycles", "repeat", Defaults.RUN_CYCLES, null, Agree.YES, Keyed.NO, s -> s.iterations().repeat()),
+    CHECK_ITERS("-c", "--check", "check_iters", Defaults.CHECK_ITERS, null, Agree.YES, Keyed.NO, s -> s.data().checkIters()),
     OP("-o", "--op", "op", Defaults.OP.label(), null, Agree.YES, Keyed.ALWAYS,
-            s -> s.op() == null ? "" : s.op().label()),
+            s -> s.data().op() == null ? "" : s.data().op().label()),
     TYPE("-d", "--datatype", "type", Defaults.TYPE.label(), null, Agree.YES, Keyed.ALWAYS,
-            s -> s.type() == null ? "" : s.type().label()),
-    ROOT("-r", "--root", "root", Defaults.ROOT, null, Agree.YES, Keyed.NO, RunSpec::root),
-    AVERAGE("-a", "--average", "average", Defaults.AVERAGE, null, Agree.YES, Keyed.ALWAYS, RunSpec::average),
-    BLOCKING("-z", "--blocking", "blocking", Defaults.BLOCKING, null, Agree.YES, Keyed.ALWAYS, RunSpec::blocking),
+            s -> s.data().type() == null ? "" : s.data().type().label()),
+    ROOT("-r", "--root", "root", Defaults.ROOT, null, Agree.YES, Keyed.NO, s -> s.data().root()),
+    AVERAGE("-a", "--average", "average", Defaults.AVERAGE, null, Agree.YES, Keyed.ALWAYS, s -> s.timing().average()),
+    BLOCKING("-z", "--blocking", "blocking", Defaults.BLOCKING, null, Agree.YES, Keyed.ALWAYS, s -> s.timing().blocking()),
     /** Not agreed: a rank with a shorter watchdog gives up sooner, and every figure is the same. */
-    TIMEOUT("-T", "--timeout", "timeout_seconds", 0, null, Agree.NO, Keyed.NO, RunSpec::timeoutSeconds),
+    TIMEOUT("-T", "--timeout", "timeout_seconds", 0, null, Agree.NO, Keyed.NO, s -> s.timing().timeoutSeconds()),
     GPUS_PER_THREAD("-g", "--ngpus", "gpus_per_thread", Defaults.GPUS_PER_THREAD, Capability.GPUS_PER_THREAD, Agree.YES,
-            Keyed.NO, RunSpec::gpusPerThread),
-    THREADS("-t", "--nthreads", "threads", Defaults.THREADS, Capability.THREADS, Agree.YES, Keyed.NO, RunSpec::threads),
+            Keyed.NO, s -> s.devices().gpusPerThread()),
+    THREADS("-t", "--nthreads", "threads", Defaults.THREADS, Capability.THREADS, Agree.YES, Keyed.NO, s -> s.devices().threads()),
     CUDA_GRAPH("-G", "--cudagraph", "cuda_graph", Defaults.CUDA_GRAPH, Capability.CUDA_GRAPH, Agree.YES, Keyed.ALWAYS,
-            RunSpec::cudaGraph),
+            s -> s.devices().cudaGraph()),
     PER_ITER_TIMING("-I", "--per_iter_timing", "per_iter_timing", Defaults.PER_ITER_TIMING, null, Agree.YES, Keyed.NO,
-            RunSpec::perIterTiming),
-    BACKEND(null, "--backend", "backend", Defaults.BACKEND, null, Agree.YES, Keyed.BY_TOPOLOGY, RunSpec::backend),
+            s -> s.devices().perIterTiming()),
+    BACKEND(null, "--backend", "backend", Defaults.BACKEND, null, Agree.YES, Keyed.BY_TOPOLOGY, s -> s.placement().backend()),
     /** 0 until resolved: the launcher's one rank per process, else {@link Defaults#LOCAL_RANKS_STANDALONE}. */
-    LOCAL_RANKS(null, "--ranks", "local_ranks", 0, Capability.LOCAL_RANKS, Agree.YES, Keyed.NO, RunSpec::localRanks),
+    LOCAL_RANKS(null, "--ranks", "local_ranks", 0, Capability.LOCAL_RANKS, Agree.YES, Keyed.NO, s -> s.placement().localRanks()),
     SOCKETS_PER_PEER(null, "--sockets-per-peer", "sockets_per_peer", Defaults.SOCKETS_PER_PEER,
-            Capability.SOCKET_INTERFACE, Agree.YES, Keyed.WHEN_HONOURED, RunSpec::socketsPerPeer),
+            Capability.SOCKET_INTERFACE, Agree.YES, Keyed.WHEN_HONOURED, s -> s.socket().perPeer()),
     /** Keyed only when set: a baseline recorded before the flag existed ran the default. */
     SOCKET_ALGO(null, "--socket-algo", "socket_algo", Defaults.SOCKET_ALGO, Capability.SOCKET_INTERFACE, Agree.YES,
-            Keyed.WHEN_SET, RunSpec::socketAlgo),
+            Keyed.WHEN_SET, s -> s.socket().algo()),
     SOCKET_CHUNK(null, "--socket-chunk", "socket_chunk", Defaults.SOCKET_CHUNK, Capability.SOCKET_INTERFACE, Agree.YES,
-            Keyed.WHEN_SET, RunSpec::socketChunk),
+            Keyed.WHEN_SET, s -> s.socket().chunk()),
     /** -C 1 changes what the time column is: every rank's time must be the same kind. */
     REPORT_CPUTIME("-C", "--report_cputime", "report_cputime", 0, null, Agree.YES, Keyed.NO,
-            s -> s.ncclTests().reportCputime()),
+            s -> s.ncclTests().flags().reportCputime()),
     UNALIGN("-u", "--unalign", "unalign", 0, Capability.DEVICE_MEMORY, Agree.YES, Keyed.NO,
-            s -> s.ncclTests().unalign()),
+            s -> s.ncclTests().flags().unalign()),
     LOCAL_REGISTER("-R", "--local_register", "local_register", 0, Capability.BUFFER_REGISTRATION, Agree.YES, Keyed.NO,
-            s -> s.ncclTests().localRegister()),
+            s -> s.ncclTests().flags().localRegister()),
     PER_ITER_SKIP("-K", "--per_iter_skip", "per_iter_skip", 0, null, Agree.NO, Keyed.NO,
-            s -> s.ncclTests().perIterSkip());
+            s -> s.ncclTests().flags().perIterSkip());
 
     /** Whether every process of one job must present the same value at the rendezvous. */
     public enum Agree { YES, NO }
@@ -126,6 +126,21 @@ public enum SweepFlag {
 
     public Object defaultValue() {
         return defaultValue;
+    }
+
+    /** The default of a count or switch (-n, -c, -a): what {@link RunSpec.Builder} starts from. */
+    public int defaultInt() {
+        return (Integer) defaultValue;
+    }
+
+    /** The default of a size (-b, -e, -i, --socket-chunk). */
+    public long defaultLong() {
+        return (Long) defaultValue;
+    }
+
+    /** The default of a name (--backend, -o, -d), as the command line writes it. */
+    public String defaultText() {
+        return (String) defaultValue;
     }
 
     /** Its value's type as the spec holds it: Long (sizes), Integer (counts, switches) or String (names). */

@@ -19,7 +19,7 @@ final class CallPathWarmup {
     }
 
     static boolean needed(RunSpec spec, RankComm comm) {
-        return comm.capabilities().contains(Capability.EVENT_TIMING) && spec.perIterTiming() == 0 && spec.cudaGraph() == 0;
+        return comm.capabilities().contains(Capability.EVENT_TIMING) && spec.devices().perIterTiming() == 0 && spec.devices().cudaGraph() == 0;
     }
 
     /**
@@ -34,6 +34,6 @@ final class CallPathWarmup {
                 op.drain();
             }
         }
-        JitSettle.await(spec.iters());
+        JitSettle.await(spec.iterations().iters());
     }
 }

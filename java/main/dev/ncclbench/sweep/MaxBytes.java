@@ -30,16 +30,16 @@ final class MaxBytes {
      */
     static RunSpec resolve(RunSpec spec, Backend backend, SweepProfile profile, int world, boolean wholeJob,
                            List<String> notes) {
-        return spec.maxBytesSource().given() ? reduceGiven(spec, backend, world, wholeJob, notes)
+        return spec.range().maxBytesSource().given() ? reduceGiven(spec, backend, world, wholeJob, notes)
                 : fitDefault(spec, backend, profile, world, notes);
     }
 
     /** The default: the profile's for this backend's memory, then the largest that fits (never below -b). */
     static RunSpec fitDefault(RunSpec spec, Backend backend, SweepProfile profile, int world, List<String> notes) {
         boolean device = backend.capabilities().contains(Capability.DEVICE_MEMORY);
-        long asked = spec.maxBytes();
-        long cap = Math.max(spec.minBytes(), Math.min(asked, profile.maxBytes(device)));
-        RunSpec capped = spec.toBuilder().range(spec.range().upTo(cap, spec.maxBytesSource())).build();
+        long asked = spec.range().maxBytes();
+        long cap = Math.max(spec.range().minBytes(), Math.min(asked, profile.maxBytes(device)));
+        RunSpec capped = spec.withRange(spec.range().upTo(cap, spec.range().maxBytesSource()));
         long fits = BackendChecks.largestFitting(backend, capped, world, true);
         if (fits == 0 || fits >= cap) {
             if (cap != asked) {
@@ -49,28 +49,28 @@ final class MaxBytes {
             // nothing fits (fits == 0): the memory check refuses it with the -e that would
             return capped;
         }
-        long lowered = Math.max(spec.minBytes(), fits);
+        long lowered = Math.max(spec.range().minBytes(), fits);
         MemoryBudget budget = backend.memory(capped);
         notes.add("-e defaults to " + Sizes.human(lowered) + " on the " + backend.name() + " backend, lowered from "
                 + Sizes.human(cap) + " due to memory limitation"
                 + (budget == null ? "" : ": " + budget.buffersPerRank() + " buffers" + (budget.perDevice() ? " per GPU in "
-                : " per local rank (" + Math.max(1, spec.localRanks()) + ") in ") + budget.where() + " of "
+                : " per local rank (" + Math.max(1, spec.placement().localRanks()) + ") in ") + budget.where() + " of "
                 + Sizes.human(budget.availableBytes())) + "; pass -e to change it");
-        return spec.toBuilder().range(spec.range().upTo(lowered, MaxBytesSource.FITTED)).build();
+        return spec.withRange(spec.range().upTo(lowered, MaxBytesSource.FITTED));
     }
 
     /** A given -e that the backend cannot sweep is lowered as nccl-tests lowers it, with its line. */
     static RunSpec reduceGiven(RunSpec spec, Backend backend, int world, boolean wholeJob, List<String> notes) {
         long fits = BackendChecks.largestFitting(backend, spec, world, wholeJob);
-        if (fits == 0 || fits >= spec.maxBytes()) {
+        if (fits == 0 || fits >= spec.range().maxBytes()) {
             return spec;
         }
-        boolean limit = spec.maxBytes() > backend.maxBytes();
-        String why = "Reducing maxBytes to " + fits + " due to memory limitation (-e " + Sizes.human(spec.maxBytes())
+        boolean limit = spec.range().maxBytes() > backend.maxBytes();
+        String why = "Reducing maxBytes to " + fits + " due to memory limitation (-e " + Sizes.human(spec.range().maxBytes())
                 + (limit && fits == Long.highestOneBit(backend.maxBytes()) ? ": the " + backend.name() + " backend sweeps up to "
-                + Sizes.human(backend.maxBytes()) + " per buffer" : ": the buffers of " + spec.localRanks()
+                + Sizes.human(backend.maxBytes()) + " per buffer" : ": the buffers of " + spec.placement().localRanks()
                 + " local rank(s) must fit this process's memory") + ")";
         notes.add(why);
-        return spec.toBuilder().range(spec.range().upTo(fits, MaxBytesSource.REDUCED)).build();
+        return spec.withRange(spec.range().upTo(fits, MaxBytesSource.REDUCED));
     }
 }

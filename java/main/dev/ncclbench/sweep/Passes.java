@@ -23,10 +23,10 @@ final class Passes {
                 continue; // no rows, as SweepEngine#run
             }
             for (RunSpec pass : Passes.of(spec, c)) {
-                rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.root() == -1 ? nranks : 1);
+                rows += (long) sizesOf(pass, c, nranks).size() * (c.rooted() && spec.data().root() == -1 ? nranks : 1);
             }
         }
-        return rows * spec.repeat();
+        return rows * spec.iterations().repeat();
     }
 
     /**
@@ -36,10 +36,10 @@ final class Passes {
      */
     static List<Long> sizesOf(RunSpec spec, Collective coll, int nranks) {
         List<Long> out = new ArrayList<>();
-        int elt = spec.type().bytes();
+        int elt = spec.data().type().bytes();
         long last = -1;
         for (long size : spec.sizes()) {
-            long effective = coll.counts(size / elt, elt, nranks).sizeBytes(spec.type());
+            long effective = coll.counts(size / elt, elt, nranks).sizeBytes(spec.data().type());
             if (effective == last || (effective == 0 && size > 0)) {
                 continue;
             }
@@ -61,13 +61,13 @@ final class Passes {
             if (skipped.contains(t.label())) {
                 continue;
             }
-            for (String opName : coll.reduces() ? spec.ops() : List.of(spec.op().label())) {
+            for (String opName : coll.reduces() ? spec.ops() : List.of(spec.data().op().label())) {
                 ReduceOp op = ReduceOp.parse(opName);
                 if (coll.reduces() && (op == null || skipped.contains(t.label() + " " + opName))) {
                     continue;
                 }
                 out.add(spec.types().size() == 1 && spec.ops().size() == 1 ? spec
-                        : spec.toBuilder().type(t).op(op == null ? spec.op() : op).build());
+                        : spec.withData(spec.data().with(t, op == null ? spec.data().op() : op)));
             }
         }
         return out;

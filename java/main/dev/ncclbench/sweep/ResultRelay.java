@@ -99,7 +99,7 @@ final class ResultRelay {
         RunSpec spec = l.spec();
         Collective coll = l.coll();
         Counts counts = l.counts();
-        int elt = spec.type().bytes();
+        int elt = spec.data().type().bytes();
         Placement p;
         if (all == null) {
             // not rank 0: its own time, for its code warm-up's pace (CodeWarmup); nothing of it is printed
@@ -108,7 +108,7 @@ final class ResultRelay {
         } else {
             p = combineAtRoot(l, all);
         }
-        return spec.ncclTests().reportCputime() == 0 ? p
+        return spec.ncclTests().flags().reportCputime() == 0 ? p
                 : new Placement(Passes.cputime(p.measurement, l.cpuSeconds()), p.stats, p.wrongRanks, p.algorithm);
     }
 
@@ -136,15 +136,15 @@ final class ResultRelay {
         if (!(times[0] > 0)) {
             throw new NcclbenchException(ExitCode.INTERNAL, "a rank measured no time for " + l.coll().name());
         }
-        double sec = SampleMath.combine(times, spec.average());
+        double sec = SampleMath.combine(times, spec.timing().average());
         // nccl-tests' GatherProcessMaxIterTimes: each iteration's time is the slowest rank's, whatever -a says
         double[][] rows = SampleMath.rows(perRankSamples, l.samples().length);
-        int elt = spec.type().bytes();
+        int elt = spec.data().type().bytes();
         Collective coll = l.coll();
         Measurement m = new Measurement(sec * 1e6, coll.algbw(l.counts(), elt, n, sec), coll.busbw(l.counts(), elt, n, sec),
                 l.wrong() < 0 ? -1 : wrongSum, l.wrong() < 0 ? 0 : wrongRanks);
-        boolean keepAll = spec.ncclTests().outputFile() != null;
-        return new Placement(m, SampleMath.stats(SampleMath.maxPerIteration(rows), spec.ncclTests().perIterSkip(), rows,
+        boolean keepAll = spec.ncclTests().flags().outputFile() != null;
+        return new Placement(m, SampleMath.stats(SampleMath.maxPerIteration(rows), spec.ncclTests().flags().perIterSkip(), rows,
                 keepAll), wrongRanks, l.algorithm());
     }
 }

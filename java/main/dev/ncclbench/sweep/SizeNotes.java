@@ -27,7 +27,7 @@ final class SizeNotes {
             }
         }
         if (merged.length() > 0) {
-            notes.add(asked + " sizes asked, rows: " + merged + ": a size is rounded down to whole " + spec.type().label()
+            notes.add(asked + " sizes asked, rows: " + merged + ": a size is rounded down to whole " + spec.data().type().label()
                     + " elements (whole per-rank blocks for collectives that split a buffer), and each resulting size is"
                     + " measured once");
         }
@@ -40,20 +40,20 @@ final class SizeNotes {
      */
     static String noRow(RunSpec spec, Collective c, int world) {
         long need = smallestRow(spec, c, world);
-        String head = "no size from -b " + spec.minBytes() + " to -e " + spec.maxBytes() + " makes a row of " + c.name()
-                + " " + spec.type().label() + " on " + world + " ranks (the smallest that does is " + need + " B)";
-        if (need > spec.maxBytes()) {
+        String head = "no size from -b " + spec.range().minBytes() + " to -e " + spec.range().maxBytes() + " makes a row of " + c.name()
+                + " " + spec.data().type().label() + " on " + world + " ranks (the smallest that does is " + need + " B)";
+        if (need > spec.range().maxBytes()) {
             return head + "; raise -e to " + need + " or more";
         }
         List<Long> sizes = spec.sizes();
         String swept = sizes.size() == 1 ? Sizes.human(sizes.get(0)) + " alone"
                 : sizes.size() + " sizes, " + Sizes.human(sizes.get(0)) + " to " + Sizes.human(sizes.get(sizes.size() - 1));
-        if (spec.stepFactor() > 1) {
-            return head + ": -f " + spec.stepFactor() + " steps past the sizes that would, so the sweep is " + swept
+        if (spec.range().stepFactor() > 1) {
+            return head + ": -f " + spec.range().stepFactor() + " steps past the sizes that would, so the sweep is " + swept
                     + "; pass a smaller -f, or -b " + need + " or more";
         }
-        return head + ": -f 1 adds -i " + spec.stepBytes() + " at each step"
-                + (spec.stepBytes() == Defaults.STEP_BYTES ? " (nccl-tests' default)" : "") + ", so the sweep is " + swept
+        return head + ": -f 1 adds -i " + spec.range().stepBytes() + " at each step"
+                + (spec.range().stepBytes() == Defaults.STEP_BYTES ? " (nccl-tests' default)" : "") + ", so the sweep is " + swept
                 + "; pass -f 2 to double from -b as nccl-tests users do, or -b " + need + " or more";
     }
 
@@ -62,15 +62,15 @@ final class SizeNotes {
      * to 16 B as nccl-tests rounds it ({@link Collective#counts}) must not be 0.
      */
     private static long smallestRow(RunSpec spec, Collective c, int world) {
-        int elt = spec.type().bytes();
+        int elt = spec.data().type().bytes();
         long high = 1;
-        while (c.counts(high, elt, world).sizeBytes(spec.type()) == 0 && high < (1L << 40)) {
+        while (c.counts(high, elt, world).sizeBytes(spec.data().type()) == 0 && high < (1L << 40)) {
             high *= 2;
         }
         long low = high / 2; // makes no row (or is 0)
         while (high - low > 1) {
             long mid = (low + high) >>> 1;
-            if (c.counts(mid, elt, world).sizeBytes(spec.type()) > 0) {
+            if (c.counts(mid, elt, world).sizeBytes(spec.data().type()) > 0) {
                 high = mid;
             } else {
                 low = mid;

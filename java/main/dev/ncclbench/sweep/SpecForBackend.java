@@ -21,9 +21,7 @@ final class SpecForBackend {
 
     static RunSpec resolve(RunSpec asked, Backend backend, LaunchInfo launch, SweepProfile profile, Host host,
                            List<String> notes) {
-        RunSpec spec = asked.toBuilder().backend(backend.name()).build();
-        int localRanks = localRanks(spec, backend, launch);
-        spec = spec.toBuilder().localRanks(localRanks).build();
+        RunSpec spec = asked.withPlacement(new RunSpec.Placement(backend.name(), localRanks(asked, backend, launch)));
         RunSpec bound = BackendChoice.specFor(backend, spec, launch.singleNode());
         if (bound != spec) {
             notes.add(backend.name() + " backend on loopback: every rank is on this node (set NCCL_SOCKET_IFNAME to measure a NIC)");
@@ -49,34 +47,34 @@ final class SpecForBackend {
         }
         String note = NcclTestsChecks.skipNote(backend, spec, skipped);
         notes.add(note);
-        RunSpec out = spec.toBuilder().ncclTests(spec.ncclTests().withSkipped(skipped)).build();
+        RunSpec out = spec.withNcclTests(spec.ncclTests().withSkipped(skipped));
         for (DataType t : out.types()) {
             for (String o : out.ops()) {
                 ReduceOp op = ReduceOp.parse(o);
                 if (!skipped.contains(t.label()) && op != null && !skipped.contains(t.label() + " " + o)) {
-                    return out.toBuilder().type(t).op(op).build();
+                    return out.withData(out.data().with(t, op));
                 }
             }
         }
         // nothing reduces (e.g. -o mulsum alone): the reducing collectives make no rows
-        return out.toBuilder().type(DataType.FLOAT).op(ReduceOp.SUM).build();
+        return out.withData(out.data().with(DataType.FLOAT, ReduceOp.SUM));
     }
 
     /** Control-plane members of this process: one per -t thread, else --ranks, else the launcher's one. */
     static int localRanks(RunSpec spec, Backend backend, LaunchInfo launch) {
         if (backend.capabilities().contains(Capability.THREADS)) {
             // each thread drives -g GPUs in group calls
-            return spec.threads();
+            return spec.devices().threads();
         }
-        if (spec.localRanks() > 0) {
-            return spec.localRanks();
+        if (spec.placement().localRanks() > 0) {
+            return spec.placement().localRanks();
         }
         return launch.launcher().equals("none") ? Defaults.LOCAL_RANKS_STANDALONE : 1;
     }
 
     /** Ranks of the whole job. */
     static int world(RunSpec spec, Backend backend, LaunchInfo launch) {
-        int perMember = backend.capabilities().contains(Capability.GPUS_PER_THREAD) ? spec.gpusPerThread() : 1;
-        return launch.size() * spec.localRanks() * perMember;
+        int perMember = backend.capabilities().contains(Capability.GPUS_PER_THREAD) ? spec.devices().gpusPerThread() : 1;
+        return launch.size() * spec.placement().localRanks() * perMember;
     }
 }

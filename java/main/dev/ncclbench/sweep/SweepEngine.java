@@ -64,7 +64,7 @@ final class SweepEngine {
     }
 
     void run() {
-        for (int cycle = 0; cycle < base.repeat(); cycle++) {
+        for (int cycle = 0; cycle < base.iterations().repeat(); cycle++) {
             for (String name : base.collectives()) {
                 Collective coll = base.collective(name);
                 if (coll.skipOn(n) != null) {
@@ -88,29 +88,29 @@ final class SweepEngine {
     private void runPass(Collective coll, int cycle) {
         List<Long> sizes = Passes.sizesOf(spec, coll, n);
         List<Integer> roots = new ArrayList<>();
-        if (coll.rooted() && spec.root() == -1) {
+        if (coll.rooted() && spec.data().root() == -1) {
             for (int r = 0; r < n; r++) {
                 roots.add(r);
             }
         } else {
-            roots.add(coll.rooted() ? spec.root() : -1);
+            roots.add(coll.rooted() ? spec.data().root() : -1);
         }
         for (int root : roots) {
             warmingUp = "the warm-up of " + coll.name() + (sizes.isEmpty() ? ""
-                    : " " + Sizes.human(coll.counts(sizes.get(0) / spec.type().bytes(), spec.type().bytes(), n).sizeBytes(spec.type())))
+                    : " " + Sizes.human(coll.counts(sizes.get(0) / spec.data().type().bytes(), spec.data().type().bytes(), n).sizeBytes(spec.data().type())))
                     + (coll.rooted() && root >= 0 ? " root " + root : "");
             step = warmingUp;
             warmUp(coll, root);
             if (CallPathWarmup.needed(spec, comm) && !sizes.isEmpty()) {
-                int elt = spec.type().bytes();
+                int elt = spec.data().type().bytes();
                 Counts smallest = coll.counts(sizes.get(0) / elt, elt, n);
                 CallPathWarmup.run(spec, comm.prepare(call(coll, smallest, root, false)),
                         comm.prepare(call(coll, smallest, root, true)));
             }
             if (!comm.capabilities().contains(Capability.COMPILED_DATA_PATH)) {
-                int elt = spec.type().bytes();
-                String key = coll.name() + "/" + spec.type().label() + "/" + spec.op().label() + "/" + n;
-                CodeWarmup.run(plane, sizes, spec.iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
+                int elt = spec.data().type().bytes();
+                String key = coll.name() + "/" + spec.data().type().label() + "/" + spec.data().op().label() + "/" + n;
+                CodeWarmup.run(plane, sizes, spec.iterations().iters(), coll.name() + " root " + root, key, (size, inPlace, iters, check) ->
                         relay.now(measure(coll, coll.counts(size / elt, elt, n), root, inPlace, iters, true, check))
                                 .measurement().timeUs(),
                         size -> codePath(coll, coll.counts(size / elt, elt, n), root));
@@ -122,7 +122,7 @@ final class SweepEngine {
             comm.beforeTimedSizes(sizes.isEmpty() ? 0 : Collections.max(sizes));
         }
         for (long size : sizes) {
-            int elt = spec.type().bytes();
+            int elt = spec.data().type().bytes();
             Counts counts = coll.counts(size / elt, elt, n);
             for (int root : roots) {
                 rowsDue.add(new RowDue(coll, counts, root, cycle));
@@ -140,7 +140,7 @@ final class SweepEngine {
     /** A timed placement; its figures reach rank 0 with the next start barrier, and the rows complete by then print. */
     private void timed(Collective coll, Counts counts, int root, boolean inPlace) {
         try {
-            relay.hold(measure(coll, counts, root, inPlace, spec.iters(), false, true));
+            relay.hold(measure(coll, counts, root, inPlace, spec.iterations().iters(), false, true));
         } finally {
             rowsDone(); // a failure in this placement keeps the rows measured before it
         }
@@ -155,8 +155,8 @@ final class SweepEngine {
             if (listener != null) {
                 Collective coll = due.coll();
                 Counts counts = due.counts();
-                ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.type()), counts.paramCount(),
-                        spec.type().label(), coll.reduces() ? spec.op().label() : "none", due.root(),
+                ResultRow row = new ResultRow(coll.name(), counts.sizeBytes(spec.data().type()), counts.paramCount(),
+                        spec.data().type().label(), coll.reduces() ? spec.data().op().label() : "none", due.root(),
                         oop.measurement(), ip.measurement(), oop.stats(), ip.stats(), null, due.cycle(), oop.algorithm());
                 listener.row(row, oop.wrongRanks(), ip.wrongRanks());
                 progress.run();
@@ -183,9 +183,9 @@ final class SweepEngine {
      */
     private ResultRelay.Local measure(Collective coll, Counts counts, int root, boolean inPlace, int iters, boolean warm,
                                       boolean check) {
-        int agg = spec.aggIters();
-        int z = spec.blocking();
-        boolean graph = spec.cudaGraph() > 0;
+        int agg = spec.iterations().aggIters();
+        int z = spec.timing().blocking();
+        boolean graph = spec.devices().cudaGraph() > 0;
         double seconds;
         double cpuSeconds;
         double[] samples = new double[iters];
@@ -200,7 +200,7 @@ final class SweepEngine {
             algorithm = op.algorithm();
             // nccl-tests fills before the sync call only when it checks (BenchTime's initData under datacheck); a host
             // backend always fills, since its reductions run on the CPU, where leftover bytes can be slow denormals
-            if (hostMemory || spec.checkIters() > 0) {
+            if (hostMemory || spec.data().checkIters() > 0) {
                 op.fill();
             }
             op.launch(0);
@@ -214,19 +214,19 @@ final class SweepEngine {
                 step = tag.substring(0, sp) + " " + warmingUp;
             } else if (jitted) {
                 // a JVM data path only: a library's kernels do not wait for the host's compiler
-                JitSettle.await(spec.iters());
+                JitSettle.await(spec.iterations().iters());
             }
             relay.startBarrier(tag + ": start");
             // The barrier waits asleep, and a sleeping rank's CPU may be slow to wake (docs/benchmarks.md#sweepengine).
             // Untimed calls return only when every rank is on a CPU, as nccl-tests' spinning barrier does; the size
             // alone decides how many, so every rank makes the same calls.
-            for (int k = !hostMemory ? 0 : wakeCalls(counts.sizeBytes(spec.type()), n); k > 0; k--) {
+            for (int k = !hostMemory ? 0 : wakeCalls(counts.sizeBytes(spec.data().type()), n); k > 0; k--) {
                 op.launch(0);
                 op.drain();
             }
             boolean captured = graph && op.beginCapture();
             // an asynchronous backend's host time per iteration is its enqueue time: only device events (-I) say more
-            boolean perIter = !events || spec.perIterTiming() > 0;
+            boolean perIter = !events || spec.devices().perIterTiming() > 0;
             if (events && perIter) {
                 op.beginTimed(iters, z == 3);
             }
@@ -239,16 +239,16 @@ final class SweepEngine {
                 op.endCapture();
                 plane.barrier(tag + ": graph");
                 t0 = System.nanoTime();
-                for (int g = 0; g < spec.cudaGraph(); g++) {
+                for (int g = 0; g < spec.devices().cudaGraph(); g++) {
                     op.launchGraph();
                 }
             }
             // -C: nccl-tests' cputime, the host's time until the last call was issued, before the wait
             cpuSeconds = (z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9)
-                    / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
+                    / ((double) iters * agg * (captured ? spec.devices().cudaGraph() : 1));
             op.drain();
             double elapsed = z == 3 && !captured ? collOnly : (System.nanoTime() - t0) / 1e9;
-            seconds = elapsed / ((double) iters * agg * (captured ? spec.cudaGraph() : 1));
+            seconds = elapsed / ((double) iters * agg * (captured ? spec.devices().cudaGraph() : 1));
             double[] device = op.batchSamplesUs();
             if (captured || !perIter) {
                 samples = new double[0]; // none rather than enqueue times (or, under -G, the capture loop's)
@@ -257,11 +257,11 @@ final class SweepEngine {
                     samples[i] = device[i] / agg;
                 }
             }
-            if (spec.checkIters() > 0 && check) {
+            if (spec.data().checkIters() > 0 && check) {
                 wrong = 0;
                 // a code warm-up checks once: that compiles the check, and -c 200 made the warm-up of a 1 MiB sweep
                 // take minutes before its first row
-                int checks = warm ? 1 : spec.checkIters();
+                int checks = warm ? 1 : spec.data().checkIters();
                 for (int c = 0; c < checks && wrong >= 0; c++) {
                     op.fill();
                     op.launch(0);
@@ -333,31 +333,31 @@ final class SweepEngine {
      * doubling (whatever -f says), then one wait.
      */
     private void warmUp(Collective coll, int root) {
-        if (spec.warmupIters() == 0) {
+        if (spec.iterations().warmupIters() == 0) {
             return;
         }
-        int elt = spec.type().bytes();
-        for (long size = spec.minBytes(); size <= spec.maxBytes(); size = Math.max(size * 2, 1)) {
+        int elt = spec.data().type().bytes();
+        for (long size = spec.range().minBytes(); size <= spec.range().maxBytes(); size = Math.max(size * 2, 1)) {
             Counts counts = coll.counts(size / elt, elt, n);
             try (Operation op = comm.prepare(call(coll, counts, root, false))) {
-                for (int w = 0; w < spec.warmupIters(); w++) {
+                for (int w = 0; w < spec.iterations().warmupIters(); w++) {
                     op.launch(w);
                 }
                 op.drain();
             }
-            if (size > spec.maxBytes() / 2) {
+            if (size > spec.range().maxBytes() / 2) {
                 break;
             }
         }
     }
 
     private Call call(Collective coll, Counts counts, int root, boolean inPlace) {
-        return new Call(coll, counts, spec.type(), spec.op(), root, inPlace);
+        return new Call(coll, counts, spec.data().type(), spec.data().op(), root, inPlace);
     }
 
     private String tag(Collective coll, Counts counts, int root, boolean inPlace) {
         // read by people when a rank does not arrive: "#12 all_reduce 64 MiB out-of-place"
-        step = "#" + (sequence++) + " " + coll.name() + " " + Sizes.human(counts.sizeBytes(spec.type()))
+        step = "#" + (sequence++) + " " + coll.name() + " " + Sizes.human(counts.sizeBytes(spec.data().type()))
                 + (root >= 0 && coll.rooted() ? " root " + root : "") + (inPlace ? " in-place" : " out-of-place");
         return step;
     }

@@ -42,7 +42,7 @@ final class SweepLength {
         long rows = Passes.rowCount(spec, nranks);
         int sizes = spec.sizes().size();
         String what = rows == sizes ? sizes + " sizes" : rows + " rows of " + sizes + " sizes";
-        String step = spec.stepFactor() > 1 ? "" : "; -f 2 gives " + Sizes.steps(spec.minBytes(), spec.maxBytes(), 2, 0).size()
+        String step = spec.range().stepFactor() > 1 ? "" : "; -f 2 gives " + Sizes.steps(spec.range().minBytes(), spec.range().maxBytes(), 2, 0).size()
                 + " sizes";
         return what + " x 2 placements: about " + duration(seconds) + " by an estimate (" + callsPerPlacement(spec, onGpu)
                 + " calls a placement at " + (onGpu ? (long) GPU_LATENCY_US + " us + " + (long) GPU_GBPS + " GB/s, on GPUs"
@@ -59,17 +59,17 @@ final class SweepLength {
             if (c.skipOn(nranks) != null) {
                 continue;
             }
-            int roots = c.rooted() && spec.root() == -1 ? nranks : 1;
+            int roots = c.rooted() && spec.data().root() == -1 ? nranks : 1;
             for (RunSpec pass : Passes.of(spec, c)) {
-                int elt = pass.type().bytes();
+                int elt = pass.data().type().bytes();
                 List<Long> sizes = Passes.sizesOf(pass, c, nranks);
                 for (long size : sizes) {
-                    long bytes = c.counts(size / elt, elt, nranks).sizeBytes(pass.type());
+                    long bytes = c.counts(size / elt, elt, nranks).sizeBytes(pass.data().type());
                     us += 2.0 * roots * calls * callUs(bytes, onGpu);
                 }
             }
         }
-        return us * spec.repeat() / 1e6;
+        return us * spec.iterations().repeat() / 1e6;
     }
 
     /**
@@ -77,9 +77,9 @@ final class SweepLength {
      * and -G), and each -c check; in host memory a check's fill and comparison cost about a call each too.
      */
     static int callsPerPlacement(RunSpec spec, boolean onGpu) {
-        int timed = spec.iters() * spec.aggIters() * Math.max(1, spec.cudaGraph());
-        int samples = onGpu && spec.perIterTiming() == 0 && spec.cudaGraph() == 0 ? spec.iters() * spec.aggIters() : 0;
-        return 1 + timed + samples + spec.checkIters() * (onGpu ? 1 : 3);
+        int timed = spec.iterations().iters() * spec.iterations().aggIters() * Math.max(1, spec.devices().cudaGraph());
+        int samples = onGpu && spec.devices().perIterTiming() == 0 && spec.devices().cudaGraph() == 0 ? spec.iterations().iters() * spec.iterations().aggIters() : 0;
+        return 1 + timed + samples + spec.data().checkIters() * (onGpu ? 1 : 3);
     }
 
     private static double callUs(long bytes, boolean onGpu) {

@@ -79,15 +79,15 @@ final class SweepReport {
                         List<ControlPlane> planes, List<String> notes, Host host, PrintWriter out,
                         PrintWriter err) {
         List<RankInfo> ranks = gatherRankInfo(launch, comms, planes);
-        Path jsonFile = RunFolder.jsonFile(spec.jsonFile(), spec.outDir());
+        Path jsonFile = RunFolder.jsonFile(spec.outputs().jsonFile(), spec.outputs().outDir());
         IterationClock clock = choice.backend().capabilities().contains(Capability.EVENT_TIMING)
                 ? IterationClock.CUDA_EVENT : IterationClock.HOST;
-        ResultSink sink = spec.ncclTests().outputFile() == null
+        ResultSink sink = spec.ncclTests().flags().outputFile() == null
                 ? ResultSinks.tee(ResultSinks.text(out, clock), ResultSinks.json(jsonFile))
                 // nccl-tests' -J beside our JSON, last (its failure matters least); the table starts at the first
                 // collective, so its "Writing JSON output" line still comes first, as nccl-tests prints it
                 : ResultSinks.tee(ResultSinks.text(out, clock), ResultSinks.json(jsonFile),
-                        ResultSinks.ncclTestsJson(spec.ncclTests().outputFile(), out));
+                        ResultSinks.ncclTestsJson(spec.ncclTests().flags().outputFile(), out));
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         Map<String, String> versions = versions(comms.get(0), host);
@@ -97,7 +97,7 @@ final class SweepReport {
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;
-        SweepReport report = new SweepReport(sink, jsonFile, spec.outDir(), known, out, err);
+        SweepReport report = new SweepReport(sink, jsonFile, spec.outputs().outDir(), known, out, err);
         report.copyLimit = CopyLimit.of(versions.get(HostVersions.GPU_MEMORY_CLOCK_MHZ),
                 versions.get(HostVersions.GPU_MEMORY_BUS_WIDTH_BITS), comms.get(0).info().device());
         report.allSkipped = !spec.ncclTests().skipped().isEmpty() && spec.collectives().stream()

@@ -96,10 +96,10 @@ public final class SweepRunner {
         // communicator per group from the spec. alltoallv's spread goes into the spec too: the ranks agree on both
         NcclTestsSplit split = NcclTestsSplit.of(host.get(Variable.NCCL_TESTS_SPLIT_MASK), host.get(Variable.NCCL_TESTS_SPLIT));
         String spread = this.asked.collectives().contains("alltoallv") ? host.get(Variable.NCCL_TESTS_ALLTOALLV_SPREAD) : null;
-        RunSpec asked = split == null && spread == null ? this.asked : this.asked.toBuilder()
-                .ncclTests(this.asked.ncclTests().withEnvironment(split == null ? null : split.assignment(), spread)).build();
+        RunSpec asked = split == null && spread == null ? this.asked
+                : this.asked.withNcclTests(this.asked.ncclTests().withEnvironment(split == null ? null : split.assignment(), spread));
         LaunchInfo launch = LaunchDetector.detect(host, launchOptions.rank(), launchOptions.worldSize());
-        Backend askedFor = Backends.byName(asked.backend());
+        Backend askedFor = Backends.byName(asked.placement().backend());
         if (askedFor != null) {
             // a bad request is exit 2 before an unready machine is exit 3
             askedFor.refuse(asked);
@@ -114,13 +114,13 @@ public final class SweepRunner {
         Backend backend = choice.backend();
         BackendChecks.refuseIdleFlags(backend, asked);
         // the places this run writes, checked before anything runs; the run folder holds the JSON and NCCL's logs
-        boolean runFolder = asked.jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
+        boolean runFolder = asked.outputs().jsonFile() == null || backend.capabilities().contains(Capability.NCCL_LOG);
         if (launch.rank() == 0) {
-            OutputPaths.checkJsonFile(asked.jsonFile());
-            OutputPaths.checkJsonFile(asked.ncclTests().outputFile(), "-J");
+            OutputPaths.checkJsonFile(asked.outputs().jsonFile());
+            OutputPaths.checkJsonFile(asked.ncclTests().flags().outputFile(), "-J");
         }
         if (runFolder) {
-            OutputPaths.checkOutDir(asked.outDir());
+            OutputPaths.checkOutDir(asked.outputs().outDir());
         }
         List<String> notes = new ArrayList<>();
         RunSpec spec = SpecForBackend.resolve(asked, backend, launch, profile, host, notes);
@@ -131,20 +131,20 @@ public final class SweepRunner {
         int groupSize = world;
         if (split != null) {
             // one colour per control plane (nccl-tests: per process; its -g GPUs share it)
-            NcclTestsSplit.Groups groups = split.groups(launch.size() * spec.localRanks());
+            NcclTestsSplit.Groups groups = split.groups(launch.size() * spec.placement().localRanks());
             notes.add(split.assignment() + ": " + groups + " ranks, run side by side (nccl-tests' split); the bandwidth"
                     + " is per group");
             groupSize = world / groups.count();
         }
         Skips.add(spec, groupSize, host, notes);
-        if ((spec.blocking() == 1 || spec.blocking() == 3) && world > 1) {
+        if ((spec.timing().blocking() == 1 || spec.timing().blocking() == 3) && world > 1) {
             // one rank meets nobody (free, as nccl-tests); several meet at rank 0's store, which costs a round trip
-            notes.add("-z " + spec.blocking() + ": the per-iteration barrier goes through rank 0's rendezvous store (a TCP"
-                    + " round trip, tens of us on loopback)" + (spec.blocking() == 1 ? " and is inside the timed loop, as"
+            notes.add("-z " + spec.timing().blocking() + ": the per-iteration barrier goes through rank 0's rendezvous store (a TCP"
+                    + " round trip, tens of us on loopback)" + (spec.timing().blocking() == 1 ? " and is inside the timed loop, as"
                     + " nccl-tests' is; its cost is in the time column" : "; untimed, as nccl-tests' -z 3"));
         }
-        if (backend.capabilities().contains(Capability.EVENT_TIMING) && spec.perIterTiming() == 0) {
-            notes.add(spec.cudaGraph() > 0
+        if (backend.capabilities().contains(Capability.EVENT_TIMING) && spec.devices().perIterTiming() == 0) {
+            notes.add(spec.devices().cudaGraph() > 0
                     ? "no per-iteration samples under -G (only whole replays are timed): gate and report judge the table's"
                     + " time by tolerance alone"
                     : "per-iteration samples for gate and report: after each placement's check, -n more iterations timed"
@@ -163,7 +163,7 @@ public final class SweepRunner {
             }
         }
 
-        try (Rendezvous rdv = Rendezvous.start(launch, spec.localRanks(), launchOptions.rendezvous(), host, spec.timeoutMillis(),
+        try (Rendezvous rdv = Rendezvous.start(launch, spec.placement().localRanks(), launchOptions.rendezvous(), host, spec.timeoutMillis(),
                 MeasuredFlags.of(asked))) {
             List<ControlPlane> planes = rdv.planes();
             if (!rdv.authenticated()) {
@@ -181,9 +181,10 @@ public final class SweepRunner {
             // rank 0 names the run's folder, so that every process of a node writes its NCCL log beside the JSON
             String name = RunFolder.name(backend.name(), Instant.now(), ProcessHandle.current().pid());
             byte[] named = Gathers.fromRankZero(planes, "run-folder", name.getBytes(StandardCharsets.UTF_8));
-            spec = spec.toBuilder().outDir(spec.outDir().resolve(new String(named, StandardCharsets.UTF_8))).build();
+            spec = spec.withOutputs(new RunSpec.Outputs(spec.outputs().jsonFile(),
+                    spec.outputs().outDir().resolve(new String(named, StandardCharsets.UTF_8))));
             if (runFolder) {
-                RunFolder.create(spec.outDir());
+                RunFolder.create(spec.outputs().outDir());
             }
             List<RankComm> comms = backend.open(spec, planes, launch.localRank(), host);
             // a GPU backend's library places its own threads (NCCL binds to the GPU's CPUs)
@@ -200,7 +201,7 @@ public final class SweepRunner {
             signals.onSignal(() -> comms.forEach(RankComm::abort));
             LinkNotes.add(comms, notes);
             try {
-                SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.backend(), commandLine, launch, choice, comms,
+                SweepReport report = launch.rank() == 0 ? SweepReport.begin(spec, asked.placement().backend(), commandLine, launch, choice, comms,
                         planes, notes, host, out, err)
                         : SweepReport.follower(launch, comms, planes);
                 resultFile = report.jsonFile();
@@ -208,7 +209,7 @@ public final class SweepRunner {
                 try {
                     // every node's NCCL choices, not only rank 0's node's: its logs stay on its own disk
                     List<NodeChoices.Message> nodes = failure == null && launch.size() > 1
-                            ? NodeChoices.gather(planes, launch, comms, spec.outDir()) : List.of();
+                            ? NodeChoices.gather(planes, launch, comms, spec.outputs().outDir()) : List.of();
                     return report.end(failure, comms, path, nodes);
                 } finally {
                     Gathers.exitTogether(planes);

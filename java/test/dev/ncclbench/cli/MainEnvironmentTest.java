@@ -117,7 +117,7 @@ class MainEnvironmentTest {
 
     private static AllToAllVPattern pattern(String spread) {
         RunSpec spec = OnHost.<SweepCommand>parsed("sweep", Map.of(), "--collective", "alltoallv").resolve();
-        RunSpec withSpread = spec.toBuilder().ncclTests(spec.ncclTests().withEnvironment(null, spread)).build();
+        RunSpec withSpread = spec.withNcclTests(spec.ncclTests().withEnvironment(null, spread));
         return AllToAllVPattern.of(withSpread.collective("alltoallv"), 64, 4, 4);
     }
 

@@ -164,7 +164,7 @@ class PreflightCommandTest {
         ResultDocument doc = ResultFiles.read(Path.of(run));
         assertEquals("socket", doc.backend());
         assertEquals("auto", doc.backendAsked());
-        assertEquals(64L << 20, doc.spec().maxBytes());
+        assertEquals(64L << 20, doc.spec().range().maxBytes());
         assertEquals(32L << 20, doc.rows().stream().mapToLong(ResultRow::sizeBytes).max().orElse(0));
     }
 

@@ -27,20 +27,20 @@ class SweepOptionsTest {
     @Test
     void preflightsDefaultsAreItsProfilesAndItsEndIsNotCalledGiven() {
         RunSpec s = preflight();
-        assertEquals(1L << 30, s.maxBytes(), "the GPU default; the sweep lowers it for a host-memory backend");
-        assertEquals(MaxBytesSource.DEFAULT, s.maxBytesSource());
-        assertEquals(4, s.stepFactor());
-        assertEquals(5, s.warmupIters());
-        assertEquals(MaxBytesSource.FLAG, preflight("-e", "1M").maxBytesSource());
+        assertEquals(1L << 30, s.range().maxBytes(), "the GPU default; the sweep lowers it for a host-memory backend");
+        assertEquals(MaxBytesSource.DEFAULT, s.range().maxBytesSource());
+        assertEquals(4, s.range().stepFactor());
+        assertEquals(5, s.iterations().warmupIters());
+        assertEquals(MaxBytesSource.FLAG, preflight("-e", "1M").range().maxBytesSource());
     }
 
     @Test
     void aSweepFlagWorksDirectlyOrThroughSweepArgAlike() {
         RunSpec direct = preflight("-d", "double", "-n", "5");
         RunSpec passed = preflight("--sweep-arg=-d", "--sweep-arg=double", "--sweep-arg=-n", "--sweep-arg=5");
-        assertEquals(DataType.DOUBLE, direct.type());
-        assertEquals(direct.type(), passed.type());
-        assertEquals(5, passed.iters());
+        assertEquals(DataType.DOUBLE, direct.data().type());
+        assertEquals(direct.data().type(), passed.data().type());
+        assertEquals(5, passed.iterations().iters());
     }
 
     @Test
@@ -57,9 +57,9 @@ class SweepOptionsTest {
     void theSweepsOwnDefaultsAreTheWholeRange() {
         SweepCommand c = OnHost.parsed("sweep", Map.of());
         RunSpec s = c.resolve();
-        assertEquals(8L << 30, s.maxBytes());
-        assertEquals(2, s.stepFactor());
-        assertEquals(1, s.warmupIters());
-        assertEquals(MaxBytesSource.DEFAULT, s.maxBytesSource());
+        assertEquals(8L << 30, s.range().maxBytes());
+        assertEquals(2, s.range().stepFactor());
+        assertEquals(1, s.iterations().warmupIters());
+        assertEquals(MaxBytesSource.DEFAULT, s.range().maxBytesSource());
     }
 }

@@ -28,16 +28,16 @@ class SweepSizesTest {
     @Test
     void defaultsAsNcclTestsHasThem() {
         RunSpec e = resolve("-e", "64M");
-        assertEquals(32L << 20, e.minBytes(), "-e alone: -b is nccl-tests' 32M");
-        assertEquals(1, e.stepFactor(), "and the step nccl-tests' -i 1M");
+        assertEquals(32L << 20, e.range().minBytes(), "-e alone: -b is nccl-tests' 32M");
+        assertEquals(1, e.range().stepFactor(), "and the step nccl-tests' -i 1M");
         assertEquals(33, e.sizes().size(), "+1M steps from 32M to 64M");
         RunSpec b = resolve("-b", "1M");
-        assertEquals(32L << 20, b.maxBytes(), "-b alone: -e is nccl-tests' 32M");
+        assertEquals(32L << 20, b.range().maxBytes(), "-b alone: -e is nccl-tests' 32M");
         assertEquals(32, b.sizes().size(), "+1M steps from 1M to 32M");
         RunSpec all = resolve();
-        assertEquals(8, all.minBytes());
-        assertEquals(8L << 30, all.maxBytes());
-        assertEquals(2, all.stepFactor());
+        assertEquals(8, all.range().minBytes());
+        assertEquals(8L << 30, all.range().maxBytes());
+        assertEquals(2, all.range().stepFactor());
     }
 
     /**

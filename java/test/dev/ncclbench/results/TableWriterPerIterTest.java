@@ -25,9 +25,10 @@ class TableWriterPerIterTest {
 
     static ResultDocument run(int timestamps, int cputime) {
         ResultDocument base = Fixtures.run(List.of("all_reduce"), 1);
-        RunSpec spec = base.spec().toBuilder().perIterTiming(1)
-                .ncclTests(new RunSpec.NcclTestsFlags(null, null, null, null, cputime, timestamps, 2, 0, 0, 0, 0, null, null, null))
-                .build();
+        RunSpec.Devices d = base.spec().devices();
+        RunSpec spec = base.spec().withDevices(new RunSpec.Devices(d.gpusPerThread(), d.threads(), d.cudaGraph(), 1))
+                .withNcclTests(new RunSpec.NcclTests(null, null,
+                        new RunSpec.NcclTestsFlags(null, cputime, timestamps, 2, 0, 0, 0, 0, null)));
         return ResultDocument.begin(base.toolVersion(), base.startedAt(), base.backend(), base.backendReason(), spec,
                 base.nranks(), base.versions(), base.ranks(), base.environment(), base.ncclLogFiles(), base.notes());
     }

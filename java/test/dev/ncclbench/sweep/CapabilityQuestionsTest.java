@@ -58,8 +58,8 @@ class CapabilityQuestionsTest {
                 .maxBytesSource(MaxBytesSource.DEFAULT).stepFactor(2).stepBytes(1 << 20).iters(20).warmupIters(1)
                 .aggIters(1).repeat(1).checkIters(1).op(ReduceOp.SUM).type(DataType.FLOAT).root(0).average(1).blocking(0)
                 .timeoutSeconds(0).gpusPerThread(1).threads(1).cudaGraph(0).perIterTiming(0).backend("gpu").localRanks(0)
-                .ncclTests(new RunSpec.NcclTestsFlags(null, null, null, null, 0, 0, 0, unalign, 0, 0, localRegister, null,
-                        null, null))
+                .ncclTests(new RunSpec.NcclTests(null, null,
+                        new RunSpec.NcclTestsFlags(null, 0, 0, 0, unalign, 0, 0, localRegister, null)))
                 .build();
     }
 
@@ -69,7 +69,7 @@ class CapabilityQuestionsTest {
         RunSpec resolved = SpecForBackend.resolve(spec(0, 0), GPU_WITHOUT_EVENTS, new LaunchInfo(0, 1, 0, 1, null, 0, null,
                 "none"), SweepProfile.SWEEP, Host.of(Map.of()), notes);
         // device memory: the GPU range's -e, not the host's
-        assertEquals(SweepProfile.SWEEP.maxBytes(true), resolved.maxBytes(), notes.toString());
+        assertEquals(SweepProfile.SWEEP.maxBytes(true), resolved.range().maxBytes(), notes.toString());
         // a compiled data path: no JIT warm-up note
         assertFalse(notes.contains(CodeWarmup.note()), notes.toString());
         // -u offsets device pointers: a backend with device memory takes it
@@ -90,7 +90,7 @@ class CapabilityQuestionsTest {
             assertTrue(Backends.byName("nccl").capabilities().contains(c), c.name());
         }
         NcclbenchException r = assertThrows(NcclbenchException.class,
-                () -> BackendChecks.refuseIdleFlags(socket, spec(0, 1).toBuilder().backend("socket").build()));
+                () -> BackendChecks.refuseIdleFlags(socket, spec(0, 1).withPlacement(new RunSpec.Placement("socket", 0))));
         assertTrue(r.getMessage().startsWith("nccl-tests flag -R 1 needs a GPU: it does nothing on the socket backend"),
                 r.getMessage());
     }

@@ -67,8 +67,8 @@ class DeviceMemoryCapTest {
         List<String> notes = new ArrayList<>();
         RunSpec capped = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.SWEEP, 1, true, notes);
         // the largest size of the sweep that fits (8 x 2^k), as a lowered -e the user gave
-        assertEquals(4 * GIB, capped.maxBytes());
-        assertEquals(MaxBytesSource.FITTED, capped.maxBytesSource());
+        assertEquals(4 * GIB, capped.range().maxBytes());
+        assertEquals(MaxBytesSource.FITTED, capped.range().maxBytesSource());
         assertEquals(1, notes.size());
         assertTrue(notes.get(0).startsWith("-e defaults to 4 GiB on the gpu backend, lowered from 8 GiB due to memory"
                 + " limitation: 3 buffers per GPU in device memory"), notes.get(0));
@@ -80,8 +80,8 @@ class DeviceMemoryCapTest {
         // nccl-tests lowers a given maxBytes too (common.cu: "Reducing maxBytes to %ld due to memory limitation")
         List<String> notes = new ArrayList<>();
         RunSpec lowered = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.FLAG, 1), GPU, SweepProfile.SWEEP, 1, true, notes);
-        assertEquals(4 * GIB, lowered.maxBytes());
-        assertEquals(MaxBytesSource.REDUCED, lowered.maxBytesSource());
+        assertEquals(4 * GIB, lowered.range().maxBytes());
+        assertEquals(MaxBytesSource.REDUCED, lowered.range().maxBytesSource());
         assertEquals(1, notes.size());
         assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + 4 * GIB + " due to memory limitation"), notes.get(0));
         BackendChecks.validate(GPU, lowered, 1);
@@ -102,14 +102,14 @@ class DeviceMemoryCapTest {
         Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
         List<String> notes = new ArrayList<>();
         RunSpec sweep = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.SWEEP, 1, true, notes);
-        assertEquals(128L << 20, sweep.maxBytes(), notes.toString());
-        assertEquals(MaxBytesSource.DEFAULT, sweep.maxBytesSource(), "the socket backend's own default, not lowered");
+        assertEquals(128L << 20, sweep.range().maxBytes(), notes.toString());
+        assertEquals(MaxBytesSource.DEFAULT, sweep.range().maxBytesSource(), "the socket backend's own default, not lowered");
         RunSpec preflight = MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.PREFLIGHT, 1,
                 true, new ArrayList<>());
-        assertEquals(64L << 20, preflight.maxBytes());
+        assertEquals(64L << 20, preflight.range().maxBytes());
         // the same -e on a GPU backend is the profile's GPU default
         assertEquals(1 * GIB, MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.PREFLIGHT, 1,
-                true, new ArrayList<>()).maxBytes());
+                true, new ArrayList<>()).range().maxBytes());
     }
 
     @Test
@@ -124,7 +124,7 @@ class DeviceMemoryCapTest {
         List<String> notes = new ArrayList<>();
         Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
         RunSpec lowered = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.FLAG, 1), socket, SweepProfile.SWEEP, 4, false, notes);
-        assertEquals(socket.maxBytes(), lowered.maxBytes());
+        assertEquals(socket.maxBytes(), lowered.range().maxBytes());
         assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + socket.maxBytes() + " due to memory limitation")
                 && notes.get(0).contains("the socket backend sweeps up to 1 GiB per buffer"), notes.get(0));
     }

@@ -46,7 +46,7 @@ class SweepLengthTest {
         RunSpec gpu = sweep(null, null, null);
         assertNull(SweepLength.note(gpu, true, 8), "8 B to 8 GiB by -f 2 on GPUs: "
                 + SweepLength.seconds(gpu, true, 8) + " s by the model");
-        RunSpec host = gpu.toBuilder().range(gpu.range().upTo(128L << 20, gpu.maxBytesSource())).build();
+        RunSpec host = gpu.withRange(gpu.range().upTo(128L << 20, gpu.range().maxBytesSource()));
         assertNull(SweepLength.note(host, false, 4), "8 B to 128 MiB by -f 2 on sockets: "
                 + SweepLength.seconds(host, false, 4) + " s by the model");
     }

@@ -37,7 +37,7 @@ final class BlockedCallWatchdog {
 
     /** -T, or spec.Defaults' watchdog when -T is 0. */
     static long limitSeconds(RunSpec spec) {
-        return Defaults.watchdogMillis(spec == null ? 0 : spec.timeoutSeconds()) / 1000;
+        return Defaults.watchdogMillis(spec == null ? 0 : spec.timing().timeoutSeconds()) / 1000;
     }
 
     /** HangReport's wording: "rank 2 did not reach 'ncclCommInitRank' within 3 s" (-T sets the limit). */

@@ -54,7 +54,7 @@ public final class NcclBackend implements Backend {
     @Override
     public MemoryBudget memory(RunSpec spec) {
         long total = smallestGpu();
-        return total <= 0 ? null : DeviceMemory.budget(total, spec.checkIters() > 0);
+        return total <= 0 ? null : DeviceMemory.budget(total, spec.data().checkIters() > 0);
     }
 
     private static volatile long smallestGpu;
@@ -111,8 +111,8 @@ public final class NcclBackend implements Backend {
     }
 
     public static void validate(RunSpec spec) {
-        if (KernelSignature.suffix(spec.type()).isEmpty()) {
-            throw new BackendException(ExitCode.USAGE, refusal(spec.type()), null);
+        if (KernelSignature.suffix(spec.data().type()).isEmpty()) {
+            throw new BackendException(ExitCode.USAGE, refusal(spec.data().type()), null);
         }
     }
 

@@ -70,7 +70,7 @@ final class NcclOperation implements Operation {
         }
         this.watchStep = name + " " + counts.sizeBytes(call.type()) + " B";
         this.shiftBytes = Math.max(sendBytes, recvBytes);
-        this.unalignBytes = (long) rc.spec.ncclTests().unalign() * eb;
+        this.unalignBytes = (long) rc.spec.ncclTests().flags().unalign() * eb;
         this.shiftSteps = BufferShift.steps(sendBytes, recvBytes, rc.bufferBytes());
     }
 

@@ -108,9 +108,9 @@ final class NcclRankComm implements RankComm {
             return;
         }
         freeBuffers();
-        long bytes = Math.max(atLeast, Math.max(spec.maxBytes(), 1));
+        long bytes = Math.max(atLeast, Math.max(spec.range().maxBytes(), 1));
         // nccl-tests' AllocateBuffs: -u pads by 8 bytes an element (the widest type) for the misaligned start
-        long allocated = bytes + 8L * spec.ncclTests().unalign();
+        long allocated = bytes + 8L * spec.ncclTests().flags().unalign();
         sendBase = new BytePointer[devices.length];
         recvBase = new BytePointer[devices.length];
         for (int i = 0; i < devices.length; i++) {
@@ -120,7 +120,7 @@ final class NcclRankComm implements RankComm {
         }
         bufferBytes = bytes;
         // -R: the whole allocation, as nccl-tests registers maxBytes of each buffer once
-        registration = NcclRegistration.register(spec.ncclTests().localRegister(), NcclRuntime.symbols,
+        registration = NcclRegistration.register(spec.ncclTests().flags().localRegister(), NcclRuntime.symbols,
                 dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()), comms, sendBase, recvBase, allocated);
     }
 

@@ -112,7 +112,7 @@ final class NcclRuntime {
             String file = machine.get(Variable.NCCL_DEBUG_FILE);
             return file == null ? List.of() : List.of(Path.of(file));
         }
-        Path dir = spec == null || spec.outDir() == null ? Path.of(".") : spec.outDir();
+        Path dir = spec == null || spec.outputs().outDir() == null ? Path.of(".") : spec.outputs().outDir();
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -142,7 +142,7 @@ final class NcclRuntime {
         String host = HostName.node(null, machine);
         int[] count = new int[1];
         checkCuda(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
-        DevicePlan plan = DevicePlan.of(localRank, planes.size(), spec.gpusPerThread(), count[0]);
+        DevicePlan plan = DevicePlan.of(localRank, planes.size(), spec.devices().gpusPerThread(), count[0]);
         ExecutorService pool = Executors.newFixedThreadPool(planes.size(), r -> {
             Thread t = new Thread(r, "nccl-init");
             t.setDaemon(true);

@@ -32,10 +32,10 @@ final class Peers {
                     }
                 }
                 case GATHER, SCATTER -> {
-                    if (spec.root() < 0 || spec.root() == rank) {
+                    if (spec.data().root() < 0 || spec.data().root() == rank) {
                         java.util.Arrays.fill(need, true);
-                    } else if (spec.root() < n) {
-                        need[spec.root()] = true;
+                    } else if (spec.data().root() < n) {
+                        need[spec.data().root()] = true;
                     }
                 }
             }

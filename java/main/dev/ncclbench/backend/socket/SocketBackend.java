@@ -94,7 +94,7 @@ public final class SocketBackend implements Backend {
 
     @Override
     public List<String> notes(RunSpec spec, Host host) {
-        return List.of(SocketTuning.of(spec.socketAlgo(), spec.socketChunk()).describe(),
+        return List.of(SocketTuning.of(spec.socket().algo(), spec.socket().chunk()).describe(),
                 "socket reductions: " + HostReduce.describe());
     }
 
@@ -110,7 +110,7 @@ public final class SocketBackend implements Backend {
 
     /** NCCL's own choice: --socket-ifname's (NCCL_SOCKET_IFNAME's) rule, then NCCL_SOCKET_FAMILY and NCCL_COMM_ID. */
     static InterfaceSelector.Selection select(RunSpec spec, Host host) {
-        return InterfaceSelector.current().select(InterfaceScan.local(), spec.socketIfname(),
+        return InterfaceSelector.current().select(InterfaceScan.local(), spec.socket().ifname(),
                 host.get(Variable.NCCL_SOCKET_FAMILY), host.get(Variable.NCCL_COMM_ID));
     }
 
@@ -184,11 +184,11 @@ public final class SocketBackend implements Backend {
                 String[] parts = new String(got[i], StandardCharsets.UTF_8).split("\\|");
                 members.set(inGroup[i], new InetSocketAddress(InetAddress.getByName(parts[1]), Integer.parseInt(parts[2])));
             }
-            SocketTuning tuning = SocketTuning.of(spec.socketAlgo(), spec.socketChunk());
-            Mesh mesh = Mesh.connect(group.rank(), group.size(), spec.socketsPerPeer(), listener, members, spec.timeoutMillis(),
+            SocketTuning tuning = SocketTuning.of(spec.socket().algo(), spec.socket().chunk());
+            Mesh mesh = Mesh.connect(group.rank(), group.size(), spec.socket().perPeer(), listener, members, spec.timeoutMillis(),
                     tuning, linked);
             RankInfo info = new RankInfo(plane.rank(), -1, host, ProcessHandle.current().pid(), nic.label(), group.color());
-            return new SocketRankComm(mesh, info, tuning, BackendChecks.largestBuffer(spec, spec.maxBytes(), group.size()));
+            return new SocketRankComm(mesh, info, tuning, BackendChecks.largestBuffer(spec, spec.range().maxBytes(), group.size()));
         } catch (IOException | RuntimeException e) {
             MeshLinks.close(listener); // quietly: e is the error to report
             throw e;

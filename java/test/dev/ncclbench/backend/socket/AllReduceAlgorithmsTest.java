@@ -51,7 +51,7 @@ class AllReduceAlgorithmsTest {
             assertEquals(0L, row.outOfPlace().wrong(), "out of place, " + row.sizeBytes() + " B");
             assertEquals(0L, row.inPlace().wrong(), "in place, " + row.sizeBytes() + " B");
         }
-        assertEquals(algo, r.doc().spec().socketAlgo());
+        assertEquals(algo, r.doc().spec().socket().algo());
     }
 
     @Test
@@ -61,7 +61,7 @@ class AllReduceAlgorithmsTest {
         assertEquals(0, r.code(), r.err() + r.out());
         assertEquals("rd", r.doc().rows().get(0).algorithm());
         assertEquals("ring", r.doc().rows().get(1).algorithm());
-        assertEquals(65536, r.doc().spec().socketChunk());
+        assertEquals(65536, r.doc().spec().socket().chunk());
         assertTrue(r.out().contains("# socket all_reduce: recursive doubling up to 64 KiB, above it rabenseifner on 4, 8, 16..."
                 + " ranks and the ring otherwise"), r.out());
         assertTrue(r.out().contains("reduction in pieces of 64 KiB"), r.out());
