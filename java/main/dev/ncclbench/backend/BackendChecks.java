@@ -77,7 +77,11 @@ public final class BackendChecks {
      */
     public static long largestFitting(Backend backend, RunSpec spec, int world, boolean memory) {
         // one budget for every size tried: the memory is the same, only the buffers grow
-        MemoryBudget budget = memory ? backend.memory(spec) : null;
+        return largestFitting(backend, spec, world, memory ? backend.memory(spec) : null, true);
+    }
+
+    /** @param belowMin whether a size below -b may answer: a lowered -e may take -b down with it, a hint may not */
+    private static long largestFitting(Backend backend, RunSpec spec, int world, MemoryBudget budget, boolean belowMin) {
         if (fits(backend, spec, spec.range().maxBytes(), world, budget)) {
             return spec.range().maxBytes(); // -e itself need not be a size of the sweep (8 x 4^k never is 64M)
         }
@@ -87,7 +91,8 @@ public final class BackendChecks {
                 fits = size;
             }
         }
-        for (long size = Long.highestOneBit(Math.max(1, spec.range().minBytes())); fits == 0 && size >= 1; size >>= 1) {
+        for (long size = Long.highestOneBit(Math.max(1, spec.range().minBytes())); belowMin && fits == 0 && size >= 1;
+             size >>= 1) {
             if (fits(backend, spec, size, world, budget)) {
                 fits = size;
             }
@@ -112,12 +117,8 @@ public final class BackendChecks {
         if (budget == null || need(budget, spec, spec.range().maxBytes(), world) <= room(budget)) {
             return;
         }
-        long fits = 0;
-        for (long size : spec.sizes()) {
-            if (need(budget, spec, size, world) <= room(budget)) {
-                fits = size;
-            }
-        }
+        // the hint names a size of this sweep: an -e below -b would be refused in turn
+        long fits = largestFitting(backend, spec, world, budget, false);
         int sharing = sharing(budget, spec);
         throw NcclbenchException.usage("-e " + Sizes.human(spec.range().maxBytes()) + " needs "
                 + Sizes.human(need(budget, spec, spec.range().maxBytes(), world)) + " of " + budget.where() + " (" + sharing

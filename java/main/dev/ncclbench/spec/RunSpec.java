@@ -1,5 +1,7 @@
 package dev.ncclbench.spec;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -13,6 +15,7 @@ import dev.ncclbench.collective.ReduceOp;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The resolved options of one sweep: what the command line asked for, with every default filled in, grouped as a
@@ -41,13 +44,29 @@ public record RunSpec(
     /**
      * The sizes swept: -b, -e, -f, -i.
      *
+     * @param max            -e; empty while not given and the backend not yet known: sweep/SpecForBackend resolves it
+     *                       once, from the command's default where the backend keeps its buffers ({@link SweepProfile})
      * @param maxBytesSource where -e came from (the sentence of a lowered one is a header note)
      * @param stepFactor     -f (0 or 1: additive)
      */
     @JsonPropertyOrder({"min_bytes", "max_bytes", "max_bytes_source", "step_factor", "step_bytes"})
-    public record SizeRange(@JsonProperty("min_bytes") long minBytes, @JsonProperty("max_bytes") long maxBytes,
+    public record SizeRange(@JsonProperty("min_bytes") long minBytes, @JsonIgnore OptionalLong max,
                             @JsonProperty("max_bytes_source") MaxBytesSource maxBytesSource,
                             @JsonProperty("step_factor") long stepFactor, @JsonProperty("step_bytes") long stepBytes) {
+
+        /** A range whose -e is known (a result's, the resolved one). */
+        @JsonCreator
+        public SizeRange(@JsonProperty("min_bytes") long minBytes, @JsonProperty("max_bytes") long maxBytes,
+                         @JsonProperty("max_bytes_source") MaxBytesSource maxBytesSource,
+                         @JsonProperty("step_factor") long stepFactor, @JsonProperty("step_bytes") long stepBytes) {
+            this(minBytes, OptionalLong.of(maxBytes), maxBytesSource, stepFactor, stepBytes);
+        }
+
+        /** -e as resolved; read before SpecForBackend resolved a default, it is a bug. */
+        @JsonProperty("max_bytes")
+        public long maxBytes() {
+            return max.orElseThrow(() -> new IllegalStateException("-e was read before the backend resolved its default"));
+        }
 
         /** -e lowered (or raised) to {@code max}; -b follows it down, so the sweep never starts above its end. */
         public SizeRange upTo(long max, MaxBytesSource source) {
@@ -293,14 +312,15 @@ public record RunSpec(
     }
 
     /**
-     * Names each field it sets; a field left unset is its flag's default, read from {@link SweepFlag}'s table (the
-     * fields that are no flag: no output file, {@link Defaults#OUT_DIR}, NCCL's interface order, no nccl-tests
-     * list). Like JMH's OptionsBuilder, the command line, fleet and tests each set what they resolved and nothing
+     * Names each field it sets; a field left unset is its flag's default, read from {@link SweepFlag}'s table, but -e:
+     * not given, resolved once the backend is known (sweep/SpecForBackend). The fields that are no flag: no output file,
+     * {@link Defaults#OUT_DIR}, NCCL's interface order, no nccl-tests list. Like JMH's OptionsBuilder, the command line, fleet and tests each set what they resolved and nothing
      * else. A new field is one line here, its setter and its place in {@link #build}.
      */
     public static final class Builder {
         private List<String> collectives = List.of(SweepFlag.COLLECTIVE.defaultText());
-        private long minBytes = SweepFlag.MIN_BYTES.defaultLong(), maxBytes = SweepFlag.MAX_BYTES.defaultLong();
+        private long minBytes = SweepFlag.MIN_BYTES.defaultLong();
+        private OptionalLong maxBytes = OptionalLong.empty(); // not given: resolved once the backend is known
         private MaxBytesSource maxBytesSource = MaxBytesSource.DEFAULT;
         private long stepFactor = SweepFlag.STEP_FACTOR.defaultLong(), stepBytes = SweepFlag.STEP_BYTES.defaultLong();
         private int iters = SweepFlag.ITERS.defaultInt(), warmupIters = SweepFlag.WARMUP_ITERS.defaultInt();
@@ -325,7 +345,7 @@ public record RunSpec(
 
         public Builder collectives(List<String> v) { collectives = v; return this; }
         public Builder minBytes(long v) { minBytes = v; return this; }
-        public Builder maxBytes(long v) { maxBytes = v; return this; }
+        public Builder maxBytes(long v) { maxBytes = OptionalLong.of(v); return this; }
         public Builder maxBytesSource(MaxBytesSource v) { maxBytesSource = v; return this; }
         public Builder stepFactor(long v) { stepFactor = v; return this; }
         public Builder stepBytes(long v) { stepBytes = v; return this; }
@@ -356,8 +376,9 @@ public record RunSpec(
 
         /** All of -b, -e, -f, -i at once, e.g. from {@link SweepProfile#range}. */
         public Builder range(SizeRange r) {
-            return minBytes(r.minBytes()).maxBytes(r.maxBytes()).maxBytesSource(r.maxBytesSource())
-                    .stepFactor(r.stepFactor()).stepBytes(r.stepBytes());
+            minBytes = r.minBytes();
+            maxBytes = r.max();
+            return maxBytesSource(r.maxBytesSource()).stepFactor(r.stepFactor()).stepBytes(r.stepBytes());
         }
 
         public RunSpec build() {

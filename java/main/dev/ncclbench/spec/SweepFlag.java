@@ -20,7 +20,9 @@ public enum SweepFlag {
     COLLECTIVE(null, "--collective", "collectives", Defaults.COLLECTIVE, null, Agree.YES, Keyed.BY_BASELINE_ENTRIES,
             s -> String.join(",", s.collectives())),
     MIN_BYTES("-b", "--minbytes", "min_bytes", Defaults.SWEEP_MIN_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().minBytes()),
-    MAX_BYTES("-e", "--maxbytes", "max_bytes", Defaults.SWEEP_MAX_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().maxBytes()),
+    /** Null (not given) until the backend is known: the default depends on where it keeps its buffers. */
+    MAX_BYTES("-e", "--maxbytes", "max_bytes", Defaults.SWEEP_MAX_BYTES, null, Agree.YES, Keyed.NO,
+            s -> s.range().max().isPresent() ? s.range().maxBytes() : null),
     STEP_FACTOR("-f", "--stepfactor", "step_factor", Defaults.SWEEP_STEP_FACTOR, null, Agree.YES, Keyed.NO,
             s -> s.range().stepFactor()),
     STEP_BYTES("-i", "--stepbytes", "step_bytes", Defaults.STEP_BYTES, null, Agree.YES, Keyed.NO, s -> s.range().stepBytes()),
@@ -174,7 +176,7 @@ public enum SweepFlag {
     /** The value as the command line writes it: "-d float", "--socket-chunk 524288". */
     public String given(RunSpec spec) {
         Object v = valueIn(spec);
-        return flag() + " " + (v == null ? "" : v);
+        return flag() + " " + (v == null ? "not given" : v);
     }
 
     /** Whether {@code spec} sets it to something other than its default. */

@@ -1,10 +1,12 @@
 package dev.ncclbench.spec;
 
+import java.util.OptionalLong;
+
 /**
  * The sizes and iterations a command sweeps when its flags do not say: `ncclbench sweep`'s whole range, or
- * preflight's short sweep. The sizes are resolved here once, from the flags as given (null: not given); -e's default
- * depends on where the chosen backend keeps its buffers, so the sweep lowers it for a host-memory backend once the
- * backend is known ({@link #maxBytes}), with the source still {@link MaxBytesSource#DEFAULT}.
+ * preflight's short sweep. -b, -f and -i are resolved here from the flags as given (null: not given); -e's default
+ * depends on where the chosen backend keeps its buffers, so a range without -e leaves it empty, and the sweep
+ * resolves it once the backend is known ({@link #maxBytes}, sweep/SpecForBackend).
  *
  * @param maxBytesGpu   -e's default on a backend with its own device memory
  * @param maxBytesHost  -e's default on a backend whose buffers are in this process's memory (sockets)
@@ -24,7 +26,8 @@ public record SweepProfile(String command, long minBytes, long maxBytesGpu, long
     }
 
     /**
-     * -b, -e, -f and -i as given (null: not given), resolved: -e's source says whether the user typed it. A range
+     * -b, -e, -f and -i as given (null: not given), resolved but for -e's default (empty until the backend is known;
+     * nccl-tests' 32M when -b is given alone, as nccl-tests): -e's source says whether the user typed it. A range
      * nccl-tests would refuse (-b above -e, also the 32M that nccl-tests gives the one not typed) or loop on for ever
      * (-b 0 with -f 2 or more; -f 1 with -i 0) is refused here, and -e 0, which measures nothing.
      *
@@ -37,25 +40,26 @@ public record SweepProfile(String command, long minBytes, long maxBytesGpu, long
         // nccl-tests' rule (common.cu): -b and -e start at 32M each, so the one given alone sweeps from or to 32M
         boolean defaultSweep = !ncclTestsRule || minGiven == null && maxGiven == null;
         long min = minGiven != null ? minGiven : defaultSweep ? minBytes : Defaults.NCCL_TESTS_BYTES;
-        long max = maxGiven != null ? maxGiven : defaultSweep ? maxBytesGpu : Defaults.NCCL_TESTS_BYTES;
-        if (defaultSweep && minGiven != null && maxGiven == null && min > max) {
-            max = min; // preflight's -b alone above its default end: a sweep of that one size
-        }
-        if (min > max) {
+        OptionalLong max = maxGiven != null ? OptionalLong.of(maxGiven)
+                : defaultSweep ? OptionalLong.empty() : OptionalLong.of(Defaults.NCCL_TESTS_BYTES);
+        // the checks below judge a default -e by the larger of the command's defaults, the one -b can reach (a -b
+        // alone above both is a sweep of that one size: the backend's default never lowers -e below -b)
+        long end = max.orElse(Math.max(min, maxBytesGpu));
+        if (min > end) {
             throw new IllegalArgumentException(minGiven != null && maxGiven != null
-                    ? "-b " + Sizes.human(min) + " (" + min + " bytes) is above -e " + Sizes.human(max) + " (" + max + " bytes)"
-                    : (minGiven == null ? "-e " + Sizes.human(max) + " given alone is below -b's " + Sizes.human(min)
-                    : "-b " + Sizes.human(min) + " given alone is above -e's " + Sizes.human(max)) + " (nccl-tests' rule:"
+                    ? "-b " + Sizes.human(min) + " (" + min + " bytes) is above -e " + Sizes.human(end) + " (" + end + " bytes)"
+                    : (minGiven == null ? "-e " + Sizes.human(end) + " given alone is below -b's " + Sizes.human(min)
+                    : "-b " + Sizes.human(min) + " given alone is above -e's " + Sizes.human(end)) + " (nccl-tests' rule:"
                     + " the size not given is 32M, and sizes step by -i 1M); give both, e.g. "
-                    + (minGiven == null ? "-b 8 -e " + Sizes.flag(max) + " -f 2" : "-b " + Sizes.flag(min) + " -e "
+                    + (minGiven == null ? "-b 8 -e " + Sizes.flag(end) + " -f 2" : "-b " + Sizes.flag(min) + " -e "
                     + Sizes.flag(min) + " for that one size"));
         }
         long factor = factorGiven != null ? factorGiven : defaultSweep ? stepFactor : Defaults.STEP_FACTOR;
-        if (factor > 1 && min == 0 && min < max) {
+        if (factor > 1 && min == 0 && min < end) {
             throw new IllegalArgumentException("-b 0 with -f " + factor + " never grows (0 x " + factor + " is 0): start at"
                     + " -b 1 or more, e.g. -b 8");
         }
-        if (factor <= 1 && stepBytes <= 0 && min < max) {
+        if (factor <= 1 && stepBytes <= 0 && min < end) {
             throw new IllegalArgumentException("-i must be above 0 when -f is 1, or the sweep would not advance");
         }
         return new RunSpec.SizeRange(min, max, maxGiven != null ? MaxBytesSource.FLAG : MaxBytesSource.DEFAULT, factor,

@@ -12,7 +12,7 @@ import dev.ncclbench.spec.SweepProfile;
 import java.util.List;
 
 /**
- * -e once the backend is known, in one place: a default becomes the command's default for where the backend keeps
+ * -e once the backend is known, in one place: a default (empty until here, {@link RunSpec.SizeRange#max}) becomes the command's default for where the backend keeps
  * its buffers ({@link SweepProfile#maxBytes}) and is lowered to what fits there; a given -e is lowered as nccl-tests
  * lowers it ("Reducing maxBytes to N due to memory limitation", common.cu), so that a nccl-tests command line
  * (-e 8G, 16G) runs unchanged. "Fits" is {@link BackendChecks#largestFitting}, the rule the memory check refuses
@@ -34,11 +34,15 @@ final class MaxBytes {
                 : fitDefault(spec, backend, profile, world, notes);
     }
 
-    /** The default: the profile's for this backend's memory, then the largest that fits (never below -b). */
+    /**
+     * The default: the profile's for this backend's memory (nccl-tests' 32M where -b was given alone), then the
+     * largest that fits (never below -b). The one place a default -e gets its value.
+     */
     static RunSpec fitDefault(RunSpec spec, Backend backend, SweepProfile profile, int world, List<String> notes) {
         boolean device = backend.capabilities().contains(Capability.DEVICE_MEMORY);
-        long asked = spec.range().maxBytes();
-        long cap = Math.max(spec.range().minBytes(), Math.min(asked, profile.maxBytes(device)));
+        long min = spec.range().minBytes();
+        long asked = Math.max(min, spec.range().max().orElse(profile.maxBytes(true))); // what a GPU backend would take
+        long cap = Math.max(min, spec.range().max().orElse(profile.maxBytes(device)));
         RunSpec capped = spec.withRange(spec.range().upTo(cap, spec.range().maxBytesSource()));
         long fits = BackendChecks.largestFitting(backend, capped, world, true);
         if (fits == 0 || fits >= cap) {
@@ -49,7 +53,7 @@ final class MaxBytes {
             // nothing fits (fits == 0): the memory check refuses it with the -e that would
             return capped;
         }
-        long lowered = Math.max(spec.range().minBytes(), fits);
+        long lowered = Math.max(min, fits);
         MemoryBudget budget = backend.memory(capped);
         notes.add("-e defaults to " + Sizes.human(lowered) + " on the " + backend.name() + " backend, lowered from "
                 + Sizes.human(cap) + " due to memory limitation"

@@ -50,6 +50,13 @@ class DeviceMemoryCapTest {
                 .build();
     }
 
+    /** -e not given: the asked spec carries no -e until MaxBytes resolves it for the backend. */
+    private static RunSpec notGiven(SweepProfile profile) {
+        RunSpec asked = spec(1, MaxBytesSource.FLAG, 1).withRange(profile.range(null, null, null, 1 << 20));
+        assertTrue(asked.range().max().isEmpty(), "no -e before the backend is known");
+        return asked;
+    }
+
     private static final Backend GPU = new Backend() {
         public String name() { return "gpu"; }
         public int autoOrder() { return 0; }
@@ -65,7 +72,7 @@ class DeviceMemoryCapTest {
     @Test
     void theDefaultMaximumIsLoweredToTheGpusRoomWithOneHeaderLine() {
         List<String> notes = new ArrayList<>();
-        RunSpec capped = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.SWEEP, 1, true, notes);
+        RunSpec capped = MaxBytes.resolve(notGiven(SweepProfile.SWEEP), GPU, SweepProfile.SWEEP, 1, true, notes);
         // the largest size of the sweep that fits (8 x 2^k), as a lowered -e the user gave
         assertEquals(4 * GIB, capped.range().maxBytes());
         assertEquals(MaxBytesSource.FITTED, capped.range().maxBytesSource());
@@ -101,14 +108,14 @@ class DeviceMemoryCapTest {
     void aHostMemoryBackendTakesTheCommandsHostDefaultAndPreflightItsShorterOne() {
         Backend socket = new dev.ncclbench.backend.socket.SocketBackend();
         List<String> notes = new ArrayList<>();
-        RunSpec sweep = MaxBytes.resolve(spec(8 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.SWEEP, 1, true, notes);
+        RunSpec sweep = MaxBytes.resolve(notGiven(SweepProfile.SWEEP), socket, SweepProfile.SWEEP, 1, true, notes);
         assertEquals(128L << 20, sweep.range().maxBytes(), notes.toString());
         assertEquals(MaxBytesSource.DEFAULT, sweep.range().maxBytesSource(), "the socket backend's own default, not lowered");
-        RunSpec preflight = MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), socket, SweepProfile.PREFLIGHT, 1,
+        RunSpec preflight = MaxBytes.resolve(notGiven(SweepProfile.PREFLIGHT), socket, SweepProfile.PREFLIGHT, 1,
                 true, new ArrayList<>());
         assertEquals(64L << 20, preflight.range().maxBytes());
         // the same -e on a GPU backend is the profile's GPU default
-        assertEquals(1 * GIB, MaxBytes.resolve(spec(1 * GIB, MaxBytesSource.DEFAULT, 1), GPU, SweepProfile.PREFLIGHT, 1,
+        assertEquals(1 * GIB, MaxBytes.resolve(notGiven(SweepProfile.PREFLIGHT), GPU, SweepProfile.PREFLIGHT, 1,
                 true, new ArrayList<>()).range().maxBytes());
     }
 
@@ -127,5 +134,20 @@ class DeviceMemoryCapTest {
         assertEquals(socket.maxBytes(), lowered.range().maxBytes());
         assertTrue(notes.get(0).startsWith("Reducing maxBytes to " + socket.maxBytes() + " due to memory limitation")
                 && notes.get(0).contains("the socket backend sweeps up to 1 GiB per buffer"), notes.get(0));
+    }
+
+    @Test
+    void theMemoryChecksHintNamesOnlyASizeOfTheSweep() {
+        // -b 8G -e 16G: nothing from -b up fits the 14 GiB / 3 of each buffer, though 4 GiB below -b would; -e 4G
+        // would then be below -b, so the refusal names no -e (a lowered default may take -b down, a hint may not)
+        RunSpec big = spec(16 * GIB, MaxBytesSource.FLAG, 1).withRange(new RunSpec.SizeRange(8 * GIB, 16 * GIB,
+                MaxBytesSource.FLAG, 2, 1 << 20));
+        assertEquals(4 * GIB, BackendChecks.largestFitting(GPU, big, 1, true));
+        NcclbenchException e = assertThrows(NcclbenchException.class, () -> BackendChecks.validate(GPU, big, 1));
+        assertTrue(e.getMessage().startsWith("-e 16 GiB needs") && !e.getMessage().contains("fits"), e.getMessage());
+        // from -b 8 the sweep's own 4 GiB fits and is named
+        NcclbenchException named = assertThrows(NcclbenchException.class,
+                () -> BackendChecks.validate(GPU, spec(16 * GIB, MaxBytesSource.FLAG, 1), 1));
+        assertTrue(named.getMessage().contains(": -e 4 GiB fits,"), named.getMessage());
     }
 }

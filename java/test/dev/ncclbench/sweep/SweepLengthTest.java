@@ -1,6 +1,7 @@
 package dev.ncclbench.sweep;
 
 import dev.ncclbench.ChildJvm;
+import dev.ncclbench.spec.MaxBytesSource;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.SweepProfile;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,8 @@ class SweepLengthTest {
 
     @Test
     void aDefaultSweepSaysNothingOnEitherKindOfBackend() {
-        RunSpec gpu = sweep(null, null, null);
+        RunSpec asked = sweep(null, null, null); // no -e: each backend's default, resolved by SpecForBackend
+        RunSpec gpu = asked.withRange(asked.range().upTo(SweepProfile.SWEEP.maxBytes(true), MaxBytesSource.DEFAULT));
         assertNull(SweepLength.note(gpu, true, 8), "8 B to 8 GiB by -f 2 on GPUs: "
                 + SweepLength.seconds(gpu, true, 8) + " s by the model");
         RunSpec host = gpu.withRange(gpu.range().upTo(128L << 20, gpu.range().maxBytesSource()));
