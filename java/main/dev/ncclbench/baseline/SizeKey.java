@@ -1,5 +1,8 @@
 package dev.ncclbench.baseline;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.ncclbench.spec.Sizes;
 
 import java.util.Comparator;
@@ -9,7 +12,8 @@ import java.util.Comparator;
  * Each placement is judged on its own: out of place is nccl-tests' headline, and in place on one rank moves no data
  * (host time only), so pooling the two would judge a mixture and widen the noise band.
  */
-public record SizeKey(String collective, long size, String type, String redop, int root, boolean inPlace) {
+@JsonPropertyOrder({"collective", "size", "type", "redop", "root", "placement"})
+public record SizeKey(String collective, long size, String type, String redop, int root, @JsonIgnore boolean inPlace) {
 
     public static final Comparator<SizeKey> ORDER = Comparator.comparing(SizeKey::collective)
             .thenComparingLong(SizeKey::size).thenComparing(SizeKey::type).thenComparing(SizeKey::redop)
@@ -25,7 +29,8 @@ public record SizeKey(String collective, long size, String type, String redop, i
         return collective + " " + Sizes.human(size) + (root >= 0 ? " root " + root : "") + (inPlace ? " in-place" : "");
     }
 
-    /** "out-of-place" or "in-place", as the table's headers say. */
+    /** "out-of-place" or "in-place", as the table's headers say (and the gate's JSON). */
+    @JsonProperty("placement")
     public String placement() {
         return inPlace ? "in-place" : "out-of-place";
     }

@@ -8,10 +8,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.baseline.Fingerprint;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
-import dev.ncclbench.output.NanAsNull;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The gate's decision as JSON (docs/gate.md): verdict, exit code, per size the figures and the statistics. The file
@@ -41,33 +39,14 @@ public final class GateJson {
                            List<Fingerprint.Change> changes,
                            // what NCCL decided differently from the baseline's runs, whatever the verdict
                            @JsonInclude(JsonInclude.Include.NON_NULL) dev.ncclbench.choices.Comparison ncclChoices,
-                           List<Size> sizes, List<Finding> curve) {
-    }
-
-    /** One table line: its key spelt out, the figures judged, the statistics (null when one side lacks the line). */
-    @JsonPropertyOrder({"collective", "size", "type", "redop", "root", "placement", "status", "judged_on", "statistic",
-            "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "change_ci_low",
-            "change_ci_high", "baseline_path", "run_path", "statistics"})
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Size(String collective, long size, String type, String redop, int root, String placement,
-                       String status, String judgedOn, String statistic, @NanAsNull double baselineTableUs,
-                       @NanAsNull double runTableUs, double tolerance, @NanAsNull double baselineValue,
-                       @NanAsNull double runValue, @NanAsNull double change, @NanAsNull double changeCiLow,
-                       @NanAsNull double changeCiHigh, String baselinePath, String runPath, Comparison statistics) {
-        static Size of(SizeResult s) {
-            double[] ci = s.changeInterval();
-            return new Size(s.key().collective(), s.key().size(), s.key().type(), s.key().redop(), s.key().root(),
-                    s.key().placement(), s.status().name().toLowerCase(Locale.ROOT), s.metric(), s.statistic(),
-                    s.baseTableUs(), s.runTableUs(), s.tolerance(), s.baselineValue(), s.runValue(), s.change(), ci[0],
-                    ci[1], s.basePath(), s.runPath(), s.comparison());
-        }
+                           List<SizeResult> sizes, List<Finding> curve) {
     }
 
     public static Document document(GateReport r) {
         return new Document(KIND, SCHEMA_VERSION, r.verdict().name(), r.exitCode().code, r.verdictLine(), r.runFile(),
                 r.baselineName(), r.baselineFile(), r.baselineRuns(), r.exactMatch(), r.runFingerprint().id(),
                 r.runFingerprint(), r.noBaseline(), r.options(), r.timestamp(), r.changes(), r.ncclChoices(),
-                r.sizes().stream().map(Size::of).toList(), r.curve());
+                r.sizes(), r.curve());
     }
 
     public static String render(GateReport r) {

@@ -1,9 +1,18 @@
 package dev.ncclbench.gate;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.ncclbench.baseline.SizeKey;
+import dev.ncclbench.output.NanAsNull;
+
+import java.util.Locale;
 
 /**
- * The gate's verdict on one table line.
+ * The gate's verdict on one table line, written as it is into the gate's JSON (docs/gate.md: "sizes"), under the
+ * names a reader of the file needs: the key spelt out, the status in lower case, the change's interval.
  *
  * @param latency      judged on latency (small sizes) rather than busbw
  * @param comparison   null when one side has no such line
@@ -16,9 +25,18 @@ import dev.ncclbench.baseline.SizeKey;
  * @param baseTableUs   the baseline's table time (nccl-tests' mean over the timed loop), NaN when not known
  * @param runTableUs    the run's table time: the figure the sweep printed, shown beside the judged one
  */
-public record SizeResult(SizeKey key, Status status, boolean latency, double tolerance, Comparison comparison,
-                         double baselineValue, double runValue, double change, String basePath, String runPath,
-                         String statistic, double baseTableUs, double runTableUs) {
+// "key": the key's own fields (collective, size, type, redop, root, placement) in its place
+@JsonPropertyOrder({"key", "status", "judged_on", "statistic",
+        "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "change_ci_low",
+        "change_ci_high", "baseline_path", "run_path", "statistics"})
+public record SizeResult(@JsonUnwrapped SizeKey key, @JsonProperty("status") Status status, @JsonIgnore boolean latency,
+                         @JsonProperty("tolerance") double tolerance, @JsonProperty("statistics") Comparison comparison,
+                         @JsonProperty("baseline_value") @NanAsNull double baselineValue,
+                         @JsonProperty("run_value") @NanAsNull double runValue, @JsonProperty("change") @NanAsNull double change,
+                         @JsonProperty("baseline_path") String basePath, @JsonProperty("run_path") String runPath,
+                         @JsonProperty("statistic") String statistic,
+                         @JsonProperty("baseline_table_us") @NanAsNull double baseTableUs,
+                         @JsonProperty("run_table_us") @NanAsNull double runTableUs) {
 
     /** The usual statistic: robust to the odd slow iteration, and the samples give the rank test its power. */
     public static final String SAMPLE_MEDIAN = "median of the per-iteration samples";
@@ -50,13 +68,35 @@ public record SizeResult(SizeKey key, Status status, boolean latency, double tol
             this.label = label;
         }
 
+        /** As the gate's JSON spells it: "ok", "regression", "too_noisy" (the label is for people). */
+        @JsonValue
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
         public boolean fails() {
             return this == REGRESSION || this == DEGRADED_PATH;
         }
     }
 
+    /** What the line was judged on, "latency" or "busbw" (the gate's JSON: judged_on). */
+    @JsonProperty("judged_on")
     public String metric() {
         return latency ? "latency" : "busbw";
+    }
+
+    /** The low end of {@link #changeInterval}, null on the wire where there is none. */
+    @JsonProperty("change_ci_low")
+    @NanAsNull
+    double changeCiLow() {
+        return changeInterval()[0];
+    }
+
+    /** The high end of {@link #changeInterval}. */
+    @JsonProperty("change_ci_high")
+    @NanAsNull
+    double changeCiHigh() {
+        return changeInterval()[1];
     }
 
     /** "busbw -20.3%" or "latency +35%". */
