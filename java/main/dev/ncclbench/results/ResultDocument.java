@@ -96,9 +96,7 @@ public record ResultDocument(
     }
 
     ResultDocument finished(String newStatus, String newError, String newFinishedAt, List<ResultRow> allRows) {
-        return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, newFinishedAt, newStatus, newError,
-                backend, backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
-                List.copyOf(allRows), ncclChoices);
+        return ending(newFinishedAt, newStatus, newError, List.copyOf(allRows), ncclChoices);
     }
 
     /**
@@ -106,9 +104,18 @@ public record ResultDocument(
      * its choices are unknown.
      */
     ResultDocument withChoices(NcclChoices choices) {
-        return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, finishedAt, status, error, backend,
-                backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles,
-                notes, rows, choices);
+        return ending(finishedAt, status, error, rows, choices);
+    }
+
+    /**
+     * The same document with what only the run's end knows (its outcome, its rows, NCCL's choices): every other field
+     * is fixed at {@link #begin}. The one place a document is copied, so that the withers name only what they change.
+     */
+    private ResultDocument ending(String endFinishedAt, String endStatus, String endError, List<ResultRow> endRows,
+                                  NcclChoices endChoices) {
+        return new ResultDocument(schemaVersion, tool, toolVersion, startedAt, endFinishedAt, endStatus, endError, backend,
+                backendAsked, backendReason, commandLine, spec, versions, nranks, ranks, environment, ncclLogFiles, notes,
+                endRows, endChoices);
     }
 
     private static Map<String, String> orEmpty(Map<String, String> m) {
