@@ -3,15 +3,21 @@ package dev.ncclbench.backend.nccl;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.backend.Call;
-import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.Operation;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.env.HostVersions;
+import dev.ncclbench.internal.jni.NcclProbe;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.spec.RunSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
@@ -20,12 +26,6 @@ import org.bytedeco.cuda.nccl.ncclComm;
 import org.bytedeco.cuda.nvml.nvmlDevice_st;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * One thread's ranks: -g GPUs, one communicator and one stream each, driven together (every launch is
@@ -121,7 +121,7 @@ final class NcclRankComm implements RankComm {
         bufferBytes = bytes;
         // -R: the whole allocation, as nccl-tests registers maxBytes of each buffer once
         registration = NcclRegistration.register(spec.ncclTests().flags().localRegister(), NcclRuntime.symbols,
-                dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()), comms, sendBase, recvBase, allocated);
+                NcclProbe.versionString(NcclRuntime.version()), comms, sendBase, recvBase, allocated);
     }
 
     /** ncclMemAlloc where the NCCL has it (registration-friendly memory, needed for NVLS), else cudaMalloc. */
@@ -238,7 +238,7 @@ final class NcclRankComm implements RankComm {
     @Override
     public java.util.Map<String, String> versions() {
         java.util.Map<String, String> v = new java.util.TreeMap<>(HostVersions.libraries(NcclRuntime.libraries(),
-                NcclRuntime.version() > 0 ? dev.ncclbench.internal.jni.NcclProbe.versionString(NcclRuntime.version()) : null));
+                NcclRuntime.version() > 0 ? NcclProbe.versionString(NcclRuntime.version()) : null));
         try {
             int[] x = new int[1];
             if (cudart.cudaDriverGetVersion(x) == 0 && x[0] > 0) {

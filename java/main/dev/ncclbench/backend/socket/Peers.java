@@ -1,5 +1,7 @@
 package dev.ncclbench.backend.socket;
 
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.backend.BackendException;
 import dev.ncclbench.collective.Collectives;
 import dev.ncclbench.spec.RunSpec;
 
@@ -57,7 +59,7 @@ final class Peers {
         for (int i = 0; i < xs.size(); i++) {
             int peer = xs.get(i).peer();
             if (!linked[peer]) {
-                throw new dev.ncclbench.backend.BackendException(dev.ncclbench.ExitCode.INTERNAL, "rank " + rank
+                throw new BackendException(ExitCode.INTERNAL, "rank " + rank
                         + " has no connection to rank " + peer + " for " + what + ": the socket backend's peer plan (Peers)"
                         + " misses it", null);
             }

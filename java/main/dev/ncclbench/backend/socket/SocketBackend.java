@@ -3,15 +3,14 @@ package dev.ncclbench.backend.socket;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
-import dev.ncclbench.spec.Capability;
-import dev.ncclbench.backend.Group;
 import dev.ncclbench.backend.BackendChecks;
-import dev.ncclbench.backend.MemoryBudget;
-import dev.ncclbench.collective.DataType;
-import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.backend.BackendException;
+import dev.ncclbench.backend.Group;
+import dev.ncclbench.backend.MemoryBudget;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.backend.Readiness;
+import dev.ncclbench.collective.DataType;
+import dev.ncclbench.collective.ReduceOp;
 import dev.ncclbench.env.Host;
 import dev.ncclbench.env.Variable;
 import dev.ncclbench.internal.jni.HostReduce;
@@ -21,8 +20,9 @@ import dev.ncclbench.netif.InterfaceSelector;
 import dev.ncclbench.netif.NetInterface;
 import dev.ncclbench.rendezvous.ControlPlane;
 import dev.ncclbench.results.RankInfo;
+import dev.ncclbench.spec.Capability;
 import dev.ncclbench.spec.RunSpec;
-
+import dev.ncclbench.spec.Sizes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -30,8 +30,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,7 +83,7 @@ public final class SocketBackend implements Backend {
         for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
                 try {
-                    return dev.ncclbench.spec.Sizes.parse(arg.substring(arg.indexOf('=') + 1));
+                    return Sizes.parse(arg.substring(arg.indexOf('=') + 1));
                 } catch (IllegalArgumentException e) {
                     break;
                 }
