@@ -2,9 +2,11 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.env.Variable;
+import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.fleet.FleetOutputs;
 import dev.ncclbench.fleet.FleetRun;
 import dev.ncclbench.fleet.FleetSettings;
+import dev.ncclbench.fleet.RailRate;
 import dev.ncclbench.fleet.SearchOptions;
 import dev.ncclbench.fleet.Survey;
 import dev.ncclbench.spec.Defaults;
@@ -92,6 +94,12 @@ public final class FleetCommand implements Callable<Integer> {
     @Mixin
     FabricFlags fabricFlags = new FabricFlags();
 
+    @Option(names = "--rails", paramLabel = "IFACES", description = "After the node rounds, a rail round: rail r of each"
+            + " node with rail r of another, bound to that rail's interface, and a verdict per node and rail. This node's"
+            + " rail interfaces in rail order: names (eth1,eth2,eth3,eth4) or NAME* prefixes (socket backend; a rail's"
+            + " line rate from --fabric or a site line of --catalog)")
+    String rails;
+
     @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "Judge each pair against its rate in this fleet"
             + " baseline (recorded with --record-baseline) with the gate's test; pairs it has no rate for are judged"
             + " relative (and by --fabric)")
@@ -160,14 +168,18 @@ public final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         FleetSettings settings = settings();
-        RouteInputs path = RouteOptions.resolve(fabricFlags.fabric, fabricFlags.catalog, null);
+        // --rails reads the catalog's site lines (a rail's line rate) even without --fabric
+        RouteInputs path = RouteOptions.resolve(fabricFlags.fabric, rails != null && fabricFlags.fabric == null ? null
+                : fabricFlags.catalog, null);
+        List<RailRate> railRates = rails == null ? List.of() : CatalogLocation.read(fabricFlags.catalog).sites().stream()
+                .map(s -> new RailRate(s.match(), s.fabric().id(), s.fabric().healthyMinGBps(), s.source())).toList();
         OptionalDouble floor = path.fabric().isPresent() ? OptionalDouble.of(path.fabric().get().healthyMinGBps()) : OptionalDouble.empty();
         String floorSource = path.fabric().map(f -> String.format(Locale.ROOT, "%s's healthy minimum %.2f GB/s (catalog)",
                 f.id(), f.healthyMinGBps())).orElse(null);
         FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
                 seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
                 nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
-                BaselineFolder.of(baselineDir), allowUnauthenticated, runId);
+                BaselineFolder.of(baselineDir), allowUnauthenticated, runId, rails, railRates);
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), host.get()).code;
     }
 

@@ -55,6 +55,8 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     /** What the nodes send rank 0 once in the search. */
     private final NodeReports reports;
     private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+    /** What each node said its rails are, by rank (guarded by names). */
+    private final Map<Integer, List<NodeRail>> rails = new HashMap<>();
     /** Every round's groups' store, opened with the first round. */
     private StoreServer store;
 
@@ -172,10 +174,22 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             reports.joined(r);
             Messages.write(out, new Messages.Welcome(null));
             names[r] = hello.name();
+            rails.put(r, hello.rails() == null ? List.of() : List.copyOf(hello.rails()));
             nodes.put(r, new Connection(s, out));
         }
         all.countDown();
         reports.read(r, s, in);
+    }
+
+    /** Each node's rails as it reported them when it joined (none where it never joined or gave no --rails). */
+    List<List<NodeRail>> joinedRails() {
+        synchronized (names) {
+            List<List<NodeRail>> out = new ArrayList<>();
+            for (int r = 0; r < names.length; r++) {
+                out.add(rails.getOrDefault(r, List.of()));
+            }
+            return out;
+        }
     }
 
     /** The name each node gave (null where it never joined). */
@@ -210,7 +224,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 String said = Base64.getEncoder().encodeToString(salt);
                 for (int k = 0; k < g.size(); k++) {
                     byRank.computeIfAbsent(g.members().get(k), r -> new ArrayList<>())
-                            .add(new Messages.Assignment(i, k, g.size(), storeHost, store.port(), said));
+                            .add(new Messages.Assignment(i, k, g.size(), storeHost, store.port(), said, plan.rail(i)));
                 }
             }
             Set<Integer> pending = new TreeSet<>();

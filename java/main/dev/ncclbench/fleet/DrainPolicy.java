@@ -46,7 +46,11 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated, Optional
      * What the search names to drain: {@code names}, what the drain list file holds (empty when it is not written), and
      * {@code withheld}, each node the search found bad and does not name, with why.
      */
-    record Drain(boolean written, List<String> names, Map<String, String> withheld) {
+    record Drain(boolean written, List<String> names, Map<String, String> withheld, Map<String, String> rails) {
+        Drain(boolean written, List<String> names, Map<String, String> withheld) {
+            this(written, names, withheld, Map.of());
+        }
+
         /**
          * Why nodes were withheld, one clause a reason ("gpu7, gpu9: why"); when none was, why the list was not written,
          * or null when it was.
@@ -65,6 +69,7 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated, Optional
         List<String> lines() {
             List<String> out = new ArrayList<>();
             out.add("drain: " + (names.isEmpty() ? "none" : String.join(" ", names)));
+            rails.forEach((name, why) -> out.add("  " + name + ": " + why));
             if (!withheld.isEmpty()) {
                 out.add("not drained: " + because());
             }
@@ -76,21 +81,26 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated, Optional
     Drain decide(FleetDocument doc) {
         List<String> names = new ArrayList<>();
         Map<String, String> withheld = new LinkedHashMap<>();
-        for (NodeVerdict v : doc.verdicts().badNodes()) {
-            String host = doc.hosts().get(v.rank());
+        Map<String, String> rails = new LinkedHashMap<>();
+        for (int rank : doc.badRanks()) {
+            String host = doc.hosts().get(rank);
             String name = FleetDocument.nodeName(host);
-            String why = FleetRun.unnamed(v.rank()).equals(host) ? "no node name is known (give --node-list)"
+            String why = FleetRun.unnamed(rank).equals(host) ? "no node name is known (give --node-list)"
                     : !writes() ? JobSecret.NOT_AUTHENTICATED
                     : !NodeList.isNodeName(name) ? "not one node's name (letters, digits, '.', '-' and '_')"
                     : nodeList.isPresent() && !nodeList.get().contains(name)
                     ? "not a node of this job (--node-list, or SLURM_JOB_NODELIST)" : null;
             if (why != null) {
-                boolean unnamed = FleetRun.unnamed(v.rank()).equals(host);
+                boolean unnamed = FleetRun.unnamed(rank).equals(host);
                 withheld.putIfAbsent(unnamed || NodeList.isNodeName(name) ? name : NodeList.quoted(name), why);
             } else if (!names.contains(name)) {
                 names.add(name);
             }
+            List<RailVerdict> bad = doc.badRails(rank);
+            if (why == null && !bad.isEmpty()) { // the rail is the finding: the line says which, for the one who repairs it
+                rails.merge(name, bad.stream().map(RailVerdict::reason).collect(Collectors.joining("; ")), (a, b) -> a + "; " + b);
+            }
         }
-        return new Drain(writes(), List.copyOf(names), withheld);
+        return new Drain(writes(), List.copyOf(names), withheld, rails);
     }
 }

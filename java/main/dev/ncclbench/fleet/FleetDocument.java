@@ -4,7 +4,7 @@ import java.util.List;
 
 /** The search as one document: what the JSON holds and what the HTML, JUnit and Prometheus files are drawn from. */
 public record FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
-                            String floorSource, SearchResult result, FleetBaseline baseline) {
+                            String floorSource, SearchResult result, FleetBaseline baseline, RailResult rails) {
     public static final String KIND = "ncclbench.fleet";
     /** 2: kind and schema_version replace "schema": "ncclbench-fleet/1". */
     public static final int SCHEMA_VERSION = 2;
@@ -12,7 +12,23 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
     /** Without --baseline. */
     public FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
                          String floorSource, SearchResult result) {
-        this(hosts, search, settings, backend, floorSource, result, null);
+        this(hosts, search, settings, backend, floorSource, result, null, null);
+    }
+
+    /** Without a rail round (no --rails). */
+    public FleetDocument(List<String> hosts, SearchOptions search, FleetSettings settings, String backend,
+                         String floorSource, SearchResult result, FleetBaseline baseline) {
+        this(hosts, search, settings, backend, floorSource, result, baseline, null);
+    }
+
+    /** Exit 6 territory: a node, a link or a rail is bad. */
+    public boolean anyBad() {
+        return verdicts().anyBad() || rails != null && !rails.bad().isEmpty();
+    }
+
+    /** The bad rails of {@code rank}, in rail order (none without a rail round). */
+    List<RailVerdict> badRails(int rank) {
+        return rails == null ? List.of() : rails.bad().stream().filter(v -> v.rank() == rank).toList();
     }
 
     public Verdicts verdicts() {
@@ -24,8 +40,18 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
      * sharing a name, each once; a rank whose name nobody knows ("rank 7") is left out (the JSON still names it).
      */
     public List<String> drain() {
-        return verdicts().badNodes().stream().filter(v -> !FleetRun.unnamed(v.rank()).equals(hosts.get(v.rank())))
-                .map(v -> nodeName(hosts.get(v.rank()))).distinct().toList();
+        return badRanks().stream().filter(r -> !FleetRun.unnamed(r).equals(hosts.get(r)))
+                .map(r -> nodeName(hosts.get(r))).distinct().toList();
+    }
+
+    /** The ranks to drain: slow or unreachable nodes, then nodes good as a whole with a slow or down rail. */
+    List<Integer> badRanks() {
+        java.util.LinkedHashSet<Integer> out = new java.util.LinkedHashSet<>();
+        verdicts().badNodes().forEach(v -> out.add(v.rank()));
+        if (rails != null) {
+            rails.bad().forEach(v -> out.add(v.rank()));
+        }
+        return List.copyOf(out);
     }
 
     static String nodeName(String host) {

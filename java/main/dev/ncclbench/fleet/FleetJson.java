@@ -24,7 +24,7 @@ public final class FleetJson {
     @JsonPropertyOrder({"kind", "schema_version", "verdict", "backend", "nodes", "survey", "group_size", "margin",
             "floor_gbps", "floor_source", "judgement", "baseline", "sizes_bytes", "collectives", "iters",
             "round_limit_s", "seed", "rounds_used", "max_rounds", "stop_reason", "drain", "node_verdicts",
-            "link_verdicts", "links_measured", "links_total", "undecided", "rounds", "matrix",
+            "link_verdicts", "links_measured", "links_total", "undecided", "rounds", "matrix", "rails",
             "rendezvous_authenticated", "drain_withheld", "drain_withheld_because"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String kind, int schemaVersion, String verdict, String backend, int nodes, String survey,
@@ -36,6 +36,8 @@ public final class FleetJson {
                            List<Round> rounds,
                            // N x N above 64 nodes is megabytes nobody reads: link_verdicts hold every pair
                            Matrix matrix,
+                           // only with --rails: the rail round and a verdict per node and rail
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Rails rails,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean rendezvousAuthenticated,
                            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> drainWithheld,
                            @JsonInclude(JsonInclude.Include.NON_NULL) String drainWithheldBecause) {
@@ -45,7 +47,7 @@ public final class FleetJson {
             return new Document(kind, schemaVersion, verdict, backend, nodes, survey, groupSize, margin, floorGbps,
                     floorSource, judgement, baseline, sizesBytes, collectives, iters, roundLimitS, seed, roundsUsed,
                     maxRounds, stopReason, d.names(), nodeVerdicts, linkVerdicts, linksMeasured, linksTotal, undecided,
-                    rounds, matrix, authenticated,
+                    rounds, matrix, rails, authenticated,
                     d.written() && d.withheld().isEmpty() ? null : List.copyOf(d.withheld().keySet()), d.because());
         }
     }
@@ -77,6 +79,48 @@ public final class FleetJson {
                         String error) {
     }
 
+    /**
+     * The rail round: how rails were judged, how many rounds it took, each node's rails as it reported them, and a
+     * verdict per node and rail.
+     */
+    @JsonPropertyOrder({"judgement", "margin", "rounds_used", "nodes", "verdicts"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Rails(String judgement, double margin, int roundsUsed, List<RailNode> nodes, List<Rail> verdicts) {
+    }
+
+    /** A node's rails as it reported them when it joined, in rail order. */
+    @JsonPropertyOrder({"host", "rails"})
+    public record RailNode(String host, List<RailName> rails) {
+    }
+
+    @JsonPropertyOrder({"nic", "ifname", "address", "down"})
+    public record RailName(String nic, String ifname, String address, String down) {
+    }
+
+    /** One rail of one node: its best result, its siblings' range, its line rate's healthy minimum, and why. */
+    @JsonPropertyOrder({"host", "rank", "rail", "nic", "verdict", "busbw_gbps", "siblings_gbps", "line_floor_gbps", "reason"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Rail(String host, int rank, int rail, String nic, String verdict, Double busbwGbps,
+                       List<Double> siblingsGbps, Double lineFloorGbps, String reason) {
+    }
+
+    static Rails rails(FleetDocument f) {
+        RailResult r = f.rails();
+        if (r == null) {
+            return null;
+        }
+        List<RailNode> nodes = new ArrayList<>();
+        for (int rank = 0; rank < r.rails().size(); rank++) {
+            nodes.add(new RailNode(f.hosts().get(rank), r.rails().get(rank).stream()
+                    .map(x -> new RailName(x.nic(), x.ifname(), x.address(), x.down())).toList()));
+        }
+        List<Rail> verdicts = r.verdicts().stream().map(v -> new Rail(f.hosts().get(v.rank()), v.rank(), v.rail(), v.nic(),
+                v.status().name().toLowerCase(Locale.ROOT).replace('_', '-'), FleetDocument.finite(v.busbw()),
+                Double.isFinite(v.siblingsLo()) ? List.of(v.siblingsLo(), v.siblingsHi()) : null,
+                FleetDocument.finite(v.lineFloor()), FleetDocument.oneLine(v.reason()))).toList();
+        return new Rails(r.judgement(), RailJudge.MARGIN, r.plans().size(), nodes, verdicts);
+    }
+
     @JsonPropertyOrder({"hosts", "busbw_gbps", "ratio"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Matrix(List<String> hosts, Double[][] busbwGbps, Double[][] ratio) {
@@ -97,7 +141,7 @@ public final class FleetJson {
                 l.status().name().toLowerCase(Locale.ROOT).replace('_', '-'), FleetDocument.finite(l.busbw()),
                 FleetDocument.finite(l.ratio()), l.reason())).toList();
         return new Document(FleetDocument.KIND, FleetDocument.SCHEMA_VERSION,
-                v.anyBad() ? "bad" : v.undecided().isEmpty() ? "good" : "good-with-undecided", f.backend(),
+                f.anyBad() ? "bad" : v.undecided().isEmpty() && !railUndecided(f) ? "good" : "good-with-undecided", f.backend(),
                 hosts.size(), search.survey().label, search.groupSize(), search.margin(),
                 search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null, f.floorSource(),
                 FleetDocument.judgement(f.floorSource(), f.baseline()), baseline, settings.sizes(),
@@ -105,7 +149,11 @@ public final class FleetJson {
                 search.maxRounds(), result.stopReason(), f.drain(), nodes, links, v.linksMeasured(), f.linksTotal(),
                 v.undecided(), rounds(f),
                 hosts.size() <= FleetHtml.HEAT_MAP_MAX ? new Matrix(hosts, f.matrix(false), f.matrix(true)) : null,
-                null, null, null);
+                rails(f), null, null, null);
+    }
+
+    private static boolean railUndecided(FleetDocument f) {
+        return f.rails() != null && f.rails().verdicts().stream().anyMatch(x -> x.status() == RailVerdict.Status.UNDECIDED);
     }
 
     private static List<Round> rounds(FleetDocument f) {

@@ -45,7 +45,13 @@ public final class FleetOutputs {
             AtomicFile.write(p.html(), FleetHtml.render(doc, policy, drain));
             if (drain.written()) {
                 StringBuilder list = new StringBuilder(DRAIN_HEADER).append(runId).append('\n');
-                drain.names().forEach(n -> list.append(n).append('\n'));
+                // a rail's finding as a comment above its node: scontrol reads the names, a person reads why
+                drain.names().forEach(n -> {
+                    if (drain.rails().containsKey(n)) {
+                        list.append("# ").append(n).append(": ").append(FleetDocument.oneLine(drain.rails().get(n))).append('\n');
+                    }
+                    list.append(n).append('\n');
+                });
                 AtomicFile.write(p.drain(), list.toString());
             } else {
                 java.nio.file.Files.deleteIfExists(p.drain());

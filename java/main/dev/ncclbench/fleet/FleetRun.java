@@ -49,7 +49,16 @@ public final class FleetRun {
                           OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
                           Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
                           String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated,
-                          String runId) {
+                          String runId, String rails, List<RailRate> railRates) {
+        /** Without --rails. */
+        public Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
+                       OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
+                       Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
+                       String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated, String runId) {
+            this(settings, survey, groupSize, maxRounds, margin, floorGBps, floorSource, seed, rendezvous, rank, worldSize,
+                    nodeName, nodeList, outDir, outputs, baseline, recordBaseline, baselineDir, allowUnauthenticated, runId,
+                    null, List.of());
+        }
     }
 
     /** What a rank whose node's name nobody knows is called in the verdicts (never drained: scontrol knows no such node). */
@@ -85,6 +94,16 @@ public final class FleetRun {
                     + " groups in a round; rank 0 serves at most " + Coordinator.MAX_GROUPS_PER_ROUND
                     + " at once (a job each on its store): use --survey pairs or round-robin");
         }
+        List<NodeRail> rails = List.of();
+        if (o.rails() != null) {
+            if (!backend.capabilities().contains(Capability.SOCKET_INTERFACE)) {
+                throw NcclbenchException.usage("--rails holds each rail's groups to one interface, which the " + backend.name()
+                        + " backend cannot do in one process (NCCL reads NCCL_IB_HCA and NCCL_SOCKET_IFNAME once, at its"
+                        + " first communicator): run fleet --rails with --backend socket, on the rails' IPoIB or RoCE"
+                        + " interfaces (docs/fleet.md, Rails)");
+            }
+            rails = RailSource.interfaces(o.rails(), dev.ncclbench.netif.InterfaceScan.local()).rails();
+        }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
         String name = HostName.node(o.nodeName(), host);
         Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), host, launch.size());
@@ -101,9 +120,9 @@ public final class FleetRun {
         int localRank = LaunchDetector.detect(host, null, null).localRank();
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
-                + "\n--survey " + survey.label;
+                + "\n--survey " + survey.label + (o.rails() != null ? "\n--rails (a rail round)" : "");
         Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, host,
-                place.job());
+                place.job(), rails);
         if (launch.rank() != 0) {
             // rank 0 prints the verdicts; a node says in one line that it is done, what rank 0 decided and where
             out.println("ncclbench fleet: rank " + launch.rank() + " (" + name + ") done: " + worker.run());
@@ -149,10 +168,18 @@ public final class FleetRun {
             text.begin(plan);
             return c.run(plan);
         }, missing, text::round, baseline);
+        RailResult rails = null;
+        if (RailSearch.any(c.joinedRails())) {
+            java.util.Set<Integer> gone = new java.util.TreeSet<>();
+            result.verdicts().nodes().stream().filter(v -> v.status() == NodeVerdict.Status.UNREACHABLE)
+                    .forEach(v -> gone.add(v.rank()));
+            rails = RailSearch.run(hosts, c.joinedRails(), gone, result.rounds() + 1, c,
+                    new RailJudge(RailRate.lines(o.railRates(), o.floorGBps(), o.floorSource())), text::railRound, text::begin);
+        }
         FleetDocument doc = new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(), result,
-                baseline);
+                baseline, rails);
         DrainPolicy.Drain drain = policy.decide(doc);
-        text.verdicts(result, drain);
+        text.verdicts(result, rails, drain);
         String folderName = RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid());
         FleetOutputs.Paths paths = o.outputs().under(o.outDir().resolve(folderName));
         boolean written = false;
@@ -161,7 +188,7 @@ public final class FleetRun {
             written = true;
         } finally {
             // the nodes hear it either way: what was decided, and where it is (or that rank 0 could not write it)
-            c.finish(FleetText.decided(name, result, drain, written ? paths.json().toAbsolutePath() : null));
+            c.finish(FleetText.decided(name, result, rails, drain, written ? paths.json().toAbsolutePath() : null));
         }
         text.files(paths, policy);
         if (o.recordBaseline() != null) {
@@ -175,7 +202,7 @@ public final class FleetRun {
         if (workerFailure.get() != null) {
             err.println("ncclbench: rank 0's own node: " + workerFailure.get().getMessage());
         }
-        return result.verdicts().anyBad() ? ExitCode.DEGRADED : ExitCode.OK;
+        return doc.anyBad() ? ExitCode.DEGRADED : ExitCode.OK;
     }
 
     /**

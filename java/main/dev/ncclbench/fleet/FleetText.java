@@ -65,7 +65,43 @@ final class FleetText {
         return v == null ? "" : ", " + Judge.pct(v.ratio()) + " of its baseline (" + v.line() + ")";
     }
 
+    /** A rail round's line: how many groups, and each slow or failed one. */
+    void railRound(List<RailMeasurement> ms) {
+        if (ms.isEmpty()) {
+            return;
+        }
+        long failed = ms.stream().filter(m -> m.error() != null).count();
+        out.printf(Locale.ROOT, "round %d (rails): %d rail pair%s at once, %d failed%n", ms.get(0).round(), ms.size(),
+                ms.size() == 1 ? "" : "s", failed);
+        for (RailMeasurement m : ms) {
+            out.printf(Locale.ROOT, "  rail %-3d %s - %s: %s%n", m.rail(), hosts.get(m.a()), hosts.get(m.b()),
+                    m.error() != null ? "failed: " + m.error() : RailJudge.rate(m.busbw()));
+        }
+        out.flush();
+    }
+
+    /** The rails' verdicts: every rail not ok, one line each; the count of the rest. */
+    void rails(RailResult rails) {
+        if (rails == null) {
+            return;
+        }
+        out.printf("rails: %s%n", rails.judgement());
+        long ok = 0;
+        for (RailVerdict v : rails.verdicts()) {
+            if (v.status() == RailVerdict.Status.OK) {
+                ok++;
+                continue;
+            }
+            out.printf(Locale.ROOT, "  %-20s %-11s %s%n", hosts.get(v.rank()), v.status().label, v.reason());
+        }
+        out.printf(Locale.ROOT, "  %d of %d rail%s ok%n", ok, rails.verdicts().size(), rails.verdicts().size() == 1 ? "" : "s");
+    }
+
     void verdicts(SearchResult result, DrainPolicy.Drain drain) {
+        verdicts(result, null, drain);
+    }
+
+    void verdicts(SearchResult result, RailResult rails, DrainPolicy.Drain drain) {
         Verdicts v = result.verdicts();
         out.printf("%nnodes:%n");
         for (NodeVerdict n : v.nodes()) {
@@ -89,7 +125,9 @@ final class FleetText {
                     + " for the pair (judged relative%s)%n", bj.baseline().name(), bj.judged, bj.judged == 1 ? "" : "s",
                     bj.without, result.evidence().options().floorGBps().isPresent() ? " and by --fabric" : " only");
         }
-        out.printf(Locale.ROOT, "rounds: %d (%s)%n", result.rounds(), result.stopReason());
+        rails(rails);
+        out.printf(Locale.ROOT, "rounds: %d (%s)%s%n", result.rounds(), result.stopReason(),
+                rails == null ? "" : ", then " + rails.plans().size() + " rail round" + (rails.plans().size() == 1 ? "" : "s"));
         drain.lines().forEach(out::println); // what the drain list holds, and what it does not and why
         out.flush();
     }
@@ -99,10 +137,17 @@ final class FleetText {
      * JSON's path, or null when rank 0 could not write it.
      */
     static String decided(String rank0, SearchResult result, DrainPolicy.Drain drain, java.nio.file.Path json) {
+        return decided(rank0, result, null, drain, json);
+    }
+
+    static String decided(String rank0, SearchResult result, RailResult rails, DrainPolicy.Drain drain, java.nio.file.Path json) {
         Verdicts v = result.verdicts();
-        return "rank 0 (" + rank0 + ") decided after " + result.rounds() + " round" + (result.rounds() == 1 ? "" : "s") + ": "
-                + (v.anyBad() ? v.badNodes().size() + " bad node" + (v.badNodes().size() == 1 ? "" : "s") + ", "
-                + v.badLinks().size() + " bad link" + (v.badLinks().size() == 1 ? "" : "s") : "nothing bad found")
+        int badRails = rails == null ? 0 : rails.bad().size();
+        int rounds = result.rounds() + (rails == null ? 0 : rails.plans().size());
+        return "rank 0 (" + rank0 + ") decided after " + rounds + " round" + (rounds == 1 ? "" : "s") + ": "
+                + (v.anyBad() || badRails > 0 ? v.badNodes().size() + " bad node" + (v.badNodes().size() == 1 ? "" : "s") + ", "
+                + v.badLinks().size() + " bad link" + (v.badLinks().size() == 1 ? "" : "s")
+                + (rails == null ? "" : ", " + badRails + " bad rail" + (badRails == 1 ? "" : "s")) : "nothing bad found")
                 + "; " + String.join("; ", drain.lines()) + "; "
                 + (json == null ? "it could not write its files" : "its verdicts are in " + json + " on " + rank0);
     }

@@ -171,9 +171,14 @@ final class Joining {
             return JobProof.wrongJob("this search");
         }
         byte[] answer = h.answer() == null ? null : Base64.getDecoder().decode(h.answer());
-        if (!JobProof.proves(token, nonce, r, world, h.name(), h.flags(), answer)) {
+        if (!JobProof.proves(token, nonce, r, world, h.name(), h.covered(), answer)) {
             return "rank " + r + " did not prove the job's secret (another NCCLBENCH_TOKEN than rank 0, or a hello replayed"
                     + " from another connection or changed on its way): refused; the search waits for its own";
+        }
+        if (h.rails() != null && (h.rails().size() > NodeRail.MAX_RAILS || h.rails().stream().anyMatch(x -> x == null
+                || !NodeRail.isName(x.nic()) || !NodeRail.isName(x.ifname())))) {
+            return "rank " + r + " reported rails rank 0 cannot name (at most " + NodeRail.MAX_RAILS + ", each an interface"
+                    + " or NIC name of letters, digits, '.', '-', '_', ':', '@', '+'): give it --rails with interface names";
         }
         if (!NodeList.isNodeName(h.name())) {
             // proven, so the node's own: a drain must name one node, and the verdicts one line each

@@ -45,10 +45,40 @@ final class Messages {
      * the name and the flags as sent), its name (HostName#node: what a drain of it would use) and the flags that change
      * what it measures (MeasuredFlags), which must be every node's.
      */
-    record Hello(int version, String job, int rank, String answer, String name, String flags) {
+    record Hello(int version, String job, int rank, String answer, String name, String flags, List<NodeRail> rails) {
+        Hello(int version, String job, int rank, String answer, String name, String flags) {
+            this(version, job, rank, answer, name, flags, null);
+        }
+
         /** Reads rank 0's challenge and answers it with the job's {@code token}. */
         static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags)
                 throws IOException {
+            return answering(in, token, rank, nodes, name, flags, null);
+        }
+
+        /**
+         * What the answer covers besides the rank and the name: the flags, and the node's rails (--rails) as it found
+         * them, so that what rank 0 plans the rail round from is the node's own word, as its name is.
+         */
+        String covered() {
+            return covered(flags, rails);
+        }
+
+        static String covered(String flags, List<NodeRail> rails) {
+            if (rails == null) {
+                return flags;
+            }
+            StringBuilder b = new StringBuilder(flags == null ? "" : flags).append("\n--rails-found");
+            for (NodeRail r : rails) {
+                b.append(' ').append(r.nic()).append('/').append(r.ifname()).append('/').append(r.address())
+                        .append('/').append(r.down());
+            }
+            return b.toString();
+        }
+
+        /** With the node's rails, which the answer covers. */
+        static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags,
+                               List<NodeRail> rails) throws IOException {
             Challenge c = read(in, Challenge.class, MAX_SHORT);
             if (c.version() != JobProof.VERSION) {
                 throw new java.net.ProtocolException("rank 0 speaks protocol version " + c.version() + ", this process "
@@ -57,7 +87,8 @@ final class Messages {
             byte[] nonce = Base64.getDecoder().decode(c.nonce());
             Base64.Encoder b64 = Base64.getEncoder();
             return new Hello(JobProof.VERSION, b64.encodeToString(JobProof.id(token)), rank,
-                    b64.encodeToString(JobProof.join(token, nonce, rank, nodes, name, flags)), name, flags);
+                    b64.encodeToString(JobProof.join(token, nonce, rank, nodes, name, covered(flags, rails))), name, flags,
+                    rails);
         }
     }
 
@@ -69,7 +100,12 @@ final class Messages {
      * One group this node is in for a round, and where the group's own small store is; {@code salt} (base64, public)
      * makes the group's token of the job's ({@link JobProof#derive}): only the job's own processes can join the group.
      */
-    record Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt) {
+    record Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt, Integer rail) {
+        /** A node round's group, on the node's own interfaces. */
+        Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt) {
+            this(group, groupRank, groupSize, storeHost, storePort, salt, null);
+        }
+
         byte[] token(byte[] jobToken) {
             return JobProof.derive(jobToken, Base64.getDecoder().decode(salt));
         }

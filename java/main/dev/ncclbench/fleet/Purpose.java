@@ -13,7 +13,9 @@ public enum Purpose {
     /** Groups larger than two, over nodes good in pairs. */
     GROUP_SURVEY("group survey"),
     /** Half the suspects of a slow group with nodes proven good at that size. */
-    BISECT("bisect");
+    BISECT("bisect"),
+    /** After the node rounds: rail r of one node with rail r of another, the traffic held to that rail. */
+    RAIL("rail");
 
     public final String label;
 

@@ -40,6 +40,8 @@ final class Worker {
     private final RunSpec spec;
     private final Host host;
     private final String job;
+    /** This node's rails, in rail order (empty without --rails). */
+    private final List<NodeRail> rails;
 
     /**
      * @param localRank this node's index among the processes of its node, for the GPU the groups take
@@ -48,6 +50,13 @@ final class Worker {
      */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
            RunSpec spec, String flags, Host host, String job) {
+        this(coordinator, token, nodes, name, rank, localRank, backend, spec, flags, host, job, List.of());
+    }
+
+    /** @param rails this node's rails, which its hello reports and a rail round's groups bind to */
+    Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
+           RunSpec spec, String flags, Host host, String job, List<NodeRail> rails) {
+        this.rails = List.copyOf(rails);
         this.job = job;
         this.nodes = nodes;
         this.flags = flags;
@@ -94,7 +103,8 @@ final class Worker {
                     }, every, every, TimeUnit.MILLISECONDS);
                     List<Future<Messages.GroupResult>> running = new ArrayList<>();
                     for (Messages.Assignment a : order.assignments()) {
-                        running.add(pool.submit(() -> GroupRun.run(backend, spec, localRank, token, a, order, host)));
+                        running.add(pool.submit(() -> a.rail() == null ? GroupRun.run(backend, spec, localRank, token, a, order, host)
+                                : onRail(a, order)));
                     }
                     List<Messages.GroupResult> results = new ArrayList<>();
                     for (int i = 0; i < running.size(); i++) {
@@ -130,7 +140,8 @@ final class Worker {
                 DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
                 // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
-                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags));
+                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags,
+                        rails.isEmpty() ? null : rails));
                 String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
                 if (refused != null) {
                     s.close();
@@ -156,6 +167,21 @@ final class Worker {
         throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not join rank 0 at " + where() + " within "
                 + spec.timeoutMillis() / 1000 + " s (" + last.getMessage() + "); is rank 0 running, with the same --rendezvous"
                 + " (or MASTER_ADDR/MASTER_PORT)?");
+    }
+
+    /**
+     * A rail round's group: the socket backend bound to this node's interface for that rail (NCCL_SOCKET_IFNAME's exact
+     * form, "=eth3", so that eth3 does not also take eth30); a rail this node does not have up fails the group, saying so.
+     */
+    private Messages.GroupResult onRail(Messages.Assignment a, Messages.Order order) {
+        int r = a.rail();
+        if (r < 0 || r >= rails.size() || !rails.get(r).up()) {
+            return new Messages.GroupResult(a.group(), List.of(), "rank " + rank + " (" + name + ") has no rail " + r
+                    + (r >= 0 && r < rails.size() ? ": " + rails.get(r).down() : " (it has " + rails.size() + ")"), null);
+        }
+        RunSpec.SocketOptions s = spec.socket();
+        RunSpec bound = spec.withSocket(new RunSpec.SocketOptions(s.perPeer(), "=" + rails.get(r).ifname(), s.algo(), s.chunk()));
+        return GroupRun.run(backend, bound, localRank, token, a, order, host);
     }
 
     private String where() {

@@ -1,0 +1,178 @@
+package dev.ncclbench.fleet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A verdict per node and rail, never against nothing: each rail against its siblings (the same node's other rails, and
+ * the same rail on the other nodes, each at its best result not shared with this rail) and against the healthy minimum
+ * of its line rate where the catalog gives one. A slow rail is laid at its node only when a partner it was slow with
+ * was fine on that rail with another node; else it is undecided. A rail with neither siblings nor a line rate is not
+ * judged.
+ *
+ * @param lines the healthy minimum of a rail's line rate and where it comes from, if the catalog knows it
+ */
+record RailJudge(Function<NodeRail, Optional<Line>> lines) {
+    /**
+     * Slow below this fraction of its siblings' median. Tighter than the node search's margin: a rail's siblings are
+     * the same NIC model on the same fabric, and a port that trained down to half (4X to 2X) must fall below it.
+     */
+    static final double MARGIN = 0.75;
+
+    /** A line rate's healthy minimum (GB/s) and its source ("ib-ndr's healthy minimum 44.0 GB/s (catalog site eth3)"). */
+    record Line(double floorGBps, String source) {
+    }
+
+    String judgement() {
+        return "each rail against its siblings (the node's other rails and the same rail on the other nodes): slow below "
+                + Math.round(MARGIN * 100) + "% of their median, or below its line rate's healthy minimum where the catalog"
+                + " gives one (--fabric, or a site line of --catalog); a rail with neither is not judged";
+    }
+
+    List<RailVerdict> judge(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost) {
+        List<RailVerdict> out = new ArrayList<>();
+        for (int n = 0; n < rails.size(); n++) {
+            for (int r = 0; r < rails.get(n).size(); r++) {
+                out.add(one(hosts, rails, ms, lost, n, r));
+            }
+        }
+        return out;
+    }
+
+    private RailVerdict one(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost,
+                            int n, int r) {
+        NodeRail rail = rails.get(n).get(r);
+        String name = "rail " + r + " (" + rail.label() + ")";
+        Optional<Line> line = lines.apply(rail);
+        double floor = line.map(Line::floorGBps).orElse(Double.NaN);
+        if (!rail.up()) {
+            return verdict(n, r, rail, RailVerdict.Status.DOWN, Double.NaN, new double[0], floor, name + " is down: "
+                    + rail.down() + "; NCCL spreads its traffic over the other rails, or the job fails on it");
+        }
+        if (lost.contains(n)) {
+            return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, Double.NaN, new double[0], floor,
+                    name + " not judged: the node was lost");
+        }
+        List<RailMeasurement> own = usable(ms, lost).stream().filter(m -> m.rail() == r && m.involves(n)).toList();
+        if (own.isEmpty()) {
+            return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, Double.NaN, new double[0], floor, name
+                    + " not judged: no other node had a rail " + r + " up to pair it with");
+        }
+        double best = own.stream().mapToDouble(RailJudge::value).max().orElse(0);
+        double[] siblings = siblings(rails, usable(ms, lost), n, r);
+        if (siblings.length == 0 && line.isEmpty()) {
+            return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, best, siblings, floor, name + ": " + rate(best)
+                    + ", not judged: no sibling rail was measured and no line rate is known (give --fabric, or a site line"
+                    + " for it in --catalog)");
+        }
+        double ref = median(siblings);
+        boolean belowSiblings = siblings.length > 0 && best < MARGIN * ref;
+        boolean belowLine = line.isPresent() && best < floor;
+        String figures = name + ": " + rate(best) + (siblings.length > 0 ? ", siblings " + range(siblings) : "")
+                + (line.isPresent() ? ", line rate's healthy minimum " + rate(floor) : "");
+        if (!belowSiblings && !belowLine) {
+            return verdict(n, r, rail, RailVerdict.Status.OK, best, siblings, floor, figures);
+        }
+        String why = (belowSiblings ? Math.round(100 * best / ref) + "% of its siblings' median" : "")
+                + (belowSiblings && belowLine ? " and " : "") + (belowLine ? "below " + line.get().source() : "");
+        Set<String> cleared = new LinkedHashSet<>();
+        Set<String> partners = new LinkedHashSet<>();
+        for (RailMeasurement m : own) {
+            int p = m.other(n);
+            partners.add(hosts.get(p));
+            if (fineElsewhere(rails, usable(ms, lost), p, r, n, ref, siblings.length > 0)) {
+                cleared.add(hosts.get(p));
+            }
+        }
+        if (!cleared.isEmpty()) {
+            return verdict(n, r, rail, RailVerdict.Status.SLOW, best, siblings, floor, figures + " (" + why
+                    + "; slow with " + String.join(" and ", partners) + ", and " + String.join(" and ", cleared)
+                    + (cleared.size() == 1 ? " was" : " were") + " fine on rail " + r + " with another node)");
+        }
+        return verdict(n, r, rail, RailVerdict.Status.UNDECIDED, best, siblings, floor, figures + " (" + why
+                + "), but only with " + String.join(" and ", partners) + ", whose rail " + r
+                + " was not measured fine with another node: which end is slow cannot be told");
+    }
+
+    /** Results that say something: fine ones, and failures while both ends stayed reachable (a rail that failed is slow). */
+    private static List<RailMeasurement> usable(List<RailMeasurement> ms, Set<Integer> lost) {
+        return ms.stream().filter(m -> m.error() == null || !lost.contains(m.a()) && !lost.contains(m.b())).toList();
+    }
+
+    private static double value(RailMeasurement m) {
+        return m.error() != null || !Double.isFinite(m.busbw()) ? 0 : m.busbw();
+    }
+
+    /**
+     * The siblings' figures: each of the node's other rails at its best, and the same rail of each other node at its
+     * best without this node (a result shared with this rail is not a sibling's own).
+     */
+    private static double[] siblings(List<List<NodeRail>> rails, List<RailMeasurement> ms, int n, int r) {
+        List<Double> out = new ArrayList<>();
+        for (int other = 0; other < rails.get(n).size(); other++) {
+            int rr = other;
+            if (rr != r) {
+                best(ms.stream().filter(m -> m.rail() == rr && m.involves(n)).toList()).ifPresent(out::add);
+            }
+        }
+        for (int node = 0; node < rails.size(); node++) {
+            int nn = node;
+            if (nn != n) {
+                best(ms.stream().filter(m -> m.rail() == r && m.involves(nn) && !m.involves(n)).toList()).ifPresent(out::add);
+            }
+        }
+        return out.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    }
+
+    private static Optional<Double> best(List<RailMeasurement> ms) {
+        return ms.stream().map(RailJudge::value).max(Double::compare);
+    }
+
+    /** Whether rail {@code r} of {@code p} was fine with a node other than {@code n}. */
+    private boolean fineElsewhere(List<List<NodeRail>> rails, List<RailMeasurement> ms, int p, int r, int n, double ref,
+                                  boolean relative) {
+        Optional<Double> b = best(ms.stream().filter(m -> m.rail() == r && m.involves(p) && !m.involves(n)).toList());
+        if (b.isEmpty()) {
+            return false;
+        }
+        Optional<Line> line = lines.apply(rails.get(p).get(r));
+        return (!relative || b.get() >= MARGIN * ref) && (line.isEmpty() || b.get() >= line.get().floorGBps());
+    }
+
+    private static RailVerdict verdict(int n, int r, NodeRail rail, RailVerdict.Status s, double busbw, double[] siblings,
+                                       double floor, String reason) {
+        return new RailVerdict(n, r, rail.nic(), s, busbw, siblings.length == 0 ? Double.NaN : siblings[0],
+                siblings.length == 0 ? Double.NaN : siblings[siblings.length - 1], floor, reason);
+    }
+
+    static double median(double[] sorted) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int h = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+    }
+
+    /** "23.9 GB/s", or "4.74 MB/s" below 1 GB/s (a lab's veth). */
+    static String rate(double gbps) {
+        return gbps >= 1 ? String.format(Locale.ROOT, "%.3g GB/s", gbps) : String.format(Locale.ROOT, "%.3g MB/s", gbps * 1000);
+    }
+
+    /** "46-48 GB/s": the siblings' lowest and highest, in one unit. */
+    static String range(double[] sorted) {
+        double lo = sorted[0];
+        double hi = sorted[sorted.length - 1];
+        boolean mb = hi < 1;
+        double k = mb ? 1000 : 1;
+        String unit = mb ? " MB/s" : " GB/s";
+        return Arrays.stream(new double[] {lo, hi}).distinct().mapToObj(v -> String.format(Locale.ROOT, "%.3g", v * k))
+                .collect(Collectors.joining("-")) + unit;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.ncclbench.fleet;
+
+import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.netif.NetInterface;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rail round's plan and judgement on a simulated fabric (a pair's result is the slower of its two rails), and the
+ * worst cases: two nodes alone, one rail alone, rails of different counts, a rail down.
+ */
+class RailJudgeTest {
+    private static final RailJudge RELATIVE = new RailJudge(r -> Optional.empty());
+
+    private static List<List<NodeRail>> rails(int nodes, int perNode) {
+        List<List<NodeRail>> out = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            List<NodeRail> l = new ArrayList<>();
+            for (int r = 0; r < perNode; r++) {
+                l.add(new NodeRail("eth" + (r + 1), "eth" + (r + 1), "10.0." + r + "." + (n + 1), null));
+            }
+            out.add(l);
+        }
+        return out;
+    }
+
+    private static List<String> hosts(int n) {
+        List<String> h = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            h.add("node" + i);
+        }
+        return h;
+    }
+
+    /** A fabric where rail r of node n runs at rate[n][r] GB/s and a pair gets the slower end, with a little noise. */
+    private static RoundRunner fabric(double[][] rate, long seed) {
+        java.util.Random noise = new java.util.Random(seed);
+        return plan -> {
+            List<Double> busbw = new ArrayList<>();
+            List<String> errors = new ArrayList<>();
+            for (int i = 0; i < plan.groups().size(); i++) {
+                Group g = plan.groups().get(i);
+                int r = plan.rail(i);
+                busbw.add(Math.min(rate[g.members().get(0)][r], rate[g.members().get(1)][r]) * (0.95 + 0.05 * noise.nextDouble()));
+                errors.add(null);
+            }
+            return new RoundRunner.Outcome(busbw, errors, Map.of());
+        };
+    }
+
+    private static RailResult run(List<List<NodeRail>> rails, double[][] rate, RailJudge judge) {
+        return RailSearch.run(hosts(rails.size()), rails, Set.of(), 1, fabric(rate, 7), judge, x -> { }, x -> { });
+    }
+
+    private static double[][] rates(int nodes, int perNode, double gbps) {
+        double[][] r = new double[nodes][perNode];
+        for (double[] row : r) {
+            java.util.Arrays.fill(row, gbps);
+        }
+        return r;
+    }
+
+    @Test
+    void namesExactlyTheHalfRateRailOfEveryNodeAndRailAtEveryFleetSize() {
+        for (int nodes = 3; nodes <= 8; nodes++) {
+            for (int slowNode = 0; slowNode < nodes; slowNode++) {
+                for (int slowRail = 0; slowRail < 4; slowRail++) {
+                    double[][] rate = rates(nodes, 4, 48);
+                    rate[slowNode][slowRail] = 24;
+                    RailResult res = run(rails(nodes, 4), rate, RELATIVE);
+                    List<RailVerdict> bad = res.bad();
+                    String where = nodes + " nodes, slow " + slowNode + "/" + slowRail + ": " + res.verdicts();
+                    assertEquals(1, bad.size(), where);
+                    assertEquals(slowNode, bad.get(0).rank(), where);
+                    assertEquals(slowRail, bad.get(0).rail(), where);
+                    assertEquals(RailVerdict.Status.SLOW, bad.get(0).status(), where);
+                    assertTrue(res.verdicts().stream().filter(v -> v != bad.get(0))
+                            .allMatch(v -> v.status() == RailVerdict.Status.OK), where);
+                    assertTrue(bad.get(0).reason().startsWith("rail " + slowRail + " (eth" + (slowRail + 1) + "): 2"), bad.get(0).reason());
+                    assertTrue(bad.get(0).reason().contains("siblings 4"), bad.get(0).reason());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPlanPairsEachRailWithTwoPartnersAndHoldsEachGroupToItsRail() {
+        List<RoundPlan> plans = RailSearch.plan(rails(5, 2), Set.of(), 4);
+        assertEquals(3, plans.size(), "an odd count: three pairings");
+        assertEquals(4, plans.get(0).round());
+        for (int n = 0; n < 5; n++) {
+            for (int r = 0; r < 2; r++) {
+                Set<Integer> partners = new java.util.TreeSet<>();
+                for (RoundPlan p : plans) {
+                    for (int i = 0; i < p.groups().size(); i++) {
+                        if (p.rail(i) == r && p.groups().get(i).contains(n)) {
+                            partners.add(p.groups().get(i).other(n));
+                        }
+                    }
+                }
+                assertTrue(partners.size() >= 2, "node " + n + " rail " + r + ": " + partners);
+            }
+        }
+    }
+
+    @Test
+    void twoNodesAloneLeaveASlowRailUndecidedAndAccuseNeither() {
+        double[][] rate = rates(2, 4, 48);
+        rate[1][3] = 24;
+        RailResult res = run(rails(2, 4), rate, RELATIVE);
+        assertTrue(res.bad().isEmpty(), res.verdicts().toString());
+        assertEquals(RailVerdict.Status.UNDECIDED, res.of(0, 3).status());
+        assertEquals(RailVerdict.Status.UNDECIDED, res.of(1, 3).status());
+        assertTrue(res.of(1, 3).reason().contains("which end is slow cannot be told"), res.of(1, 3).reason());
+        assertEquals(RailVerdict.Status.OK, res.of(0, 0).status());
+    }
+
+    @Test
+    void oneRailWithNoSiblingAndNoLineRateIsNotJudgedNeverOk() {
+        double[][] rate = rates(2, 1, 48);
+        RailResult res = run(rails(2, 1), rate, RELATIVE);
+        for (RailVerdict v : res.verdicts()) {
+            assertEquals(RailVerdict.Status.NOT_JUDGED, v.status(), v.toString());
+            assertTrue(v.reason().contains("no sibling rail was measured and no line rate is known"), v.reason());
+        }
+        // the catalog's line rate gives it something to be judged by: fine above the healthy minimum
+        RailJudge withLine = new RailJudge(RailRate.lines(List.of(), OptionalDouble.of(40), "ib-ndr's healthy minimum"));
+        RailResult judged = run(rails(2, 1), rate, withLine);
+        assertTrue(judged.verdicts().stream().allMatch(v -> v.status() == RailVerdict.Status.OK), judged.verdicts().toString());
+    }
+
+    @Test
+    void everyRailBelowItsLineRateIsNeverOkEvenWhenTheSiblingsAgree() {
+        double[][] rate = rates(4, 4, 24); // all trained down: relative judgement alone would call them fine
+        RailRate site = new RailRate("10.0.2.0/24", "ib-ndr", 40, "catalog.txt:3");
+        RailResult res = run(rails(4, 4), rate, new RailJudge(RailRate.lines(List.of(site), OptionalDouble.empty(), null)));
+        for (RailVerdict v : res.verdicts()) {
+            if (v.rail() == 2) {
+                assertTrue(v.status() != RailVerdict.Status.OK, v.toString());
+                assertTrue(v.reason().contains("below ib-ndr's healthy minimum 40.0 GB/s (catalog.txt:3: site 10.0.2.0/24)"), v.reason());
+            } else {
+                assertEquals(RailVerdict.Status.OK, v.status(), v.toString());
+            }
+        }
+    }
+
+    @Test
+    void railsOfDifferentCountsAndARailDown() {
+        List<List<NodeRail>> rails = rails(4, 4);
+        rails.set(0, List.of(rails.get(0).get(0))); // a node with one rail
+        List<NodeRail> three = new ArrayList<>(rails.get(2));
+        three.set(1, new NodeRail("eth2", "eth2", "10.0.1.3", "eth2 is down (not RUNNING)"));
+        rails.set(2, three);
+        RailResult res = run(rails, rates(4, 4, 48), RELATIVE);
+        assertEquals(RailVerdict.Status.DOWN, res.of(2, 1).status());
+        assertTrue(res.of(2, 1).reason().startsWith("rail 1 (eth2) is down: eth2 is down"), res.of(2, 1).reason());
+        assertEquals(1, res.bad().size(), res.verdicts().toString());
+        assertEquals(RailVerdict.Status.OK, res.of(0, 0).status(), "one rail, judged by the same rail elsewhere");
+        assertEquals(null, res.of(0, 1), "node 0 has no rail 1");
+        // rail 1 is up on two nodes only: each ran with the other alone, and both are fine
+        assertEquals(RailVerdict.Status.OK, res.of(1, 1).status(), res.of(1, 1).toString());
+        assertEquals(13, res.verdicts().size());
+    }
+
+    @Test
+    void interfacesInRailOrderWithADownAndAMissingOne() throws Exception {
+        List<NetInterface> scan = List.of(
+                new NetInterface("eth10", InetAddress.getByName("10.0.9.1"), 24, true, false),
+                new NetInterface("eth2", InetAddress.getByName("10.0.1.1"), 24, true, false),
+                new NetInterface("eth1", InetAddress.getByName("10.0.0.1"), 24, false, false),
+                new NetInterface("lo", InetAddress.getByName("127.0.0.1"), 8, true, true));
+        List<NodeRail> byPattern = RailSource.interfaces("eth*", scan).rails();
+        assertEquals(List.of("eth1", "eth2", "eth10"), byPattern.stream().map(NodeRail::nic).toList());
+        assertEquals("eth1 is down (not RUNNING)", byPattern.get(0).down());
+        List<NodeRail> named = RailSource.interfaces("eth2,eth3", scan).rails();
+        assertTrue(named.get(0).up());
+        assertTrue(named.get(1).down().startsWith("eth3 has no IPv4 address"), named.get(1).down());
+        assertThrows(NcclbenchException.class, () -> RailSource.interfaces("eth2,eth2", scan));
+        assertThrows(NcclbenchException.class, () -> RailSource.interfaces("eth 2", scan));
+    }
+}
