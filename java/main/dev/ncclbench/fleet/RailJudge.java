@@ -75,10 +75,10 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
         double ref = median(siblings);
         boolean belowSiblings = siblings.length > 0 && best < MARGIN * ref;
         boolean belowLine = line.isPresent() && best < floor;
-        String figures = name + ": " + rate(best) + (siblings.length > 0 ? ", siblings " + range(siblings) : "")
-                + (line.isPresent() ? ", line rate's healthy minimum " + rate(floor) : "");
+        String figures = name + ": " + rate(best) + (siblings.length > 0 ? ", siblings " + range(siblings) : "");
         if (!belowSiblings && !belowLine) {
-            return verdict(n, r, rail, RailVerdict.Status.OK, best, siblings, floor, figures);
+            return verdict(n, r, rail, RailVerdict.Status.OK, best, siblings, floor, figures
+                    + (line.isPresent() ? ", line rate's healthy minimum " + rate(floor) : ""));
         }
         String why = (belowSiblings ? Math.round(100 * best / ref) + "% of its siblings' median" : "")
                 + (belowSiblings && belowLine ? " and " : "") + (belowLine ? "below " + line.get().source() : "");
