@@ -12,12 +12,17 @@ public final class FleetGolden {
     }
 
     public static String document() {
+        return Json.prettyText(withRails().json()) + "\n";
+    }
+
+    /** The search and its rail round, as fleet keeps them before writing any file. */
+    public static FleetDocument withRails() {
         List<String> hosts = SimulatedFabric.hosts(4);
         SimulatedFabric f = new SimulatedFabric(hosts.size(), 0.2, 7).slowNode(3, 0.25);
         SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
         SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
         FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2, null);
-        return Json.prettyText(new FleetDocument(hosts, o, s, "socket", null, r, null, rails(hosts, r)).json()) + "\n";
+        return new FleetDocument(hosts, o, s, "socket", null, r, null, rails(hosts, r));
     }
 
     /**

@@ -154,4 +154,29 @@ class ReportRenderTest {
             assertFalse(line.contains(":CONSOLE(") || line.contains("Uncaught"), "console error: " + line);
         }
     }
+    /**
+     * fleet's report with a rail round (issue 54): Chromium parses the nodes x rails heat map, a cell per rail the node
+     * has, the slow and the down rail written in their cells, and the rails' table names the slow rail.
+     */
+    @Test
+    void fleetsRailHeatMapParsesInChromium() throws Exception {
+        String chrome = chromium();
+        Assumptions.assumeTrue(chrome != null, "needs Chromium (apt-get install chromium)");
+        Path html = dir.resolve("fleet.html");
+        dev.ncclbench.fleet.FleetOutputs.write(new dev.ncclbench.fleet.FleetOutputs.Paths(dir.resolve("fleet.json"), html,
+                dir.resolve("drain.txt"), dir.resolve("fleet-junit.xml"), dir.resolve("fleet.prom")),
+                dev.ncclbench.fleet.FleetGolden.withRails(), "golden");
+        List<String> cmd = List.of(chrome, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--user-data-dir=" + dir.resolve("chrome"), "--dump-dom", html.toUri().toString());
+        Path dom = dir.resolve("dom.html");
+        Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("chrome.log").toFile()).redirectOutput(dom.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
+        String d = Files.readString(dom, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("chrome.log"), StandardCharsets.UTF_8));
+        assertEquals(6, d.split("<g class=\"rail ok\"", -1).length - 1, "eight rails: six ok, one slow, one down");
+        assertTrue(d.contains("<g class=\"rail slow\">") && d.contains(">slow</text>"), "the slow rail's cell");
+        assertTrue(d.contains("<g class=\"rail down\">") && d.contains(">down</text>"), "the down rail's cell");
+        assertTrue(d.contains("node2 rail 1 (eth2): 12.0 MB/s, siblings 24.0 MB/s"), "the slow rail's reason in its cell");
+        assertTrue(d.contains("<td>eth2</td><td>slow</td>"), "the rails' table");
+    }
 }
