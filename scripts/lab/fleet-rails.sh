@@ -13,7 +13,7 @@
 #   --slow I:R    rail R (0-based, fleet's numbering) of node I at half of --rate (default: none)
 #   --random      the slow node and rail chosen at random here; says which
 #   --down I:R    rail R of node I set down before fleet starts: fleet must name it down
-#   --rate MBIT   every rail's rate (default 40): low enough that this 2-core VM's CPUs are not the limit
+#   --rate MBIT   every rail's rate (default 20): low enough that this 2-core VM's CPUs are not the limit at 8 x 4 rails
 #   --out DIR     where the run's files go (default: a temporary folder, printed)
 #   --keep        leave the namespaces up afterwards (delete with --cleanup)
 #   --cleanup     only delete this lab's namespaces and bridges
@@ -30,7 +30,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prefix=flr
 net=10.233
 port=29641
-nodes=6 rails=4 slow=none random=0 down=none rate=40 out="" keep=0
+nodes=6 rails=4 slow=none random=0 down=none rate=20 out="" keep=0
 fleet_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in

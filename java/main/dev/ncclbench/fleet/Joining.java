@@ -175,8 +175,8 @@ final class Joining {
             return "rank " + r + " did not prove the job's secret (another NCCLBENCH_TOKEN than rank 0, or a hello replayed"
                     + " from another connection or changed on its way): refused; the search waits for its own";
         }
-        if (h.rails() != null && (h.rails().size() > NodeRail.MAX_RAILS || h.rails().stream().anyMatch(x -> x == null
-                || !NodeRail.isName(x.nic()) || !NodeRail.isName(x.ifname())))) {
+        if (h.rails() != null && (h.rails().size() > NodeRail.MAX_RAILS
+                || h.rails().stream().anyMatch(x -> x == null || !x.sayable()))) {
             return "rank " + r + " reported rails rank 0 cannot name (at most " + NodeRail.MAX_RAILS + ", each an interface"
                     + " or NIC name of letters, digits, '.', '-', '_', ':', '@', '+'): give it --rails with interface names";
         }

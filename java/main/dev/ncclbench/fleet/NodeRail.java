@@ -19,6 +19,15 @@ public record NodeRail(String nic, String ifname, String address, String down) {
         return s != null && s.matches("[A-Za-z0-9_.:@+-]{1,64}");
     }
 
+    /**
+     * Whether rank 0 can carry this report as it is: names of NIC and interface, an IPv4 literal (never a name to
+     * resolve), and a one-line reason of reasonable length.
+     */
+    boolean sayable() {
+        return isName(nic) && isName(ifname) && (address == null || address.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}"))
+                && (down == null || down.length() <= 200 && down.chars().noneMatch(Character::isISOControl));
+    }
+
     public boolean up() {
         return down == null;
     }

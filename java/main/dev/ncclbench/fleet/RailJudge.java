@@ -75,7 +75,8 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
         double ref = median(siblings);
         boolean belowSiblings = siblings.length > 0 && best < MARGIN * ref;
         boolean belowLine = line.isPresent() && best < floor;
-        String figures = name + ": " + rate(best) + (siblings.length > 0 ? ", siblings " + range(siblings) : "");
+        String failed = own.stream().allMatch(m -> m.error() != null) ? " (every group failed: " + own.get(0).error() + ")" : "";
+        String figures = name + ": " + rate(best) + failed + (siblings.length > 0 ? ", siblings " + range(siblings) : "");
         if (!belowSiblings && !belowLine) {
             return verdict(n, r, rail, RailVerdict.Status.OK, best, siblings, floor, figures
                     + (line.isPresent() ? ", line rate's healthy minimum " + rate(floor) : ""));

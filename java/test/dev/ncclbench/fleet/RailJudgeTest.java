@@ -189,4 +189,30 @@ class RailJudgeTest {
         assertThrows(NcclbenchException.class, () -> RailSource.interfaces("eth2,eth2", scan));
         assertThrows(NcclbenchException.class, () -> RailSource.interfaces("eth 2", scan));
     }
+    @Test
+    void aRailWhoseGroupsFailWhileItsNodeAnswersIsSlowAndSaysWhy() {
+        double[][] rate = rates(4, 2, 48);
+        RoundRunner fabric = plan -> {
+            List<Double> busbw = new ArrayList<>();
+            List<String> errors = new ArrayList<>();
+            for (int i = 0; i < plan.groups().size(); i++) {
+                boolean broken = plan.rail(i) == 1 && plan.groups().get(i).contains(2);
+                busbw.add(broken ? Double.NaN : 48.0);
+                errors.add(broken ? "rank 2 could not reach rank 0 on rail 1 (No route to host)" : null);
+            }
+            return new RoundRunner.Outcome(busbw, errors, Map.of());
+        };
+        RailResult res = RailSearch.run(hosts(4), rails(4, 2), Set.of(), 1, fabric, RELATIVE, x -> { }, x -> { });
+        assertEquals(1, res.bad().size(), res.verdicts().toString());
+        assertEquals(RailVerdict.Status.SLOW, res.of(2, 1).status());
+        assertTrue(res.of(2, 1).reason().contains("every group failed: rank 2 could not reach"), res.of(2, 1).reason());
+    }
+
+    @Test
+    void aHelloCarriesOnlyRailsRankZeroCanSayAsTheyAre() {
+        assertTrue(new NodeRail("mlx5_0+mlx5_1", "ib0", "10.1.2.3", null).sayable());
+        assertTrue(!new NodeRail("eth1", "eth1", "evil.example.com", null).sayable(), "an address is a literal, never resolved");
+        assertTrue(!new NodeRail("eth1", "eth1", null, "down\nfleet: all good").sayable(), "one line");
+        assertTrue(!new NodeRail("<b>", "eth1", null, null).sayable());
+    }
 }
