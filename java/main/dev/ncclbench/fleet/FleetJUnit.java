@@ -7,7 +7,10 @@ import dev.ncclbench.output.JUnitXml.TestSuite;
 import java.util.ArrayList;
 import java.util.List;
 
-/** JUnit XML for CI dashboards: one test case per node and per measured link; bad ones fail, undecided ones skip. */
+/**
+ * JUnit XML for CI dashboards: one test case per node, per measured link and (with --rails) per node and rail; bad ones
+ * fail, undecided and not judged ones skip.
+ */
 final class FleetJUnit {
     private FleetJUnit() {
     }
@@ -24,6 +27,13 @@ final class FleetJUnit {
             cases.add(testcase("ncclbench.fleet.link", doc.hosts().get(l.a()) + " - " + doc.hosts().get(l.b()),
                     s == LinkVerdict.Status.BAD, s == LinkVerdict.Status.UNDECIDED || s == LinkVerdict.Status.NOT_JUDGED,
                     s.label, l.reason()));
+        }
+        if (doc.rails() != null) {
+            for (RailVerdict r : doc.rails().verdicts()) {
+                cases.add(testcase("ncclbench.fleet.rail", doc.hosts().get(r.rank()) + " " + r.name(), r.bad(),
+                        r.status() == RailVerdict.Status.UNDECIDED || r.status() == RailVerdict.Status.NOT_JUDGED,
+                        r.status().label, r.reason()));
+            }
         }
         return JUnitXml.render("ncclbench fleet", List.of(new TestSuite("ncclbench fleet", null, cases)));
     }

@@ -29,6 +29,20 @@ final class FleetPrometheus {
                 p.sample("ncclbench_fleet_link_busbw_gbps", l.busbw(), "a", doc.hosts().get(l.a()), "b", doc.hosts().get(l.b()));
             }
         }
+        if (doc.rails() != null) {
+            p.gauge("ncclbench_fleet_rail_bad", "1 when the rail round found the node's rail slow or down.");
+            for (RailVerdict r : doc.rails().verdicts()) {
+                p.sample("ncclbench_fleet_rail_bad", r.bad() ? 1 : 0, "host", doc.hosts().get(r.rank()),
+                        "rail", String.valueOf(r.rail()), "nic", r.nic(), "verdict", r.status().name().toLowerCase(Locale.ROOT));
+            }
+            p.gauge("ncclbench_fleet_rail_busbw_gbps", "The rail's best result in the rail round, GB/s.");
+            for (RailVerdict r : doc.rails().verdicts()) {
+                if (Double.isFinite(r.busbw())) {
+                    p.sample("ncclbench_fleet_rail_busbw_gbps", r.busbw(), "host", doc.hosts().get(r.rank()),
+                            "rail", String.valueOf(r.rail()), "nic", r.nic());
+                }
+            }
+        }
         p.gauge("ncclbench_fleet_rounds", "Rounds the search took.");
         p.sample("ncclbench_fleet_rounds", doc.result().rounds());
         p.gauge("ncclbench_fleet_undecided", "Nodes and links the search could not decide.");

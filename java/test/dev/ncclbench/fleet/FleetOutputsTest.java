@@ -33,6 +33,27 @@ class FleetOutputsTest {
         return new FleetDocument(hosts, o, s, "socket", null, r);
     }
 
+    /**
+     * With a rail round (FleetGolden: rail 1 of node2 at half, rail 0 of node3 down): every file names the rail, and
+     * drain.txt names the rail above its node in a comment, the names alone for scontrol.
+     */
+    @Test
+    void everyFileNamesTheBadRails() throws Exception {
+        FleetOutputs.Paths p = new FleetOutputs.Paths(null, null, null, null, null).under(dir.resolve("rails"));
+        FleetOutputs.write(p, FleetGolden.withRails(), "rails-run");
+        String drain = Files.readString(p.drain());
+        assertTrue(drain.startsWith(FleetOutputs.DRAIN_HEADER + "rails-run\n"), drain);
+        assertTrue(drain.contains("# node2: rail 1 (eth2): 12.0 MB/s, siblings 24.0 MB/s (50% of its siblings' median;"), drain);
+        assertTrue(drain.contains("# node3: rail 0 (eth1) is down: eth1 is down (not RUNNING)"), drain);
+        assertEquals(List.of("node3", "node2"), drain.lines().filter(l -> !l.startsWith("#")).toList());
+        String junit = Files.readString(p.junit());
+        assertTrue(junit.contains("name=\"node2 rail 1 (eth2)\"") && junit.contains("type=\"slow\""), junit);
+        assertTrue(junit.contains("type=\"down\""), junit);
+        String prom = Files.readString(p.prometheus());
+        assertTrue(prom.contains("ncclbench_fleet_rail_bad{host=\"node2\",rail=\"1\",nic=\"eth2\",verdict=\"slow\"} 1"), prom);
+        assertTrue(prom.contains("ncclbench_fleet_rail_bad{host=\"node0\",rail=\"0\",nic=\"eth1\",verdict=\"ok\"} 0"), prom);
+    }
+
     @Test
     void everyFileSaysTheSameThing() throws Exception {
         Locale before = Locale.getDefault();
