@@ -94,7 +94,7 @@ public final class FleetRun {
                     + " groups in a round; rank 0 serves at most " + Coordinator.MAX_GROUPS_PER_ROUND
                     + " at once (a job each on its store): use --survey pairs or round-robin");
         }
-        List<NodeRail> rails = List.of();
+        List<NodeRail> rails = null; // no rail round
         if (o.rails() != null) {
             if (!backend.capabilities().contains(Capability.SOCKET_INTERFACE)) {
                 throw NcclbenchException.usage("--rails holds each rail's groups to one interface, which the " + backend.name()
@@ -169,7 +169,8 @@ public final class FleetRun {
             return c.run(plan);
         }, missing, text::round, baseline);
         RailResult rails = null;
-        if (RailSearch.any(c.joinedRails())) {
+        if (o.rails() != null) { // every node's flags say --rails: rank 0's do
+
             java.util.Set<Integer> gone = new java.util.TreeSet<>();
             result.verdicts().nodes().stream().filter(v -> v.status() == NodeVerdict.Status.UNREACHABLE)
                     .forEach(v -> gone.add(v.rank()));

@@ -39,6 +39,10 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
     List<RailVerdict> judge(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost) {
         List<RailVerdict> out = new ArrayList<>();
         for (int n = 0; n < rails.size(); n++) {
+            if (rails.get(n).isEmpty() && !lost.contains(n)) { // --rails found nothing there: said, never passed over
+                out.add(new RailVerdict(n, 0, "none", RailVerdict.Status.NOT_JUDGED, Double.NaN, Double.NaN, Double.NaN,
+                        Double.NaN, "no rail: --rails matched no interface with an IPv4 address on " + hosts.get(n)));
+            }
             for (int r = 0; r < rails.get(n).size(); r++) {
                 out.add(one(hosts, rails, ms, lost, n, r));
             }

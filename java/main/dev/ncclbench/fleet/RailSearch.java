@@ -107,9 +107,4 @@ final class RailSearch {
         }
         return new RailResult(rails, plans, all, judge.judge(hosts, rails, all, lost), judge.judgement());
     }
-
-    /** Whether any node reported rails: the rail round runs only then. */
-    static boolean any(List<List<NodeRail>> rails) {
-        return rails.stream().anyMatch(l -> !l.isEmpty());
-    }
 }

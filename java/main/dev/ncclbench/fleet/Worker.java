@@ -40,7 +40,7 @@ final class Worker {
     private final RunSpec spec;
     private final Host host;
     private final String job;
-    /** This node's rails, in rail order (empty without --rails). */
+    /** This node's rails, in rail order (null without --rails). */
     private final List<NodeRail> rails;
 
     /**
@@ -50,13 +50,16 @@ final class Worker {
      */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
            RunSpec spec, String flags, Host host, String job) {
-        this(coordinator, token, nodes, name, rank, localRank, backend, spec, flags, host, job, List.of());
+        this(coordinator, token, nodes, name, rank, localRank, backend, spec, flags, host, job, null);
     }
 
-    /** @param rails this node's rails, which its hello reports and a rail round's groups bind to */
+    /**
+     * @param rails this node's rails, which its hello reports and a rail round's groups bind to: null without --rails,
+     *              empty when --rails found none here (said so, never taken for "no rail round")
+     */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
            RunSpec spec, String flags, Host host, String job, List<NodeRail> rails) {
-        this.rails = List.copyOf(rails);
+        this.rails = rails == null ? null : List.copyOf(rails);
         this.job = job;
         this.nodes = nodes;
         this.flags = flags;
@@ -140,8 +143,7 @@ final class Worker {
                 DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
                 // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
-                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags,
-                        rails.isEmpty() ? null : rails));
+                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags, rails));
                 String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
                 if (refused != null) {
                     s.close();
@@ -175,12 +177,13 @@ final class Worker {
      */
     private Messages.GroupResult onRail(Messages.Assignment a, Messages.Order order) {
         int r = a.rail();
-        if (r < 0 || r >= rails.size() || !rails.get(r).up()) {
+        List<NodeRail> mine = rails == null ? List.of() : rails;
+        if (r < 0 || r >= mine.size() || !mine.get(r).up()) {
             return new Messages.GroupResult(a.group(), List.of(), "rank " + rank + " (" + name + ") has no rail " + r
-                    + (r >= 0 && r < rails.size() ? ": " + rails.get(r).down() : " (it has " + rails.size() + ")"), null);
+                    + (r >= 0 && r < mine.size() ? ": " + mine.get(r).down() : " (it has " + mine.size() + ")"), null);
         }
         RunSpec.SocketOptions s = spec.socket();
-        RunSpec bound = spec.withSocket(new RunSpec.SocketOptions(s.perPeer(), "=" + rails.get(r).ifname(), s.algo(), s.chunk()));
+        RunSpec bound = spec.withSocket(new RunSpec.SocketOptions(s.perPeer(), "=" + mine.get(r).ifname(), s.algo(), s.chunk()));
         return GroupRun.run(backend, bound, localRank, token, a, order, host);
     }
 

@@ -215,4 +215,14 @@ class RailJudgeTest {
         assertTrue(!new NodeRail("eth1", "eth1", null, "down\nfleet: all good").sayable(), "one line");
         assertTrue(!new NodeRail("<b>", "eth1", null, null).sayable());
     }
+    @Test
+    void aNodeWhereRailsMatchedNothingIsSaidNotPassedOver() {
+        List<List<NodeRail>> rails = rails(4, 2);
+        rails.set(1, List.of());
+        RailResult res = run(rails, rates(4, 2, 48), RELATIVE);
+        RailVerdict none = res.of(1, 0);
+        assertEquals(RailVerdict.Status.NOT_JUDGED, none.status());
+        assertTrue(none.reason().startsWith("no rail: --rails matched no interface"), none.reason());
+        assertTrue(res.bad().isEmpty(), res.verdicts().toString());
+    }
 }
