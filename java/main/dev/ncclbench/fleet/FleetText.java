@@ -136,10 +136,6 @@ final class FleetText {
      * What rank 0 tells every node at the end, one line: what it decided and where its verdicts are. {@code files}: the
      * JSON's path, or null when rank 0 could not write it.
      */
-    static String decided(String rank0, SearchResult result, DrainPolicy.Drain drain, java.nio.file.Path json) {
-        return decided(rank0, result, null, drain, json);
-    }
-
     static String decided(String rank0, SearchResult result, RailResult rails, DrainPolicy.Drain drain, java.nio.file.Path json) {
         Verdicts v = result.verdicts();
         int badRails = rails == null ? 0 : rails.bad().size();

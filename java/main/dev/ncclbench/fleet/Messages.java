@@ -43,13 +43,10 @@ final class Messages {
      * A node's first words: its version, its job's public id (JobProof#id, base64: a node of another job is told so), its
      * rank, its answer to the challenge (JobProof#join: proves the job's token, which never crosses the wire, and covers
      * the name and the flags as sent), its name (HostName#node: what a drain of it would use) and the flags that change
-     * what it measures (MeasuredFlags), which must be every node's.
+     * what it measures (MeasuredFlags), which must be every node's; with --rails, its rails as it found them (null
+     * without), which the answer covers too ({@link #covered}).
      */
     record Hello(int version, String job, int rank, String answer, String name, String flags, List<NodeRail> rails) {
-        Hello(int version, String job, int rank, String answer, String name, String flags) {
-            this(version, job, rank, answer, name, flags, null);
-        }
-
         /** Reads rank 0's challenge and answers it with the job's {@code token}. */
         static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags)
                 throws IOException {
@@ -98,14 +95,10 @@ final class Messages {
 
     /**
      * One group this node is in for a round, and where the group's own small store is; {@code salt} (base64, public)
-     * makes the group's token of the job's ({@link JobProof#derive}): only the job's own processes can join the group.
+     * makes the group's token of the job's ({@link JobProof#derive}): only the job's own processes can join the group;
+     * {@code rail} is the rail a rail round's group is held to (null: a node round's, on the node's own interfaces).
      */
     record Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt, Integer rail) {
-        /** A node round's group, on the node's own interfaces. */
-        Assignment(int group, int groupRank, int groupSize, String storeHost, int storePort, String salt) {
-            this(group, groupRank, groupSize, storeHost, storePort, salt, null);
-        }
-
         byte[] token(byte[] jobToken) {
             return JobProof.derive(jobToken, Base64.getDecoder().decode(salt));
         }
