@@ -50,11 +50,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+# shellcheck source=scripts/lab/fleet-lab.sh
+source "$root/scripts/lab/fleet-lab.sh"
 cleanup() {
-  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${prefix}-[0-9]*$" || true); do
-    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-    ip netns del "$ns" 2>/dev/null || true
-  done
+  fleet_lab_down
   for br in $(ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}' | grep "^${prefix}b[0-9m]*$" || true); do
     ip link del "$br" 2>/dev/null || true
   done
@@ -77,13 +76,7 @@ read -r slow_node slow_rail <<<"$(parse "$slow")"
 read -r down_node down_rail <<<"$(parse "$down")"
 [[ "$slow" == none || "$slow" != "$down" ]] || { echo "fleet-rails.sh: --slow and --down name the same rail" >&2; exit 2; }
 
-if [[ -n "${FLEET_JAVA_CP:-}" ]]; then
-  java_cmd=(java -cp "$FLEET_JAVA_CP" dev.ncclbench.cli.Main)
-else
-  jar="${NCCLBENCH_JAR:-$root/target/ncclbench.jar}"
-  if [[ ! -f "$jar" ]]; then (cd "$root" && mvn -q -B -o package -DskipTests >&2); fi
-  java_cmd=(java -jar "$jar")
-fi
+fleet_lab_java
 java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:MaxDirectMemorySize=600m -XX:TieredStopAtLevel=1 -Xshare:auto)
 
 cleanup

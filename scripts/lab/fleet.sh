@@ -60,11 +60,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+# shellcheck source=scripts/lab/fleet-lab.sh
+source "$root/scripts/lab/fleet-lab.sh"
 cleanup() {
-  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${prefix}-[0-9]*$" || true); do
-    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
-    ip netns del "$ns" 2>/dev/null || true
-  done
+  fleet_lab_down
   ip link del "${prefix}-br" 2>/dev/null || true
 }
 [[ "$prefix" =~ ^fleet[a-z0-9]{0,3}$ ]] || { echo "fleet.sh: --prefix wants fleet and up to 3 letters or digits" >&2; exit 2; }
@@ -92,13 +91,7 @@ if [[ "$bad" != none ]]; then
   [[ $bad_a != "$slow" && $bad_b != "$slow" ]] || { echo "fleet.sh: the bad link must not touch the slow node" >&2; exit 2; }
 fi
 
-if [[ -n "${FLEET_JAVA_CP:-}" ]]; then
-  java_cmd=(java -cp "$FLEET_JAVA_CP" dev.ncclbench.cli.Main)
-else
-  jar="${NCCLBENCH_JAR:-$root/target/ncclbench.jar}"
-  if [[ ! -f "$jar" ]]; then (cd "$root" && mvn -q -B -o package -DskipTests >&2); fi
-  java_cmd=(java -jar "$jar")
-fi
+fleet_lab_java
 java_opts=(-XX:+UseSerialGC -Xss512k -Xmx192m -XX:MaxDirectMemorySize=1200m -XX:TieredStopAtLevel=1 -Xshare:auto)
 
 cleanup

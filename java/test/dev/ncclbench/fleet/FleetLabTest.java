@@ -30,7 +30,7 @@ class FleetLabTest {
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }
 
-    private static boolean root() {
+    static boolean root() {
         try {
             Process p = new ProcessBuilder("id", "-u").start();
             String uid = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -40,7 +40,7 @@ class FleetLabTest {
         }
     }
 
-    private static boolean has(String tool) {
+    static boolean has(String tool) {
         return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool))
                 || Files.isExecutable(Path.of("/usr/bin", tool));
     }

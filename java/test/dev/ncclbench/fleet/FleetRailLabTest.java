@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,26 +29,11 @@ class FleetRailLabTest {
     @TempDir
     Path dir;
 
-    private static boolean root() {
-        try {
-            Process p = new ProcessBuilder("id", "-u").start();
-            String uid = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return p.waitFor() == 0 && uid.equals("0");
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    private static boolean has(String tool) {
-        return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool))
-                || Files.isExecutable(Path.of("/usr/bin", tool));
-    }
-
     @Test
     @Timeout(value = 200, unit = TimeUnit.SECONDS)
     void namesExactlyTheSlowRailAndTheDownRailChosenAtRandom() throws Exception {
-        Assumptions.assumeTrue(root(), "needs root: network namespaces and tc");
-        Assumptions.assumeTrue(has("ip") && has("tc"), "needs iproute2 (ip, tc)");
+        Assumptions.assumeTrue(FleetLabTest.root(), "needs root: network namespaces and tc");
+        Assumptions.assumeTrue(FleetLabTest.has("ip") && FleetLabTest.has("tc"), "needs iproute2 (ip, tc)");
         int nodes = 5;
         int rails = 4;
         SecureRandom random = new SecureRandom();
