@@ -33,7 +33,9 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
     String judgement() {
         return "each rail against its siblings (the node's other rails and the same rail on the other nodes): slow below "
                 + Math.round(MARGIN * 100) + "% of their median, or below its line rate's healthy minimum where the catalog"
-                + " gives one (--fabric, or a site line of --catalog); a rail with neither is not judged";
+                + " gives one (--fabric, or a site line of --catalog); a rail with neither is not judged; a rail slow in the shared"
+                + " rounds is measured again in a round of the slow rails only, with a partner fine on that rail, and named"
+                + " only if slow again";
     }
 
     List<RailVerdict> judge(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost) {
@@ -104,6 +106,47 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
         return verdict(n, r, rail, RailVerdict.Status.UNDECIDED, best, siblings, floor, figures + " (" + why
                 + "), but only with " + String.join(" and ", partners) + ", whose rail " + r
                 + " was not measured fine with another node: which end is slow cannot be told");
+    }
+
+    /**
+     * The verdicts after the confirmation rounds: a rail slow in the shared rounds stays slow only if its re-measure
+     * ({@code again}) is still below the margin against the same siblings, or below its line rate's healthy minimum;
+     * else it is ok, and says it was slow in the shared round and fine alone. A failed re-measure counts as nothing.
+     */
+    List<RailVerdict> confirm(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> shared,
+                              Set<Integer> lost, List<RailVerdict> first, List<RailMeasurement> again) {
+        return first.stream().map(v -> v.status() == RailVerdict.Status.SLOW
+                ? reconsider(hosts, rails, shared, lost, v, again) : v).toList();
+    }
+
+    private RailVerdict reconsider(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> shared,
+                                   Set<Integer> lost, RailVerdict v, List<RailMeasurement> again) {
+        int n = v.rank();
+        int r = v.rail();
+        List<RailMeasurement> own = again.stream().filter(m -> m.rail() == r && m.involves(n)).toList();
+        if (own.isEmpty()) {
+            return withReason(v, v.reason() + "; not measured again: no other node's rail " + r + " was fine to pair it with");
+        }
+        double second = own.stream().mapToDouble(RailJudge::value).max().orElse(0);
+        double[] siblings = siblings(rails, usable(shared, lost), n, r);
+        Optional<Line> line = lines.apply(rails.get(n).get(r));
+        boolean still = siblings.length > 0 && second < MARGIN * median(siblings)
+                || line.isPresent() && second < line.get().floorGBps();
+        String failed = own.stream().allMatch(m -> m.error() != null) ? " (failed: " + own.get(0).error() + ")" : "";
+        String remeasure = "with " + own.stream().map(m -> hosts.get(m.other(n))).distinct()
+                .collect(Collectors.joining(" and ")) + " in a round of the slow rails only: " + rate(second) + failed;
+        if (still) {
+            return withReason(v, v.reason() + "; slow again " + remeasure);
+        }
+        NodeRail rail = rails.get(n).get(r);
+        return verdict(n, r, rail, RailVerdict.Status.OK, second, siblings, v.lineFloor(), "rail " + r + " ("
+                + rail.label() + "): slow in the shared round (" + rate(v.busbw())
+                + (siblings.length > 0 ? ", siblings " + range(siblings) : "") + ") and fine " + remeasure + (line.isPresent() ? ", line rate's healthy minimum " + rate(v.lineFloor()) : ""));
+    }
+
+    private static RailVerdict withReason(RailVerdict v, String reason) {
+        return new RailVerdict(v.rank(), v.rail(), v.nic(), v.status(), v.busbw(), v.siblingsLo(), v.siblingsHi(),
+                v.lineFloor(), reason);
     }
 
     /** Results that say something: fine ones, and failures while both ends stayed reachable (a rail that failed is slow). */

@@ -1,7 +1,12 @@
 package dev.ncclbench.fleet;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -82,7 +87,51 @@ final class RailSearch {
     }
 
     /**
-     * Runs the rail rounds and judges each rail.
+     * The confirmation rounds: each rail judged slow in the shared rounds, with a node whose verdict on that rail was
+     * ok, and nothing else running (the shared rounds load every node's CPUs with all its rails at once, so a healthy
+     * rail can read slow there). Usually one round; a suspect whose fine partners are all taken on its rail waits for
+     * the next. A suspect with no fine partner at all is not re-measured.
+     */
+    static List<RoundPlan> confirmation(List<RailVerdict> first, Set<Integer> lost, int firstRound) {
+        List<RailVerdict> left = new ArrayList<>(first.stream().filter(v -> v.status() == RailVerdict.Status.SLOW
+                && !lost.contains(v.rank()) && !fine(first, v, lost).isEmpty()).toList());
+        List<RoundPlan> plans = new ArrayList<>();
+        while (!left.isEmpty()) {
+            List<Group> groups = new ArrayList<>();
+            List<Integer> held = new ArrayList<>();
+            Map<Integer, Integer> load = new HashMap<>();
+            Set<List<Integer>> busy = new HashSet<>(); // (rank, rail) already in a group of this round
+            List<RailVerdict> later = new ArrayList<>();
+            for (RailVerdict s : left) {
+                Optional<Integer> partner = fine(first, s, lost).stream()
+                        .filter(p -> !busy.contains(List.of(p, s.rail())))
+                        .min(Comparator.comparingInt(p -> load.getOrDefault(p, 0)));
+                if (partner.isEmpty()) {
+                    later.add(s);
+                    continue;
+                }
+                int p = partner.get();
+                busy.add(List.of(p, s.rail()));
+                load.merge(p, 1, Integer::sum);
+                load.merge(s.rank(), 1, Integer::sum);
+                groups.add(Group.pair(s.rank(), p, Purpose.RAIL, "rail " + s.rail() + " again"));
+                held.add(s.rail());
+            }
+            plans.add(new RoundPlan(firstRound + plans.size(), groups, held));
+            left = later;
+        }
+        return plans;
+    }
+
+    /** The reachable nodes whose verdict on the suspect's rail was ok. */
+    private static List<Integer> fine(List<RailVerdict> first, RailVerdict suspect, Set<Integer> lost) {
+        return first.stream().filter(v -> v.rail() == suspect.rail() && v.rank() != suspect.rank()
+                && v.status() == RailVerdict.Status.OK && !lost.contains(v.rank())).map(RailVerdict::rank).toList();
+    }
+
+    /**
+     * Runs the rail rounds, judges each rail, measures the rails judged slow again in rounds of their own, and names
+     * only those slow both times.
      *
      * @param lostBefore ranks the node rounds lost: their rails are not measured
      * @param onRound    told after each rail round (for progress lines)
@@ -90,21 +139,37 @@ final class RailSearch {
     static RailResult run(List<String> hosts, List<List<NodeRail>> rails, Set<Integer> lostBefore, int firstRound,
                           RoundRunner runner, RailJudge judge, Consumer<List<RailMeasurement>> onRound, Consumer<RoundPlan> onBegin) {
         Set<Integer> lost = new TreeSet<>(lostBefore);
-        List<RoundPlan> plans = plan(rails, lost, firstRound);
-        List<RailMeasurement> all = new ArrayList<>();
+        List<RoundPlan> plans = new ArrayList<>(plan(rails, lost, firstRound));
+        List<RailMeasurement> shared = new ArrayList<>();
         for (RoundPlan p : plans) {
-            onBegin.accept(p);
-            RoundRunner.Outcome out = runner.run(p);
-            lost.addAll(out.lost().keySet());
-            List<RailMeasurement> round = new ArrayList<>();
-            for (int i = 0; i < p.groups().size(); i++) {
-                Group g = p.groups().get(i);
-                round.add(new RailMeasurement(p.round(), p.rail(i), g.members().get(0), g.members().get(1),
-                        out.busbw().get(i), out.errors().get(i)));
-            }
-            all.addAll(round);
-            onRound.accept(round);
+            shared.addAll(measure(p, runner, lost, onRound, onBegin));
         }
-        return new RailResult(rails, plans, all, judge.judge(hosts, rails, all, lost), judge.judgement());
+        Set<Integer> lostShared = Set.copyOf(lost);
+        List<RailVerdict> first = judge.judge(hosts, rails, shared, lostShared);
+        List<RoundPlan> again = confirmation(first, lostShared, firstRound + plans.size());
+        List<RailMeasurement> second = new ArrayList<>();
+        for (RoundPlan p : again) {
+            second.addAll(measure(p, runner, lost, onRound, onBegin));
+        }
+        plans.addAll(again);
+        List<RailMeasurement> all = new ArrayList<>(shared);
+        all.addAll(second);
+        return new RailResult(rails, plans, all, judge.confirm(hosts, rails, shared, lostShared, first, second),
+                judge.judgement());
+    }
+
+    private static List<RailMeasurement> measure(RoundPlan p, RoundRunner runner, Set<Integer> lost,
+                                                 Consumer<List<RailMeasurement>> onRound, Consumer<RoundPlan> onBegin) {
+        onBegin.accept(p);
+        RoundRunner.Outcome out = runner.run(p);
+        lost.addAll(out.lost().keySet());
+        List<RailMeasurement> round = new ArrayList<>();
+        for (int i = 0; i < p.groups().size(); i++) {
+            Group g = p.groups().get(i);
+            round.add(new RailMeasurement(p.round(), p.rail(i), g.members().get(0), g.members().get(1),
+                    out.busbw().get(i), out.errors().get(i)));
+        }
+        onRound.accept(round);
+        return round;
     }
 }

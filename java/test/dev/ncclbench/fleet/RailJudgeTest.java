@@ -225,4 +225,64 @@ class RailJudgeTest {
         assertTrue(none.reason().startsWith("no rail: --rails matched no interface"), none.reason());
         assertTrue(res.bad().isEmpty(), res.verdicts().toString());
     }
+
+    /**
+     * A fabric whose shared rounds starve one node's CPU: rail {@code r} of node {@code n} reads {@code contended} GB/s in
+     * a round of many groups and its own rate in a round of few (the confirmation round).
+     */
+    private static RoundRunner contended(double[][] rate, int n, int r, double contended) {
+        RoundRunner fair = fabric(rate, 7);
+        return plan -> {
+            RoundRunner.Outcome o = fair.run(plan);
+            List<Double> busbw = new ArrayList<>(o.busbw());
+            for (int i = 0; i < plan.groups().size(); i++) {
+                if (plan.groups().size() > 4 && plan.rail(i) == r && plan.groups().get(i).contains(n)) {
+                    busbw.set(i, Math.min(busbw.get(i), contended));
+                }
+            }
+            return new RoundRunner.Outcome(busbw, o.errors(), o.lost());
+        };
+    }
+
+    @Test
+    void aHealthyRailSlowOnceUnderContentionAndFineAloneIsOkNotDrained() {
+        double[][] rate = rates(8, 4, 48);
+        RailJudge withLine = new RailJudge(RailRate.lines(List.of(), OptionalDouble.of(40), "ib-ndr's healthy minimum"));
+        RailResult res = RailSearch.run(hosts(8), rails(8, 4), Set.of(), 1, contended(rate, 5, 2, 20), withLine,
+                x -> { }, x -> { });
+        assertTrue(res.bad().isEmpty(), res.verdicts().toString());
+        RailVerdict v = res.of(5, 2);
+        assertEquals(RailVerdict.Status.OK, v.status(), v.toString());
+        assertTrue(v.reason().startsWith("rail 2 (eth3): slow in the shared round (20.0 GB/s, siblings 4"), v.reason());
+        assertTrue(v.reason().contains(") and fine with node"), v.reason());
+        assertTrue(v.reason().contains("in a round of the slow rails only: 4"), v.reason());
+        assertTrue(v.busbw() > 40, "the verdict carries the re-measure: " + v);
+        RoundPlan again = res.plans().get(res.plans().size() - 1);
+        assertEquals(3, res.plans().size(), "two shared rounds and one of the suspect alone");
+        assertEquals(1, again.groups().size(), again.toString());
+        assertEquals(2, again.rail(0));
+        assertTrue(again.groups().get(0).contains(5));
+    }
+
+    @Test
+    void aTrulyHalfRailSlowBothTimesIsNamedAndTheRoundHoldsOnlySuspects() {
+        double[][] rate = rates(8, 4, 48);
+        rate[3][1] = 24;
+        rate[6][0] = 24;
+        RailResult res = run(rails(8, 4), rate, RELATIVE);
+        assertEquals(2, res.bad().size(), res.verdicts().toString());
+        for (RailVerdict v : res.bad()) {
+            assertEquals(RailVerdict.Status.SLOW, v.status(), v.toString());
+            assertTrue(v.reason().contains("; slow again with node"), v.reason());
+        }
+        assertEquals(List.of(3, 6), res.bad().stream().map(RailVerdict::rank).toList());
+        RoundPlan again = res.plans().get(res.plans().size() - 1);
+        assertEquals(2, again.groups().size(), "one group per suspect: " + again);
+        for (int i = 0; i < again.groups().size(); i++) {
+            Group g = again.groups().get(i);
+            int suspect = again.rail(i) == 1 ? 3 : 6;
+            assertTrue(g.contains(suspect), again.toString());
+            assertEquals(RailVerdict.Status.OK, res.of(g.other(suspect), again.rail(i)).status(), "partner fine on that rail");
+        }
+    }
 }
