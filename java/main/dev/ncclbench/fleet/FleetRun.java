@@ -8,6 +8,7 @@ import dev.ncclbench.spec.Capability;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.HostName;
 import dev.ncclbench.launch.LaunchInfo;
+import dev.ncclbench.netif.InterfaceScan;
 import dev.ncclbench.rendezvous.Rendezvous;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.MeasuredFlags;
@@ -102,7 +103,7 @@ public final class FleetRun {
                         + " first communicator): run fleet --rails with --backend socket, on the rails' IPoIB or RoCE"
                         + " interfaces (docs/fleet.md, Rails)");
             }
-            rails = RailSource.interfaces(o.rails(), dev.ncclbench.netif.InterfaceScan.local()).rails();
+            rails = RailSource.interfaces(o.rails(), InterfaceScan.local()).rails();
         }
         SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
         String name = HostName.node(o.nodeName(), host);
