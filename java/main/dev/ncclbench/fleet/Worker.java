@@ -3,6 +3,7 @@ package dev.ncclbench.fleet;
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
+import dev.ncclbench.rendezvous.HostLookup;
 import dev.ncclbench.rendezvous.StoreServer;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.env.Host;
@@ -132,13 +133,22 @@ final class Worker {
      * refusal is final: one line, exit 2.
      */
     private Joined join() {
-        long deadline = System.nanoTime() + spec.timeoutMillis() * 1_000_000L;
-        IOException last;
+        long start = System.nanoTime();
+        long deadline = start + spec.timeoutMillis() * 1_000_000L;
+        IOException last = null;
+        InetSocketAddress at = coordinator;
         do {
+            at = HostLookup.again(coordinator);
+            if (HostLookup.stillUnresolved(at, start, spec.timeoutMillis(), "rank " + rank)) {
+                if (!HostLookup.pause()) {
+                    break;
+                }
+                continue;
+            }
             Socket s = new Socket();
             try {
                 s.setTcpNoDelay(true);
-                s.connect(coordinator, 5_000);
+                s.connect(at, 5_000);
                 s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, spec.timeoutMillis())));
                 DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
@@ -159,16 +169,16 @@ final class Worker {
                 closeQuietly(s);
                 last = e;
             }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!HostLookup.pause()) {
                 break;
             }
         } while (System.nanoTime() < deadline);
+        if (at.isUnresolved()) {
+            throw HostLookup.doesNotResolve(at, start, "rank " + rank);
+        }
         throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not join rank 0 at " + where() + " within "
-                + spec.timeoutMillis() / 1000 + " s (" + last.getMessage() + "); is rank 0 running, with the same --rendezvous"
-                + " (or MASTER_ADDR/MASTER_PORT)?");
+                + spec.timeoutMillis() / 1000 + " s" + (last == null ? "" : " (" + last.getMessage() + ")")
+                + "; is rank 0 running, with the same --rendezvous (or MASTER_ADDR/MASTER_PORT)?");
     }
 
     /**

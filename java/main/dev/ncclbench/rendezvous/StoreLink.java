@@ -54,12 +54,21 @@ final class StoreLink {
      */
     static StoreLink connect(InetSocketAddress store, byte[] token, int first, int count, int nranks, long timeoutMillis,
                              String flags, String node) {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        long start = System.nanoTime();
+        long deadline = start + timeoutMillis * 1_000_000;
         IOException last = null;
+        InetSocketAddress at = store;
         while (System.nanoTime() < deadline) {
+            at = HostLookup.again(store);
+            if (HostLookup.stillUnresolved(at, start, timeoutMillis, ranks(first, count))) {
+                if (!HostLookup.pause()) {
+                    break;
+                }
+                continue;
+            }
             Socket s = new Socket();
             try {
-                s.connect(store, 5_000);
+                s.connect(at, 5_000);
                 return new StoreLink(s, token, first, count, nranks, timeoutMillis, store.toString(), flags, node);
             } catch (NcclbenchException e) {
                 closeQuietly(s);
@@ -71,13 +80,13 @@ final class StoreLink {
             } catch (IOException e) {
                 closeQuietly(s);
                 last = e;
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
+                if (!HostLookup.pause()) {
                     break;
                 }
             }
+        }
+        if (at.isUnresolved()) {
+            throw HostLookup.doesNotResolve(at, start, ranks(first, count));
         }
         throw new NcclbenchException(ExitCode.TIMEOUT, ranks(first, count) + " could not reach the rendezvous store at "
                 + store.getHostString() + ":" + store.getPort() + " within " + timeoutMillis / 1000 + " s"

@@ -1,0 +1,61 @@
+package dev.ncclbench.rendezvous;
+
+import dev.ncclbench.ExitCode;
+import dev.ncclbench.NcclbenchException;
+
+import java.net.InetSocketAddress;
+
+/**
+ * Rank 0's host name, looked up again on every try to reach it. An {@link InetSocketAddress} is resolved once, when it
+ * is made: a name that did not resolve then never does, and a rank would wait out the whole join window (300 s by
+ * default) to say only the name. A name that has not resolved for {@link #GRACE_MILLIS} is a typo or a missing DNS
+ * entry, not a slow rank 0: the rank ends, exit 3, saying which name and where it came from.
+ */
+public final class HostLookup {
+    /** Long enough for DNS that comes up with the node, short beside a join window. */
+    public static final long GRACE_MILLIS = 30_000;
+
+    private HostLookup() {
+    }
+
+    /** {@code at}, resolved now if it was not; still unresolved when the name has no address yet. */
+    public static InetSocketAddress again(InetSocketAddress at) {
+        return at.isUnresolved() ? new InetSocketAddress(at.getHostString(), at.getPort()) : at;
+    }
+
+    /**
+     * Throws when {@code at} has had no address since {@code sinceNanos} for the grace (or the whole window, if
+     * shorter); returns whether it is still unresolved, so the caller waits and tries again.
+     *
+     * @param who "rank 3", as the message names the process
+     */
+    public static boolean stillUnresolved(InetSocketAddress at, long sinceNanos, long windowMillis, String who) {
+        if (!at.isUnresolved()) {
+            return false;
+        }
+        if ((System.nanoTime() - sinceNanos) / 1_000_000 >= Math.min(GRACE_MILLIS, windowMillis)) {
+            throw doesNotResolve(at, sinceNanos, who);
+        }
+        return true;
+    }
+
+    /** What a rank says when rank 0's name has had no address since {@code sinceNanos}: exit 3, the name, the fix. */
+    public static NcclbenchException doesNotResolve(InetSocketAddress at, long sinceNanos, String who) {
+        long waited = (System.nanoTime() - sinceNanos) / 1_000_000_000;
+        return new NcclbenchException(ExitCode.ENVIRONMENT, who + ": rank 0's host name '" + at.getHostString()
+                + "' does not resolve to an address (no answer from DNS or /etc/hosts for " + Math.max(1, waited)
+                + " s); MASTER_ADDR (or --rendezvous HOST:PORT) must name rank 0's host as every node resolves it,"
+                + " or its address");
+    }
+
+    /** The wait between two tries to reach rank 0; false when interrupted (the flag is set again). */
+    public static boolean pause() {
+        try {
+            Thread.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
