@@ -1,7 +1,7 @@
 package dev.ncclbench.choices;
 
 import dev.ncclbench.Redactor;
-import dev.ncclbench.diagnosis.facts.Networks;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.nccllog.Direction;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;

@@ -3,6 +3,7 @@ package dev.ncclbench.choices;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogReader;
 import dev.ncclbench.nccllog.NotAnNcclLogException;
@@ -41,9 +42,9 @@ public record CompareReport(Side before, Side after, Comparison comparison, List
         try {
             return read(before, after);
         } catch (NotAnNcclLogException e) {
-            throw dev.ncclbench.NcclbenchException.usage(e.getMessage());
+            throw NcclbenchException.usage(e.getMessage());
         } catch (IOException e) {
-            throw dev.ncclbench.NcclbenchException.usage("cannot read [" + before + ", " + after + "]: " + e.getMessage());
+            throw NcclbenchException.usage("cannot read [" + before + ", " + after + "]: " + e.getMessage());
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.diagnosis.facts.Facts;
-import dev.ncclbench.diagnosis.facts.Networks;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.diagnosis.rules.ExplainRules;
 import dev.ncclbench.finding.Finding;

@@ -99,7 +99,7 @@ public final class Gate {
         boolean latency = options.latencyJudged(k.size()) || hostOnly(k, ranks);
         double tol = options.toleranceAt(k.size());
         // a line without samples on one side is judged table time against table time, never samples against a mean
-        Comparison c = tables ? SampleComparison.ofTables(base.asTable(), run.asTable())
+        Statistics c = tables ? SampleComparison.ofTables(base.asTable(), run.asTable())
                 : SampleComparison.compare(base, run, k.hashCode() * 31L + k.size());
         double bv = latency ? c.baselineMedianUs() : base.busbwAt(c.baselineMedianUs());
         double rv = latency ? c.runMedianUs() : run.busbwAt(c.runMedianUs());

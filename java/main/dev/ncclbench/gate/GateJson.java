@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.choices.Comparison;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
 
@@ -33,7 +34,7 @@ public final class GateJson {
                            @JsonProperty("run") String runFile, @JsonUnwrapped HeldTo heldTo, String options,
                            long timestamp, List<Fingerprint.Change> changes,
                            // what NCCL decided differently from the baseline's runs, whatever the verdict
-                           @JsonInclude(JsonInclude.Include.NON_NULL) dev.ncclbench.choices.Comparison ncclChoices,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Comparison ncclChoices,
                            List<SizeResult> sizes, List<Finding> curve) {
     }
 

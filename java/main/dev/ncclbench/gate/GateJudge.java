@@ -16,8 +16,8 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.gate.curve.Curve;
 import dev.ncclbench.gate.curve.CurveRules;
 import dev.ncclbench.results.ResultDocument;
-import dev.ncclbench.sweep.RouteInputs;
-import dev.ncclbench.sweep.RouteOptions;
+import dev.ncclbench.diagnosis.RouteInputs;
+import dev.ncclbench.diagnosis.RouteOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -71,7 +71,7 @@ public final class GateJunit {
         GateRow row = GateRow.of(s);
         String values = row.judged() + " " + row.baseline() + " -> " + row.run() + " (judged on " + s.statistic()
                 + "; run table " + row.runTable() + ")";
-        Comparison c = s.comparison();
+        Statistics c = s.comparison();
         if (c == null) {
             return row.verdict() + ": " + values;
         }

@@ -2,6 +2,7 @@ package dev.ncclbench.gate;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.baseline.Fingerprint;
+import dev.ncclbench.choices.Comparison;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
 import dev.ncclbench.output.Verdicts;
@@ -28,7 +29,7 @@ public record GateReport(String runFile, String baselineName, String baselineFil
                          boolean exactMatch, Fingerprint runFingerprint, List<Fingerprint.Change> changes,
                          List<SizeResult> sizes, List<Finding> curve, String options, long timestamp,
                          boolean requireAllSizes, String partialStatus,
-                         dev.ncclbench.choices.Comparison ncclChoices, NoBaseline noBaseline)
+                         Comparison ncclChoices, NoBaseline noBaseline)
         implements Verdicts {
 
     @Override

@@ -41,7 +41,7 @@ public record GateRow(String collective, String size, String placement, String j
             "run table: the run's time per call as the sweep's table printed it (nccl-tests' mean of the loop), us");
 
     public static GateRow of(SizeResult s) {
-        Comparison c = s.comparison();
+        Statistics c = s.comparison();
         double[] ci = s.changeInterval();
         boolean tolOnly = c != null && c.tableOnly();
         return new GateRow(s.key().collective(),

@@ -23,7 +23,7 @@ final class SampleComparison {
     private SampleComparison() {
     }
 
-    static Comparison compare(SizeSamples baseline, SizeSamples run, long seed) {
+    static Statistics compare(SizeSamples baseline, SizeSamples run, long seed) {
         double[] b = baseline.pooled();
         double[] r = run.pooled();
         double mb = Quantiles.median(b);
@@ -43,7 +43,7 @@ final class SampleComparison {
         }
         Arrays.sort(ratios);
         double noise = Math.max(runToRun(baseline.groups()), Math.max(spread(b), spread(r)));
-        return new Comparison(mb, mr, mr / mb, Quantiles.of(ratios, 0.025), Quantiles.of(ratios, 0.975), pSlower,
+        return new Statistics(mb, mr, mr / mb, Quantiles.of(ratios, 0.025), Quantiles.of(ratios, 0.975), pSlower,
                 pFaster, noise, baseline.groups().size(), b.length, r.length, false);
     }
 
@@ -51,11 +51,11 @@ final class SampleComparison {
      * The table's time of each run against the baseline's: no per-iteration samples on one side, so no rank test and
      * no bootstrap. The noise band is the baseline's run-to-run spread (0 with one run): the tolerance decides.
      */
-    static Comparison ofTables(SizeSamples baseline, SizeSamples run) {
+    static Statistics ofTables(SizeSamples baseline, SizeSamples run) {
         double mb = Quantiles.median(baseline.pooled());
         double mr = Quantiles.median(run.pooled());
         double ratio = mr / mb;
-        return new Comparison(mb, mr, ratio, ratio, ratio, Double.NaN, Double.NaN, runToRun(baseline.groups()),
+        return new Statistics(mb, mr, ratio, ratio, ratio, Double.NaN, Double.NaN, runToRun(baseline.groups()),
                 baseline.groups().size(), baseline.pooled().length, run.pooled().length, true);
     }
 

@@ -30,7 +30,7 @@ import java.util.Locale;
         "baseline_table_us", "run_table_us", "tolerance", "baseline_value", "run_value", "change", "change_ci_low",
         "change_ci_high", "baseline_path", "run_path", "statistics"})
 public record SizeResult(@JsonUnwrapped SizeKey key, @JsonProperty("status") Status status, @JsonIgnore boolean latency,
-                         @JsonProperty("tolerance") double tolerance, @JsonProperty("statistics") Comparison comparison,
+                         @JsonProperty("tolerance") double tolerance, @JsonProperty("statistics") Statistics comparison,
                          @JsonProperty("baseline_value") @NanAsNull double baselineValue,
                          @JsonProperty("run_value") @NanAsNull double runValue, @JsonProperty("change") @NanAsNull double change,
                          @JsonProperty("baseline_path") String basePath, @JsonProperty("run_path") String runPath,
@@ -112,7 +112,7 @@ public record SizeResult(@JsonUnwrapped SizeKey key, @JsonProperty("status") Sta
      * @return {low, high}
      */
     public double[] changeInterval() {
-        Comparison c = comparison;
+        Statistics c = comparison;
         if (c == null || c.tableOnly()) {
             return new double[] {Double.NaN, Double.NaN};
         }
@@ -122,7 +122,7 @@ public record SizeResult(@JsonUnwrapped SizeKey key, @JsonProperty("status") Sta
 
     /**
      * How far the judged metric moves with nothing changed, the way it gets worse: the noise band of the time ratio
-     * ({@link Comparison#noise}) as latency up (+n) or busbw down (1 - 1/(1 + n)), so that it reads beside the change;
+     * ({@link Statistics#noise}) as latency up (+n) or busbw down (1 - 1/(1 + n)), so that it reads beside the change;
      * NaN without a comparison.
      */
     public double noiseInMetric() {

@@ -5,7 +5,7 @@ import dev.ncclbench.doctor.rules.DoctorRules;
 import dev.ncclbench.gate.GateJudge;
 import dev.ncclbench.launch.LaunchOptions;
 import dev.ncclbench.spec.RunSpec;
-import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.diagnosis.RouteInputs;
 
 import java.nio.file.Path;
 import java.util.List;

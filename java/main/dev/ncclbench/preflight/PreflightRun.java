@@ -17,7 +17,7 @@ import dev.ncclbench.results.ResultInput;
 import dev.ncclbench.results.RunFolder;
 import dev.ncclbench.spec.RunSpec;
 import dev.ncclbench.spec.SweepProfile;
-import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.diagnosis.RouteInputs;
 import dev.ncclbench.sweep.SweepRunner;
 import dev.ncclbench.env.Host;
 

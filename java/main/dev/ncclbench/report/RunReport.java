@@ -7,7 +7,7 @@ import dev.ncclbench.output.AtomicFile;
 import dev.ncclbench.gate.GateReport;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultInput;
-import dev.ncclbench.sweep.RouteInputs;
+import dev.ncclbench.diagnosis.RouteInputs;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

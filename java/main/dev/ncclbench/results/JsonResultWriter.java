@@ -1,5 +1,6 @@
 package dev.ncclbench.results;
 
+import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.choices.NcclChoices;
 import dev.ncclbench.output.AtomicFile;
 
@@ -54,7 +55,7 @@ final class JsonResultWriter implements ResultSink {
             journal = new FileOutputStream(journalFile.toFile());
             AtomicFile.readableByAll(journalFile);
         } catch (java.nio.file.FileAlreadyExistsException e) {
-            throw dev.ncclbench.NcclbenchException.usage(OutputPaths.journalTaken(file, journalFile));
+            throw NcclbenchException.usage(OutputPaths.journalTaken(file, journalFile));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result journal " + journalFile + ": " + e.getMessage(), e);
         }

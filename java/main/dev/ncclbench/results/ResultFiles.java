@@ -2,6 +2,7 @@ package dev.ncclbench.results;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.output.AtomicFile;
 
 import java.io.IOException;
@@ -155,7 +156,7 @@ public final class ResultFiles {
                 return new Recovered(file, existing, true);
             }
             if (!force || !Files.isRegularFile(file)) {
-                throw dev.ncclbench.NcclbenchException.usage("cannot recover " + journal + " into " + file + ": "
+                throw NcclbenchException.usage("cannot recover " + journal + " into " + file + ": "
                         + file + " already holds " + (existing == null ? "something that is not a ncclbench result"
                         : "another run (started " + existing.startedAt() + ", " + existing.rows().size() + " rows)")
                         + " and the journal's run started " + header.startedAt() + " (" + rows.size() + " rows); both are"

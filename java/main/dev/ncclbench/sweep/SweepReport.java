@@ -8,6 +8,7 @@ import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.choices.NcclChoices;
 import dev.ncclbench.diagnosis.CopyLimit;
 import dev.ncclbench.diagnosis.FabricEntry;
+import dev.ncclbench.diagnosis.RouteInputs;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.backend.RankComm;
 import dev.ncclbench.diagnosis.Health;

@@ -2,10 +2,12 @@ package dev.ncclbench.sweep;
 
 import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.Redactor;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChecks;
 import dev.ncclbench.backend.BackendChoice;
 import dev.ncclbench.backend.Backends;
+import dev.ncclbench.diagnosis.RouteInputs;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.env.Host;
 import dev.ncclbench.env.Variable;
@@ -67,7 +69,7 @@ public final class SweepRunner {
     /** The command as typed, recorded in the result (URL passwords redacted). */
     public SweepRunner withCommandLine(List<String> argv) {
         List<String> clean = new ArrayList<>();
-        argv.forEach(a -> clean.add(dev.ncclbench.Redactor.urls(a)));
+        argv.forEach(a -> clean.add(Redactor.urls(a)));
         this.commandLine = List.copyOf(clean);
         return this;
     }

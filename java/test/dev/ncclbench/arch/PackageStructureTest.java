@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The package rules of java/main, read from the bytecode so that a type written by its fully qualified name counts
- * as much as an imported one: no package cycle (a subpackage is a package of its own), org.bytedeco only in
- * backend.nccl and internal, and cli never reaching into internal.
+ * as much as an imported one: no package cycle (a subpackage is a package of its own), no cycle of rooms either (no
+ * arrow back up the floors), the readers of a result never reaching the engine, org.bytedeco only in backend.nccl and
+ * internal, and cli never reaching into internal.
  */
 @AnalyzeClasses(packages = "dev.ncclbench", importOptions = ImportOption.DoNotIncludeTests.class)
 class PackageStructureTest {
@@ -38,6 +39,46 @@ class PackageStructureTest {
 
     @ArchTest
     static final ArchRule noPackageCycles = slices().assignedFrom(EACH_PACKAGE).should().beFreeOfCycles();
+
+    /**
+     * Each room (a top-level package with its subpackages, the root package one more) as one slice: a room stands
+     * above all it imports, so no arrow runs back up the floors. Package by package there was no cycle when choices
+     * read diagnosis.facts' NET names, yet room by room it was one (diagnosis reads results, results reads choices);
+     * the NET names now live beside the transports in nccllog, which both read.
+     */
+    private static final SliceAssignment EACH_ROOM = new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass type) {
+            String pkg = type.getPackageName();
+            if (pkg.equals("dev.ncclbench")) {
+                return SliceIdentifier.of("(root)");
+            }
+            if (!pkg.startsWith("dev.ncclbench.")) {
+                return SliceIdentifier.ignore();
+            }
+            return SliceIdentifier.of(pkg.substring("dev.ncclbench.".length()).split("\\.")[0]);
+        }
+
+        @Override
+        public String getDescription() {
+            return "each room (top-level package with its subpackages) under dev.ncclbench";
+        }
+    };
+
+    @ArchTest
+    static final ArchRule noArrowBackUpTheFloors = slices().assignedFrom(EACH_ROOM).should().beFreeOfCycles();
+
+    /**
+     * The rooms that read or judge a finished result never import the engine that measures one: the offline gate
+     * runs where no GPU, backend or launcher is. The path verdict's inputs (--fabric, --catalog, --socket-floor:
+     * diagnosis/RouteOptions) live beside the catalog they read, so gate and report need nothing from sweep.
+     */
+    @ArchTest
+    static final ArchRule resultReadersStayOutOfTheEngine = noClasses()
+            .that().resideInAnyPackage("dev.ncclbench.gate..", "dev.ncclbench.report..", "dev.ncclbench.baseline..",
+                    "dev.ncclbench.results..", "dev.ncclbench.choices..", "dev.ncclbench.diagnosis..",
+                    "dev.ncclbench.nccllog..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.ncclbench.sweep..", "dev.ncclbench.rendezvous..");
 
     @ArchTest
     static final ArchRule nativeCodeStaysBehindItsBoundary = noClasses()

@@ -44,7 +44,7 @@ class GateTableTest {
     @Test
     void aChangeBeyondTheToleranceInsideTheNoiseIsTooNoisyNeverOk() {
         SizeResult s = noisyLatency();
-        Comparison c = s.comparison();
+        Statistics c = s.comparison();
         assertTrue(c.pSlower() < 0.001, "the rank test sees it: p " + c.pSlower());
         assertTrue(c.noise() > 4, "noise " + c.noise());
         assertTrue(s.change() > 3, "change " + s.change());

@@ -36,7 +36,7 @@ class SampleComparisonTest {
     @Test
     void identicalSamplesAreNotAChange() {
         SizeSamples a = samples(1, 100, 0.3, 40, 1);
-        Comparison c = SampleComparison.compare(a, a, 7);
+        Statistics c = SampleComparison.compare(a, a, 7);
         assertEquals(1.0, c.ratio(), 1e-12);
         assertEquals(1.0, c.pSlower());
         assertFalse(c.reallySlower(0.01));
@@ -47,7 +47,7 @@ class SampleComparisonTest {
     void aQuietQuarterSlowdownIsReal() {
         SizeSamples base = samples(2, 1000, 0.02, 40, 1);
         SizeSamples run = samples(3, 1250, 0.02, 40, 1);
-        Comparison c = SampleComparison.compare(base, run, 7);
+        Statistics c = SampleComparison.compare(base, run, 7);
         assertTrue(c.pSlower() < 1e-6, "p " + c.pSlower());
         assertTrue(c.ciLow() > 1.2 && c.ciHigh() < 1.3, c.ciLow() + " " + c.ciHigh());
         assertTrue(c.reallySlower(0.01));
@@ -59,7 +59,7 @@ class SampleComparisonTest {
         // significant iteration by iteration, but the baseline's own runs move that much
         SizeSamples base = samples(4, 1000, 0.02, 40, 1.0, 1.4, 0.9, 1.1, 1.2);
         SizeSamples run = samples(5, 1300, 0.02, 40, 1);
-        Comparison c = SampleComparison.compare(base, run, 7);
+        Statistics c = SampleComparison.compare(base, run, 7);
         assertTrue(c.pSlower() < 0.01, "p " + c.pSlower());
         assertTrue(c.noise() > 0.3, "noise " + c.noise());
         assertFalse(c.reallySlower(0.01));

@@ -5,6 +5,7 @@ import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
+import dev.ncclbench.nccllog.Networks;
 
 import java.util.ArrayList;
 import java.util.HashSet;

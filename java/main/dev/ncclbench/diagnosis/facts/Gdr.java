@@ -3,6 +3,7 @@ package dev.ncclbench.diagnosis.facts;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.GdrStatus;
 import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+import dev.ncclbench.nccllog.Networks;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.ncclbench.diagnosis.facts;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.HostFacts;
 import dev.ncclbench.nccllog.NcclLogEvidence.HostNet;
+import dev.ncclbench.nccllog.Networks;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

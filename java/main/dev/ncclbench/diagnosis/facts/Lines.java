@@ -4,6 +4,7 @@ import dev.ncclbench.nccllog.Direction;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Warning;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.nccllog.Transport;
 
 import java.util.ArrayList;

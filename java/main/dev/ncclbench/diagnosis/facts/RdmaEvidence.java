@@ -2,6 +2,7 @@ package dev.ncclbench.diagnosis.facts;
 
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
+import dev.ncclbench.nccllog.Networks;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Interface;
 import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.nccllog.Transport;
 
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.ncclbench.diagnosis.facts;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.Connection;
 import dev.ncclbench.nccllog.NcclLogEvidence.Mention;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.nccllog.Transport;
 
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.ncclbench.diagnosis.rules;
 
 import dev.ncclbench.diagnosis.facts.Facts;
-import dev.ncclbench.diagnosis.facts.Networks;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;

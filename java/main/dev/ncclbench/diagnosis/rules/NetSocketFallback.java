@@ -6,7 +6,7 @@ import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.References;
 import dev.ncclbench.finding.BaseRule;
 import dev.ncclbench.finding.Severity;
-import dev.ncclbench.diagnosis.facts.Networks;
+import dev.ncclbench.nccllog.Networks;
 import dev.ncclbench.diagnosis.facts.RouteKind;
 import dev.ncclbench.nccllog.NcclLogEvidence;
 import dev.ncclbench.nccllog.NcclLogEvidence.EnvSetting;

@@ -28,7 +28,7 @@ import dev.ncclbench.output.NanAsNull;
 @JsonPropertyOrder({"baseline_median_us", "run_median_us", "ratio", "ci_low", "ci_high", "p_slower", "p_faster", "noise",
         "baseline_groups", "baseline_samples", "run_samples", "table_only"})
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record Comparison(@NanAsNull double baselineMedianUs, @NanAsNull double runMedianUs, @NanAsNull double ratio,
+public record Statistics(@NanAsNull double baselineMedianUs, @NanAsNull double runMedianUs, @NanAsNull double ratio,
                          @NanAsNull double ciLow, @NanAsNull double ciHigh, @NanAsNull double pSlower,
                          @NanAsNull double pFaster, @NanAsNull double noise, int baselineGroups,
                          @JsonProperty("baseline_samples") int baselineCount,

@@ -1,6 +1,4 @@
-package dev.ncclbench.sweep;
-
-import dev.ncclbench.diagnosis.FabricEntry;
+package dev.ncclbench.diagnosis;
 
 import java.util.Optional;
 import java.util.OptionalDouble;

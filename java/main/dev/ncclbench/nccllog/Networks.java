@@ -1,4 +1,4 @@
-package dev.ncclbench.diagnosis.facts;
+package dev.ncclbench.nccllog;
 
 import java.util.Locale;
 

@@ -1,11 +1,8 @@
-package dev.ncclbench.sweep;
+package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backends;
 import dev.ncclbench.spec.Capability;
-import dev.ncclbench.diagnosis.CatalogLocation;
-import dev.ncclbench.diagnosis.FabricCatalog;
-import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.results.ResultDocument;
 import dev.ncclbench.results.ResultFiles;
 import dev.ncclbench.results.ResultRow;
