@@ -367,14 +367,19 @@ final class Accumulator {
         for (ConnectionLines.Aggregate a : connections.values()) {
             conns.add(a.freeze());
         }
-        return new NcclLogEvidence(List.copyOf(sources), List.copyOf(nccl.values()), List.copyOf(cuda.values()),
-                List.copyOf(processes.values()), List.copyOf(ranks.values()), List.copyOf(bootstrap.values()),
-                List.copyOf(socketIfaces.values()), List.copyOf(netDevices.values()),
-                List.copyOf(noNetDevice.values()), List.copyOf(networks.values()), List.copyOf(gdr.values()),
-                List.copyOf(conns), List.copyOf(nvls.values()), List.copyOf(collnet.values()),
-                List.copyOf(warnings), List.copyOf(env.values()), List.copyOf(hostRdma.values()),
-                List.copyOf(measured), List.copyOf(rings.values()), List.copyOf(topology.values()),
-                List.copyOf(tuning.values()), progress.freeze(), hosts.freeze(),
-                new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated, dropped));
+        return NcclLogEvidence.builder().sources(List.copyOf(sources)).ncclVersions(List.copyOf(nccl.values()))
+                .cudaVersions(List.copyOf(cuda.values())).processes(List.copyOf(processes.values()))
+                .ranks(List.copyOf(ranks.values())).bootstrap(List.copyOf(bootstrap.values()))
+                .socketIfaces(List.copyOf(socketIfaces.values())).netDevices(List.copyOf(netDevices.values()))
+                .noNetDevice(List.copyOf(noNetDevice.values())).networks(List.copyOf(networks.values()))
+                .gdr(List.copyOf(gdr.values())).connections(List.copyOf(conns)).nvls(List.copyOf(nvls.values()))
+                .collnet(List.copyOf(collnet.values())).warnings(List.copyOf(warnings))
+                .env(List.copyOf(env.values())).hostRdma(List.copyOf(hostRdma.values()))
+                .measured(List.copyOf(measured)).rings(List.copyOf(rings.values()))
+                .topology(List.copyOf(topology.values())).tuning(List.copyOf(tuning.values()))
+                .progress(progress.freeze()).hostFacts(hosts.freeze())
+                .counts(new NcclLogEvidence.LineCounts(total, ncclLines, used, ncclLines - used, other, truncated,
+                        dropped))
+                .build();
     }
 }

@@ -49,6 +49,11 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
                               List<Mention> tuning, List<Progress> progress, List<HostFacts> hostFacts,
                               LineCounts counts) {
 
+    /** The reader's builder (package-private: evidence is read, never made by hand outside the reader). */
+    static Builder builder() {
+        return new Builder();
+    }
+
     /** A version string and where it was first seen. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Versioned(String version, String host, SourceRef source) {
@@ -214,5 +219,164 @@ public record NcclLogEvidence(List<String> sources, List<Versioned> ncclVersions
             }
         }
         return java.util.Optional.ofNullable(best);
+    }
+
+    /** The evidence by name, list by list: what the reader's accumulator hands over when a read ends. */
+    static final class Builder {
+        private List<String> sources;
+        private List<Versioned> ncclVersions;
+        private List<Versioned> cudaVersions;
+        private List<ProcessInfo> processes;
+        private List<RankInfo> ranks;
+        private List<Interface> bootstrap;
+        private List<Interface> socketIfaces;
+        private List<NetDevice> netDevices;
+        private List<Mention> noNetDevice;
+        private List<Mention> networks;
+        private List<GdrStatus> gdr;
+        private List<Connection> connections;
+        private List<Mention> nvls;
+        private List<Mention> collnet;
+        private List<Warning> warnings;
+        private List<EnvSetting> env;
+        private List<Mention> hostRdma;
+        private List<MeasuredRow> measured;
+        private List<Mention> rings;
+        private List<Mention> topology;
+        private List<Mention> tuning;
+        private List<Progress> progress;
+        private List<HostFacts> hostFacts;
+        private LineCounts counts;
+
+        private Builder() {
+        }
+
+
+        Builder sources(List<String> value) {
+            sources = value;
+            return this;
+        }
+
+        Builder ncclVersions(List<Versioned> value) {
+            ncclVersions = value;
+            return this;
+        }
+
+        Builder cudaVersions(List<Versioned> value) {
+            cudaVersions = value;
+            return this;
+        }
+
+        Builder processes(List<ProcessInfo> value) {
+            processes = value;
+            return this;
+        }
+
+        Builder ranks(List<RankInfo> value) {
+            ranks = value;
+            return this;
+        }
+
+        Builder bootstrap(List<Interface> value) {
+            bootstrap = value;
+            return this;
+        }
+
+        Builder socketIfaces(List<Interface> value) {
+            socketIfaces = value;
+            return this;
+        }
+
+        Builder netDevices(List<NetDevice> value) {
+            netDevices = value;
+            return this;
+        }
+
+        Builder noNetDevice(List<Mention> value) {
+            noNetDevice = value;
+            return this;
+        }
+
+        Builder networks(List<Mention> value) {
+            networks = value;
+            return this;
+        }
+
+        Builder gdr(List<GdrStatus> value) {
+            gdr = value;
+            return this;
+        }
+
+        Builder connections(List<Connection> value) {
+            connections = value;
+            return this;
+        }
+
+        Builder nvls(List<Mention> value) {
+            nvls = value;
+            return this;
+        }
+
+        Builder collnet(List<Mention> value) {
+            collnet = value;
+            return this;
+        }
+
+        Builder warnings(List<Warning> value) {
+            warnings = value;
+            return this;
+        }
+
+        Builder env(List<EnvSetting> value) {
+            env = value;
+            return this;
+        }
+
+        Builder hostRdma(List<Mention> value) {
+            hostRdma = value;
+            return this;
+        }
+
+        Builder measured(List<MeasuredRow> value) {
+            measured = value;
+            return this;
+        }
+
+        Builder rings(List<Mention> value) {
+            rings = value;
+            return this;
+        }
+
+        Builder topology(List<Mention> value) {
+            topology = value;
+            return this;
+        }
+
+        Builder tuning(List<Mention> value) {
+            tuning = value;
+            return this;
+        }
+
+        Builder progress(List<Progress> value) {
+            progress = value;
+            return this;
+        }
+
+        Builder hostFacts(List<HostFacts> value) {
+            hostFacts = value;
+            return this;
+        }
+
+        Builder counts(LineCounts value) {
+            counts = value;
+            return this;
+        }
+
+        /** The one place the components are listed in order. */
+        NcclLogEvidence build() {
+            return new NcclLogEvidence(sources, ncclVersions, cudaVersions, processes, ranks, bootstrap, socketIfaces,
+                    netDevices, noNetDevice, networks, gdr, connections, nvls, collnet, warnings, env, hostRdma,
+                    measured, rings, topology, tuning, progress, hostFacts, counts);
+        }
     }
 }

@@ -92,9 +92,12 @@ final class SweepReport {
         List<String> logs = new ArrayList<>();
         comms.forEach(c -> c.logFiles().forEach(p -> logs.add(p.toString())));
         Map<String, String> versions = versions(comms.get(0), host);
-        sink.beginRun(ResultDocument.begin(Version.string(), DateTimeFormatter.ISO_INSTANT.format(Instant.now()),
-                choice.backend().name(), choice.reason(), spec, comms.get(0).nranks(), versions, ranks,
-                RecordedEnvironment.of(host.variables()), logs, notes, commandLine, backendAsked));
+        sink.beginRun(ResultDocument.begin()
+                .toolVersion(Version.string()).startedAt(DateTimeFormatter.ISO_INSTANT.format(Instant.now()))
+                .backend(choice.backend().name()).backendAsked(backendAsked).backendReason(choice.reason())
+                .commandLine(commandLine).spec(spec).versions(versions).nranks(comms.get(0).nranks()).ranks(ranks)
+                .environment(RecordedEnvironment.of(host.variables())).ncclLogFiles(logs).notes(notes)
+                .begun());
         // a socket-interface backend knows its path; NCCL's is read from its own log once the sweep is over
         RouteVerdict known = choice.backend().capabilities().contains(Capability.SOCKET_INTERFACE)
                 ? RouteClassifier.socketBackend(ranks.isEmpty() ? "?" : distinctDevices(ranks)) : null;

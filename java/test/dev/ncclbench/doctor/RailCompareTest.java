@@ -30,10 +30,7 @@ class RailCompareTest {
         List<Path> out = new ArrayList<>();
         for (int i = 0; i < hostAndTree.length; i += 2) {
             HostSnapshot s = RailTrees.snapshot(hostAndTree[i + 1]);
-            HostSnapshot named = new HostSnapshot(s.kind(), s.schemaVersion(), hostAndTree[i], s.source(), s.kernel(),
-                    s.interfaces(), s.ibDevices(), s.devInfiniband(), s.memlockBytes(), s.capIpcLock(), s.shmBytes(),
-                    s.nvidia(), s.pci(), s.acs(), s.container(), s.env(), s.confFiles(), s.versions(), s.probe(),
-                    s.siteLinks(), s.problems());
+            HostSnapshot named = s.toBuilder().hostname(hostAndTree[i]).build();
             Path file = dir.resolve(hostAndTree[i] + ".json");
             SnapshotJson.save(named, file);
             out.add(file);

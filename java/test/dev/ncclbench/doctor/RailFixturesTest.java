@@ -6,6 +6,7 @@ import dev.ncclbench.doctor.predict.Rail;
 import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.predict.RailVerdict;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
+import dev.ncclbench.doctor.snapshot.Nvidia;
 import dev.ncclbench.doctor.snapshot.SnapshotJson;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.finding.Severity;
@@ -260,13 +261,11 @@ class RailFixturesTest {
     void aGpuWhosePciPathIsUnknownIsNeverCalledFar() {
         // a snapshot from before the rail table: GPUs from /proc/driver/nvidia without a path, no PCI attributes
         HostSnapshot s = rails("h100-8x8-healthy");
-        dev.ncclbench.doctor.snapshot.Nvidia n = s.nvidia();
-        HostSnapshot old = new HostSnapshot(s.kind(), s.schemaVersion(), s.hostname(), s.source(), s.kernel(), s.interfaces(),
-                s.ibDevices(), s.devInfiniband(), s.memlockBytes(), s.capIpcLock(), s.shmBytes(),
-                new dev.ncclbench.doctor.snapshot.Nvidia(n.driverVersion(), n.openKernelModule(), n.peerMem(),
-                        n.peerMemEvidence(), n.gpus().stream().map(g -> new dev.ncclbench.doctor.snapshot.Nvidia.Gpu(g.busId(),
-                        g.model(), null)).toList()),
-                null, s.acs(), s.container(), s.env(), s.confFiles(), s.versions(), s.probe(), s.siteLinks(), s.problems());
+        Nvidia n = s.nvidia();
+        HostSnapshot old = s.toBuilder()
+                .nvidia(new Nvidia(n.driverVersion(), n.openKernelModule(), n.peerMem(), n.peerMemEvidence(),
+                        n.gpus().stream().map(g -> new Nvidia.Gpu(g.busId(), g.model(), null)).toList()))
+                .pci(null).build();
         RailTable t = RailTable.of(old);
         assertEquals(8, t.rails().size());
         t.rails().forEach(r -> assertEquals(null, r.distance(), r.label()));

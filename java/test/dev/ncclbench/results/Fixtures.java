@@ -35,11 +35,13 @@ final class Fixtures {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("NCCL_SOCKET_IFNAME", "eth0");
         env.put("NCCL_DEBUG", "INFO");
-        return ResultDocument.begin("0.1.0", "2025-01-02T03:04:05Z", "socket",
-                "auto: no NVIDIA driver (libcuda.so.1 not found)", spec(collectives, checkIters), 2, versions,
-                List.of(new RankInfo(0, 0, "node-a", 12345, "eth0 10.0.0.1"),
-                        new RankInfo(1, 0, "gpu-node-long-name", 7, "cuda:1 [0000:18:00.0] NVIDIA H200")),
-                env, List.of("nccl.node-a.12345"), List.of("maxBytes 128 MiB: --max given", "second note"));
+        return ResultDocument.begin().toolVersion("0.1.0").startedAt("2025-01-02T03:04:05Z").backend("socket")
+                .backendReason("auto: no NVIDIA driver (libcuda.so.1 not found)").spec(spec(collectives, checkIters))
+                .versions(versions).nranks(2)
+                .ranks(List.of(new RankInfo(0, 0, "node-a", 12345, "eth0 10.0.0.1"),
+                        new RankInfo(1, 0, "gpu-node-long-name", 7, "cuda:1 [0000:18:00.0] NVIDIA H200")))
+                .environment(env).ncclLogFiles(List.of("nccl.node-a.12345"))
+                .notes(List.of("maxBytes 128 MiB: --max given", "second note")).begun();
     }
 
     static final RouteVerdict SOCKET = new RouteVerdict("socket", "likely",

@@ -29,8 +29,7 @@ class TableWriterPerIterTest {
         RunSpec spec = base.spec().withDevices(new RunSpec.Devices(d.gpusPerThread(), d.threads(), d.cudaGraph(), 1))
                 .withNcclTests(new RunSpec.NcclTests(null, null,
                         new RunSpec.NcclTestsFlags(null, cputime, timestamps, 2, 0, 0, 0, 0, null)));
-        return ResultDocument.begin(base.toolVersion(), base.startedAt(), base.backend(), base.backendReason(), spec,
-                base.nranks(), base.versions(), base.ranks(), base.environment(), base.ncclLogFiles(), base.notes());
+        return base.toBuilder().spec(spec).begun();
     }
 
     /** The fixture's rows with -I 1's samples in both placements, as a -I 1 run has them. */

@@ -51,11 +51,12 @@ public final class HostCollector {
         List<AcsBridge> acs = guard(files, AcsCollector.NAME, () -> AcsCollector.collect(files), null);
         Versions versions = guard(files, "versions", () -> versions(files, live), Versions.NONE);
         String source = files.isLive() ? "live" : "capture " + files.root();
-        return new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, SystemCollector.hostname(files), source,
-                SystemCollector.kernel(files), links, ib, dev, SystemCollector.memlock(files),
-                SystemCollector.capIpcLock(files), SystemCollector.shm(files), nvidia, pci, acs,
-                SystemCollector.container(files, raw), SystemCollector.ncclEnv(raw),
-                SystemCollector.confFiles(files, raw), versions, null, List.of(), files.problems());
+        return HostSnapshot.builder().hostname(SystemCollector.hostname(files)).source(source)
+                .kernel(SystemCollector.kernel(files)).interfaces(links).ibDevices(ib).devInfiniband(dev)
+                .memlockBytes(SystemCollector.memlock(files)).capIpcLock(SystemCollector.capIpcLock(files))
+                .shmBytes(SystemCollector.shm(files)).nvidia(nvidia).pci(pci).acs(acs)
+                .container(SystemCollector.container(files, raw)).env(SystemCollector.ncclEnv(raw))
+                .confFiles(SystemCollector.confFiles(files, raw)).versions(versions).problems(files.problems()).build();
     }
 
     private static <T> T guard(HostFiles files, String name, Supplier<T> s, T fallback) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,30 +56,36 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
         versions = versions == null ? Versions.NONE : versions;
     }
 
+    /** A snapshot built by name: kind and schema version are this version's, every other part unknown until set. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** This snapshot's parts in a builder, to change one. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     /** A copy with the real NCCL's answer (the probe runs after collection, in a child). */
     public HostSnapshot withProbe(NcclProbeResult p) {
-        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, p, siteLinks, problems);
+        return toBuilder().probe(p).build();
     }
 
     /** A copy with the site's declared link rates (from a fabric catalog), replacing any saved ones. */
     public HostSnapshot withSiteLinks(List<SiteLink> links) {
-        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, probe, links, problems);
+        return toBuilder().siteLinks(links).build();
     }
 
     /** A copy judged with another process environment (NCCL_ variables). */
     public HostSnapshot withEnv(Map<String, String> e) {
-        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, pci, acs, container, e, confFiles, versions, probe, siteLinks, problems);
+        return toBuilder().env(e).build();
     }
 
     /** A copy with more collector problems. */
     public HostSnapshot withProblem(Problem p) {
-        List<Problem> all = new java.util.ArrayList<>(problems);
+        List<Problem> all = new ArrayList<>(problems);
         all.add(p);
-        return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband, memlockBytes,
-                capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, probe, siteLinks, all);
+        return toBuilder().problems(all).build();
     }
 
     /**
@@ -113,6 +120,170 @@ public record HostSnapshot(String kind, int schemaVersion, String hostname, Stri
         /** "NCCL_IB_DISABLE=1 (environment)". */
         public String evidence() {
             return name + "=" + value + " (" + source + ")";
+        }
+    }
+
+    /** A snapshot by name, component by component: the collector's, and a copy with one part changed. */
+    public static final class Builder {
+        private String kind = KIND;
+        private int schemaVersion = SCHEMA_VERSION;
+        private String hostname;
+        private String source;
+        private String kernel;
+        private List<NetLink> interfaces;
+        private List<IbDevice> ibDevices;
+        private List<String> devInfiniband;
+        private Long memlockBytes;
+        private Boolean capIpcLock;
+        private Long shmBytes;
+        private Nvidia nvidia;
+        private PciTopology pci;
+        private List<AcsBridge> acs;
+        private Container container;
+        private Map<String, String> env;
+        private List<ConfFile> confFiles;
+        private Versions versions;
+        private NcclProbeResult probe;
+        private List<SiteLink> siteLinks;
+        private List<Problem> problems;
+
+        private Builder() {
+        }
+
+        private Builder(HostSnapshot from) {
+            kind = from.kind;
+            schemaVersion = from.schemaVersion;
+            hostname = from.hostname;
+            source = from.source;
+            kernel = from.kernel;
+            interfaces = from.interfaces;
+            ibDevices = from.ibDevices;
+            devInfiniband = from.devInfiniband;
+            memlockBytes = from.memlockBytes;
+            capIpcLock = from.capIpcLock;
+            shmBytes = from.shmBytes;
+            nvidia = from.nvidia;
+            pci = from.pci;
+            acs = from.acs;
+            container = from.container;
+            env = from.env;
+            confFiles = from.confFiles;
+            versions = from.versions;
+            probe = from.probe;
+            siteLinks = from.siteLinks;
+            problems = from.problems;
+        }
+
+        public Builder kind(String value) {
+            kind = value;
+            return this;
+        }
+
+        public Builder schemaVersion(int value) {
+            schemaVersion = value;
+            return this;
+        }
+
+        public Builder hostname(String value) {
+            hostname = value;
+            return this;
+        }
+
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder kernel(String value) {
+            kernel = value;
+            return this;
+        }
+
+        public Builder interfaces(List<NetLink> value) {
+            interfaces = value;
+            return this;
+        }
+
+        public Builder ibDevices(List<IbDevice> value) {
+            ibDevices = value;
+            return this;
+        }
+
+        public Builder devInfiniband(List<String> value) {
+            devInfiniband = value;
+            return this;
+        }
+
+        public Builder memlockBytes(Long value) {
+            memlockBytes = value;
+            return this;
+        }
+
+        public Builder capIpcLock(Boolean value) {
+            capIpcLock = value;
+            return this;
+        }
+
+        public Builder shmBytes(Long value) {
+            shmBytes = value;
+            return this;
+        }
+
+        public Builder nvidia(Nvidia value) {
+            nvidia = value;
+            return this;
+        }
+
+        public Builder pci(PciTopology value) {
+            pci = value;
+            return this;
+        }
+
+        public Builder acs(List<AcsBridge> value) {
+            acs = value;
+            return this;
+        }
+
+        public Builder container(Container value) {
+            container = value;
+            return this;
+        }
+
+        public Builder env(Map<String, String> value) {
+            env = value;
+            return this;
+        }
+
+        public Builder confFiles(List<ConfFile> value) {
+            confFiles = value;
+            return this;
+        }
+
+        public Builder versions(Versions value) {
+            versions = value;
+            return this;
+        }
+
+        public Builder probe(NcclProbeResult value) {
+            probe = value;
+            return this;
+        }
+
+        public Builder siteLinks(List<SiteLink> value) {
+            siteLinks = value;
+            return this;
+        }
+
+        public Builder problems(List<Problem> value) {
+            problems = value;
+            return this;
+        }
+
+        /** The one place the components are listed in order. */
+        public HostSnapshot build() {
+            return new HostSnapshot(kind, schemaVersion, hostname, source, kernel, interfaces, ibDevices, devInfiniband,
+                    memlockBytes, capIpcLock, shmBytes, nvidia, pci, acs, container, env, confFiles, versions, probe,
+                    siteLinks, problems);
         }
     }
 }

@@ -39,8 +39,7 @@ class ProblemRemedyTest {
     void theFindingsFixIsTheProblemsOwn() {
         HostFiles files = new HostFiles(Path.of("/"), true, true);
         files.problem("acs", "lspci -vvv", "lspci is not installed: ACS redirect was not checked", "install pciutils");
-        HostSnapshot s = new HostSnapshot(HostSnapshot.KIND, HostSnapshot.SCHEMA_VERSION, "h", "live", null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, files.problems());
+        HostSnapshot s = HostSnapshot.builder().hostname("h").source("live").problems(files.problems()).build();
         Finding f = new EvidenceMissing().check(s).stream().filter(x -> x.title().contains("lspci is not installed"))
                 .findFirst().orElseThrow();
         assertEquals(List.of("install pciutils"), f.remedy());
