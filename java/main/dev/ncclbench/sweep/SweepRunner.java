@@ -36,9 +36,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One sweep end to end: who am I (launch), which backend and with what (backend SPI), rendezvous, the run's folder
- * (results), the backend opened, every local rank's sweep, then rank 0's report. DESIGN.md's flow draws the rendezvous
- * before the backend; here the backend is chosen and its spec resolved first, so that a bad request (exit 2) or an
- * unready machine (exit 3) stops before any rank waits at the store, and it is opened after the rendezvous.
+ * (results), the backend opened, every local rank's sweep, then rank 0's report (docs/architecture.md draws it). The
+ * backend is chosen and its spec resolved before the rendezvous, so that a bad request (exit 2) or an unready machine
+ * (exit 3) stops before any rank waits at the store; it is opened after the rendezvous.
  */
 public final class SweepRunner {
     private final RunSpec asked;
