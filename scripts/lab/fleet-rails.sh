@@ -18,7 +18,7 @@
 #   --keep        leave the namespaces up afterwards (delete with --cleanup)
 #   --cleanup     only delete this lab's namespaces and bridges
 #   --prefix NAME names of namespaces and bridges start with this (default flr; flr and up to 3 letters or digits)
-#   -- FLAGS      more fleet flags (default: -T 20 --sizes 1M -n 3)
+#   -- FLAGS      more fleet flags (default: --round-timeout 20 --sizes 1M -n 3)
 #
 # The rails' line rate is declared as a site does for links that report none (veth): a catalog written into the run
 # folder with one fabric at --rate and a `site SUBNET FABRIC` line per rail. Each node runs in its own UTS namespace
@@ -141,7 +141,7 @@ if [[ -z "${NCCLBENCH_TOKEN:-}" ]]; then
   NCCLBENCH_TOKEN="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
   export NCCLBENCH_TOKEN
 fi
-[[ ${#fleet_args[@]} -gt 0 ]] || fleet_args=(-T 20 --sizes 1M -n 3)
+[[ ${#fleet_args[@]} -gt 0 ]] || fleet_args=(--round-timeout 20 --sizes 1M -n 3)
 start=$(date +%s)
 pids=()
 for ((i = 0; i < nodes; i++)); do

@@ -20,8 +20,8 @@
 #   --out DIR       where the run's files go (default: a temporary folder, printed)
 #   --keep          leave the namespaces up afterwards (delete with: scripts/lab/fleet.sh --cleanup)
 #   --cleanup       only delete this lab's namespaces and bridge
-#   --round-limit S fleet's -T (default: fleet's own); --sizes LIST fleet's --sizes (default: fleet's own)
-#   -- FLAGS        more fleet flags (not -T or --sizes: give those above)
+#   --round-timeout S  fleet's --round-timeout (default: fleet's own); --sizes LIST fleet's --sizes (default: fleet's own)
+#   -- FLAGS        more fleet flags (not --round-timeout or --sizes: give those above)
 #   --prefix NAME   names of namespaces, veths and the bridge start with this (default fleet; must start with fleet)
 #
 # Each node runs in its own UTS namespace (unshare --uts) with the host name <prefix>-I, so fleet names nodes by
@@ -51,7 +51,7 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --prefix) prefix="$2"; shift 2 ;;
-    --round-limit) limit="$2"; shift 2 ;;
+    --round-timeout) limit="$2"; shift 2 ;;
     --sizes) sizes="$2"; shift 2 ;;
     --cleanup) cleanup_only=1; shift ;;
     --) shift; fleet_args=("$@"); break ;;
@@ -156,7 +156,7 @@ fi
 start=$(date +%s)
 pids=()
 flags=()
-[[ -n "$limit" ]] && flags+=(-T "$limit")
+[[ -n "$limit" ]] && flags+=(--round-timeout "$limit")
 [[ -n "$sizes" ]] && flags+=(--sizes "$sizes")
 for ((i = 0; i < nodes; i++)); do
   if [[ $i == "$never" ]]; then pids+=(""); continue; fi

@@ -64,6 +64,8 @@ final class ExitCodes {
                     m(ExitCode.USAGE, "usage (bad flag, unwritable output)"),
                     m(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search"),
                     m(ExitCode.RUN_FAILED, "a rank lost rank 0"),
+                    m(ExitCode.TIMEOUT, "a rank could not join rank 0 within --round-timeout, or its watchdog (-T)"
+                            + " ended it in a call blocked inside NCCL"),
                     m(ExitCode.DEGRADED, "a node is slow or unreachable, or a link is bad"))),
             Map.entry("preflight", List.of(
                     m(ExitCode.OK, "PASS"),

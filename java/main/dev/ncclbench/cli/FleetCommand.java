@@ -32,7 +32,11 @@ import java.util.concurrent.Callable;
         description = "Find the slow node and the bad link of an allocation: rounds of short all_reduces in pairs"
                 + " (and groups), each on its own connections, planned and judged by rank 0. Run one process per node.",
         footer = "%nThe drain list names its run on its first line ('# ncclbench fleet run ID'), then one host per line:"
-                + " only nodes of the job (--node-list or SLURM_JOB_NODELIST, when known), never a range.")
+                + " only nodes of the job (--node-list or SLURM_JOB_NODELIST, when known), never a range.%n"
+                + "%nA round measures for a time budget: a size runs -n iterations and about 1 s more where they fit, and"
+                + " fewer than -n once it has used its share of the round.%n"
+                + "%n-T is the watchdog, as in sweep; a round's limit is --round-timeout (fleet's -T before: what was"
+                + " 'fleet -T 120' is 'fleet --round-timeout 120' now).")
 public final class FleetCommand implements Callable<Integer> {
 
     @Spec
@@ -45,20 +49,21 @@ public final class FleetCommand implements Callable<Integer> {
             description = "all_reduce sizes per group, binary K/M/G, 1K to 2G (default: 16M,64M)")
     List<Long> sizes;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", converter = Ranges.Positive.class, description = "Timed"
-            + " iterations per size, fewer when a size has used its share of the round (default: ${DEFAULT-VALUE})")
-    int iters = FleetSettings.DEFAULT_ITERS;
-
-    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", converter = Ranges.NonNegative.class,
-            description = "Warm-up iterations per size (default: ${DEFAULT-VALUE})")
-    int warmup = Defaults.WARMUP_ITERS;
+    /** -n, -w as in sweep, fleet's defaults: a few timed iterations, each round measures for a time budget. */
+    @Mixin
+    IterationFlags iterations = new IterationFlags(FleetSettings.DEFAULT_ITERS, Defaults.WARMUP_ITERS);
 
     @Option(names = "--sendrecv", description = "Also a sendrecv both ways at the same sizes; a group's figure is the lower of the two")
     boolean sendrecv;
 
-    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", converter = Ranges.Positive.class, description = "Limit"
-            + " of one round: a node that has not answered by then is unreachable (default: ${DEFAULT-VALUE})")
-    int timeout = FleetSettings.DEFAULT_ROUND_SECONDS;
+    @Option(names = "--round-timeout", paramLabel = "SECONDS", converter = Ranges.Positive.class, description = "Limit"
+            + " of one round: a node that has not joined or answered by then is unreachable; half of it is the round's"
+            + " measuring budget (fleet's -T before; default: ${DEFAULT-VALUE})")
+    int roundTimeout = FleetSettings.DEFAULT_ROUND_SECONDS;
+
+    /** -T as in sweep: the watchdog of each group's collectives (0: the round's limit; never longer than it). */
+    @Mixin
+    WatchdogFlag watchdog = new WatchdogFlag();
 
     @Option(names = "--survey", paramLabel = "MODE", converter = Choices.SurveyChoice.class,
             completionCandidates = Choices.SurveyNames.class, description = "Pass one, ${COMPLETION-CANDIDATES}: random"
@@ -82,14 +87,8 @@ public final class FleetCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the random pairing (default: from the clock; printed in the JSON)")
     Long seed;
 
-    @Option(names = "--backend", paramLabel = "NAME", converter = Choices.Backend.class,
-            completionCandidates = Choices.BackendNames.class,
-            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
-    String backend = Defaults.BACKEND;
-
-    @Option(names = "--sockets-per-peer", paramLabel = "N", converter = Ranges.SocketsPerPeer.class,
-            description = "TCP connections per pair (socket backend, default: ${DEFAULT-VALUE})")
-    int socketsPerPeer = Defaults.SOCKETS_PER_PEER;
+    @Mixin
+    BackendFlags backend = new BackendFlags();
 
     @Mixin
     FabricFlags fabricFlags = new FabricFlags();
@@ -176,15 +175,19 @@ public final class FleetCommand implements Callable<Integer> {
         OptionalDouble floor = path.fabric().isPresent() ? OptionalDouble.of(path.fabric().get().healthyMinGBps()) : OptionalDouble.empty();
         String floorSource = path.fabric().map(f -> String.format(Locale.ROOT, "%s's healthy minimum %.2f GB/s (catalog)",
                 f.id(), f.healthyMinGBps())).orElse(null);
-        FleetRun.Options o = new FleetRun.Options(settings, survey, groupSize, maxRounds, margin, floor, floorSource,
-                seed != null ? seed : System.nanoTime(), launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize,
-                nodeName, nodeList, out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), baseline, recordBaseline,
-                BaselineFolder.of(baselineDir), allowUnauthenticated, runId, rails, railRates);
+        FleetRun.Options o = new FleetRun.Options(settings, new SearchOptions(survey, groupSize, maxRounds, margin, floor,
+                seed != null ? seed : System.nanoTime()), floorSource,
+                new FleetRun.Node(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, nodeName, nodeList),
+                new FleetRun.Files(out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), runId,
+                        allowUnauthenticated),
+                new FleetRun.Baselines(baseline, recordBaseline, BaselineFolder.of(baselineDir)),
+                rails == null ? FleetRun.Rails.NONE : new FleetRun.Rails(rails, railRates));
         return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), host.get()).code;
     }
 
     FleetSettings settings() {
-        return new FleetSettings(new ArrayList<>(sizes == null ? FleetSettings.DEFAULT_SIZES : sizes), sendrecv, iters, warmup, timeout, backend, socketsPerPeer,
-                host.get().get(Variable.NCCL_SOCKET_IFNAME));
+        return new FleetSettings(new ArrayList<>(sizes == null ? FleetSettings.DEFAULT_SIZES : sizes), sendrecv,
+                iterations.iters, iterations.warmup, roundTimeout, watchdog.timeout, backend.backend,
+                backend.socketsPerPeer, host.get().get(Variable.NCCL_SOCKET_IFNAME));
     }
 }

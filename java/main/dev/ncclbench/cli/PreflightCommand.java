@@ -51,7 +51,7 @@ public final class PreflightCommand implements Callable<Integer> {
 
     /** The sweep's own flags, with preflight's shorter defaults ({@link SweepProfile#PREFLIGHT}). */
     @Mixin
-    SweepOptions sweepOptions = new SweepOptions();
+    SweepOptions sweepOptions = new SweepOptions(SweepProfile.PREFLIGHT);
 
     @Option(names = "--sweep-arg", paramLabel = "ARG", description = "one more sweep flag, passed as is (repeatable:"
             + " --sweep-arg=-g --sweep-arg=8); the sweep's flags may also be given directly")
@@ -102,7 +102,7 @@ public final class PreflightCommand implements Callable<Integer> {
         // the sweep reads a catalog only to look --fabric up; without it the catalog is doctor's and the gate's
         RouteInputs sweepPath = RouteOptions.resolve(settings.fabricFlags.fabric,
                 settings.fabricFlags.fabric == null ? null : settings.fabricFlags.catalog, settings.floor.socketFloor);
-        return new PreflightRequest(sweepOptions.spec(SweepProfile.PREFLIGHT, null, host.get().get(Variable.NCCL_SOCKET_IFNAME)),
+        return new PreflightRequest(sweepOptions.spec(null, host.get().get(Variable.NCCL_SOCKET_IFNAME)),
                 sweepOptions.launch(false), sweepPath, argv, !noDoctor, ignored, settings.fabricFlags.catalog, gate,
                 baseline, html, !outputs.jsonOnStdout());
     }
@@ -144,6 +144,6 @@ public final class PreflightCommand implements Callable<Integer> {
     @Command(name = "sweep-arg")
     static final class SweepArgs {
         @Mixin
-        SweepOptions options = new SweepOptions();
+        SweepOptions options = new SweepOptions(SweepProfile.PREFLIGHT);
     }
 }

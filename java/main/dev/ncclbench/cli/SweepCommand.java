@@ -38,7 +38,7 @@ public final class SweepCommand implements Callable<Integer> {
     HelpFlags helpFlags = new HelpFlags();
 
     @Mixin
-    SweepOptions options = new SweepOptions();
+    SweepOptions options = new SweepOptions(SweepProfile.SWEEP);
 
     @Option(names = "--json", paramLabel = "FILE", description = "JSON result file (default: <out>/<run>/result.json)")
     Path json;
@@ -89,6 +89,6 @@ public final class SweepCommand implements Callable<Integer> {
 
     /** The flags as the RunSpec the sweep runs (exit 2 when they do not go together). */
     RunSpec resolve() {
-        return options.spec(SweepProfile.SWEEP, json, host.get().get(Variable.NCCL_SOCKET_IFNAME));
+        return options.spec(json, host.get().get(Variable.NCCL_SOCKET_IFNAME));
     }
 }

@@ -20,8 +20,9 @@ import java.util.function.Supplier;
 /**
  * The sweep's flags, nccl-tests' letters and meanings, shared by `ncclbench sweep` and `ncclbench preflight` (and
  * preflight's --sweep-arg, parsed by the same options): one declaration each, resolved into a {@link RunSpec} once
- * by {@link #spec}. The flags whose default depends on the command (-b, -e, -f, -n, -w) stay null until then: the
- * command's {@link SweepProfile} fills them in.
+ * by {@link #spec}. The flags whose default depends on the command take it from the command's {@link SweepProfile}:
+ * -n and -w when the options are made (so the help shows them), -b, -e and -f stay null until {@link #spec}. -n, -w,
+ * -T, --backend and --sockets-per-peer are fleet's too: their mixins are shared with it.
  */
 final class SweepOptions {
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", converter = SizeConverter.class,
@@ -43,14 +44,9 @@ final class SweepOptions {
             description = "Additive step (default: 1M)")
     long stepBytes = Defaults.STEP_BYTES;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", converter = Ranges.Positive.class,
-            description = "Timed iterations per size (default: " + Defaults.ITERS + ")")
-    Integer iters;
-
-    @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", converter = Ranges.NonNegative.class,
-            description = "Warm-up iterations per size (default: " + Defaults.WARMUP_ITERS + "; preflight: "
-            + Defaults.PREFLIGHT_WARMUP_ITERS + ")")
-    Integer warmup;
+    /** -n, -w: the profile's defaults until given. */
+    @Mixin
+    IterationFlags iterations;
 
     @Option(names = {"-m", "--agg_iters"}, paramLabel = "N", converter = Ranges.Positive.class,
             description = "Collectives aggregated per iteration (default: ${DEFAULT-VALUE})")
@@ -85,10 +81,8 @@ final class SweepOptions {
             description = "0 none; 1 wait+barrier after each op; 2 wait; 3 barrier per iteration (default: ${DEFAULT-VALUE})")
     int blocking = Defaults.BLOCKING;
 
-    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", converter = Ranges.NonNegative.class,
-            description = "Abort and exit 5 when a rank makes no progress this long; 0 = the "
-            + Defaults.WATCHDOG_SECONDS + " s watchdog (default: ${DEFAULT-VALUE})")
-    int timeout = 0;
+    @Mixin
+    WatchdogFlag watchdog = new WatchdogFlag();
 
     @Option(names = {"-g", "--ngpus"}, paramLabel = "N", converter = Ranges.Positive.class,
             description = "GPUs per thread (nccl backend, default: ${DEFAULT-VALUE})")
@@ -112,18 +106,12 @@ final class SweepOptions {
             + " with an NCCL call of its own, not nccl-tests' send/recv patterns")
     String collective = Defaults.COLLECTIVE;
 
-    @Option(names = "--backend", paramLabel = "NAME", converter = Choices.Backend.class,
-            completionCandidates = Choices.BackendNames.class, description = "${COMPLETION-CANDIDATES} (default:"
-            + " ${DEFAULT-VALUE}: nccl when a GPU and NCCL are usable, else socket)")
-    String backend = Defaults.BACKEND;
+    @Mixin
+    BackendFlags backend = new BackendFlags();
 
     @Option(names = "--ranks", paramLabel = "N", converter = Ranges.LocalRanks.class, description = "Local ranks as"
             + " threads of this process (socket backend; default: 4, or 1 per process under a launcher)")
     Integer ranks;
-
-    @Option(names = "--sockets-per-peer", paramLabel = "N", converter = Ranges.SocketsPerPeer.class,
-            description = "TCP connections per ring neighbour (socket backend, default: ${DEFAULT-VALUE})")
-    int socketsPerPeer = Defaults.SOCKETS_PER_PEER;
 
     @Option(names = "--socket-algo", paramLabel = "ALGO", description = "all_reduce algorithm of the"
             + " socket backend, ${COMPLETION-CANDIDATES}: rd (recursive doubling, fewest steps), ring (least bytes per"
@@ -150,6 +138,14 @@ final class SweepOptions {
     @Mixin
     LaunchFlags launchFlags = new LaunchFlags();
 
+    /** The sweep's flags of {@code profile}'s command: -n and -w show and take its defaults. */
+    SweepOptions(SweepProfile profile) {
+        this.profile = profile;
+        this.iterations = new IterationFlags(profile.iters(), profile.warmupIters());
+    }
+
+    private final SweepProfile profile;
+
     LaunchOptions launch(boolean progress) {
         return new LaunchOptions(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, ranks != null, progress,
                 cpuBind == Choices.CpuBind.core);
@@ -160,12 +156,12 @@ final class SweepOptions {
      *
      * @param socketIfname NCCL_SOCKET_IFNAME as this process has it: the socket backend binds by the same rules
      */
-    RunSpec spec(SweepProfile profile, Path json, String socketIfname) {
+    RunSpec spec(Path json, String socketIfname) {
         List<Collective> colls = parse(() -> Collectives.parseList(collective));
         List<String> collNames = new ArrayList<>();
         colls.forEach(c -> collNames.add(c.name()));
         RunSpec.SizeRange range = parse(() -> profile.range(minBytes, maxBytes, stepFactor, stepBytes));
-        int n = iters != null ? iters : profile.iters();
+        int n = iterations.iters;
         // -d all, -o all, -o mulsum: nccl-tests' lists; the spec's one type and op are the first until the backend is known
         List<DataType> types = type.equals("all") ? List.of(DataType.values()) : List.of();
         List<String> ops = op.equals("all") ? Choices.NCCL_TESTS_OPS : ReduceOp.parse(op) == null ? List.of(op) : List.of();
@@ -176,13 +172,13 @@ final class SweepOptions {
                     + "; it must be below -n, as nccl-tests");
         }
         return RunSpec.builder().collectives(collNames).range(range)
-                .iters(n).warmupIters(warmup != null ? warmup : profile.warmupIters()).aggIters(agg).repeat(repeat)
+                .iters(n).warmupIters(iterations.warmup).aggIters(agg).repeat(repeat)
                 .checkIters(check).op(oneOp).type(oneType).root(root)
-                .average(average).blocking(blocking).timeoutSeconds(timeout)
+                .average(average).blocking(blocking).timeoutSeconds(watchdog.timeout)
                 .gpusPerThread(gpus).threads(threads).cudaGraph(graph).perIterTiming(perIter)
-                .backend(backend).localRanks(ranks == null ? 0 : ranks)
+                .backend(backend.backend).localRanks(ranks == null ? 0 : ranks)
                 .jsonFile(json).outDir(out)
-                .socketsPerPeer(socketsPerPeer).socketIfname(socketIfname)
+                .socketsPerPeer(backend.socketsPerPeer).socketIfname(socketIfname)
                 .socketAlgo(socketAlgo.name()).socketChunk(socketChunk)
                 .ncclTests(ncclTests.toSpec(types, ops))
                 .build();

@@ -32,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  * token in its hello ({@link Joining}: rank, name, flags), and rank 0 talks to each on that connection
  * ({@link NodeReports} reads what they send); one store (one thread, one port) carries every
  * group's own set-up, each group a job of its own with its own token, opened for its round and closed at its end.
- * A node is lost only when its connection closes or when it has sent nothing, not even a heartbeat, for -T: a
- * node that takes long is slow, and is judged by the rate it reached. A node that did not join within -T is named
+ * A node is lost only when its connection closes or when it has sent nothing, not even a heartbeat, for --round-timeout: a
+ * node that takes long is slow, and is judged by the rate it reached. A node that did not join within --round-timeout is named
  * from the launcher's node list.
  */
 final class Coordinator implements RoundRunner, AutoCloseable {
@@ -102,7 +102,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
     }
 
     /**
-     * Waits up to -T for every node to say hello, each read on its own thread (a node that connects and says
+     * Waits up to --round-timeout for every node to say hello, each read on its own thread (a node that connects and says
      * nothing holds up no other; {@link Joining} bounds what such a connection costs). Those that do not come are lost
      * before round one.
      *
@@ -159,14 +159,14 @@ final class Coordinator implements RoundRunner, AutoCloseable {
                 flagMismatch = differ;
                 Joining.refuse(s, out, differ);
                 while (all.getCount() > 0) {
-                    all.countDown(); // wakes the join wait now, not at -T
+                    all.countDown(); // wakes the join wait now, not at --round-timeout
                 }
                 return;
             }
         }
         synchronized (names) {
             if (closedForJoining || nodes.containsKey(r)) {
-                Joining.refuse(s, out, closedForJoining ? "the search began without rank " + r + " (it joined after -T)"
+                Joining.refuse(s, out, closedForJoining ? "the search began without rank " + r + " (it joined after --round-timeout)"
                         : "rank " + r + " has joined already");
                 return;
             }
@@ -252,7 +252,7 @@ final class Coordinator implements RoundRunner, AutoCloseable {
             long silence = settings.roundMillis() * 1_000_000L;
             long started = System.nanoTime();
             // past this a group still running is given up as unfinished (its nodes, still answering, stay reachable):
-            // twice the measuring budget, the set-up, and -T for the backend's own timeouts to fire
+            // twice the measuring budget, the set-up, and the round again for the watchdog (-T, at most the round) to fire
             long cap = started + settings.roundCapMillis() * 1_000_000L;
             while (!pending.isEmpty()) {
                 Object ev = reports.events.poll(Math.min(500, Math.max(1, settings.roundMillis() / 10)), TimeUnit.MILLISECONDS);

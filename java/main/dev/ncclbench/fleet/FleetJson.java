@@ -2,6 +2,7 @@ package dev.ncclbench.fleet;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 
@@ -18,38 +19,62 @@ public final class FleetJson {
     }
 
     /**
-     * The whole file. The last three are the drain policy's account ({@link #withDrainAccount}), left out until it is
-     * given.
+     * The whole file, in named groups written flat in this order (each group's fields in its own order): what the file
+     * is, how the search judged, what each group measured, how the search ended, the drain list, what was found, and the
+     * drain policy's account ({@link #withDrainAccount}), left out until it is given.
      */
-    @JsonPropertyOrder({"kind", "schema_version", "verdict", "backend", "nodes", "survey", "group_size", "margin",
-            "floor_gbps", "floor_source", "judgement", "baseline", "sizes_bytes", "collectives", "iters",
-            "round_limit_s", "seed", "rounds_used", "max_rounds", "stop_reason", "drain", "node_verdicts",
-            "link_verdicts", "links_measured", "links_total", "undecided", "rounds", "matrix", "rails",
-            "rendezvous_authenticated", "drain_withheld", "drain_withheld_because"})
+    @JsonPropertyOrder({"kind", "schema_version", "verdict", "backend", "nodes", "search", "measured", "stop", "drain",
+            "found", "drain_account"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Document(String kind, int schemaVersion, String verdict, String backend, int nodes, String survey,
-                           int groupSize, double margin, Double floorGbps, String floorSource, String judgement,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) Baseline baseline, List<Long> sizesBytes,
-                           List<String> collectives, int iters, int roundLimitS, long seed, int roundsUsed,
-                           int maxRounds, String stopReason, List<String> drain, List<Node> nodeVerdicts,
-                           List<Link> linkVerdicts, int linksMeasured, int linksTotal, List<String> undecided,
-                           List<Round> rounds,
-                           // N x N above 64 nodes is megabytes nobody reads: link_verdicts hold every pair
-                           Matrix matrix,
-                           // only with --rails: the rail round and a verdict per node and rail
-                           @JsonInclude(JsonInclude.Include.NON_NULL) Rails rails,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) Boolean rendezvousAuthenticated,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) List<String> drainWithheld,
-                           @JsonInclude(JsonInclude.Include.NON_NULL) String drainWithheldBecause) {
+    public record Document(String kind, int schemaVersion, String verdict, String backend, int nodes,
+                           @JsonUnwrapped SearchJudged search, @JsonUnwrapped Measured measured, @JsonUnwrapped Stop stop,
+                           List<String> drain, @JsonUnwrapped Found found, @JsonUnwrapped DrainAccount drainAccount) {
 
         /** With whether the rendezvous was authenticated, the drain list as written, and what it withheld and why. */
         Document withDrainAccount(boolean authenticated, DrainPolicy.Drain d) {
-            return new Document(kind, schemaVersion, verdict, backend, nodes, survey, groupSize, margin, floorGbps,
-                    floorSource, judgement, baseline, sizesBytes, collectives, iters, roundLimitS, seed, roundsUsed,
-                    maxRounds, stopReason, d.names(), nodeVerdicts, linkVerdicts, linksMeasured, linksTotal, undecided,
-                    rounds, matrix, rails, authenticated,
-                    d.written() && d.withheld().isEmpty() ? null : List.copyOf(d.withheld().keySet()), d.because());
+            return new Document(kind, schemaVersion, verdict, backend, nodes, search, measured, stop, d.names(), found,
+                    new DrainAccount(authenticated, d.written() && d.withheld().isEmpty() ? null
+                            : List.copyOf(d.withheld().keySet()), d.because()));
         }
+    }
+
+    /** How the search planned and judged: --survey, --group-size, --margin, --fabric's floor, and the baseline. */
+    @JsonPropertyOrder({"survey", "group_size", "margin", "floor_gbps", "floor_source", "judgement", "baseline"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SearchJudged(String survey, int groupSize, double margin, Double floorGbps, String floorSource,
+                               String judgement, @JsonInclude(JsonInclude.Include.NON_NULL) Baseline baseline) {
+    }
+
+    /** What each group measured, the round's limit, and the seed of the pairing. */
+    @JsonPropertyOrder({"sizes_bytes", "collectives", "iters", "round_limit_s", "seed"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Measured(List<Long> sizesBytes, List<String> collectives, int iters, int roundLimitS, long seed) {
+    }
+
+    /** How the search ended: the rounds it used of --max-rounds, and why it stopped. */
+    @JsonPropertyOrder({"rounds_used", "max_rounds", "stop_reason"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Stop(int roundsUsed, int maxRounds, String stopReason) {
+    }
+
+    /** What the search found: a verdict per node and link, what it could not decide, every round, the matrix, the rails. */
+    @JsonPropertyOrder({"node_verdicts", "link_verdicts", "links_measured", "links_total", "undecided", "rounds", "matrix",
+            "rails"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Found(List<Node> nodeVerdicts, List<Link> linkVerdicts, int linksMeasured, int linksTotal,
+                        List<String> undecided, List<Round> rounds,
+                        // N x N above 64 nodes is megabytes nobody reads: link_verdicts hold every pair
+                        Matrix matrix,
+                        // only with --rails: the rail round and a verdict per node and rail
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Rails rails) {
+    }
+
+    /** Whether the rendezvous was authenticated, and which nodes the drain list withheld and why (null: none). */
+    @JsonPropertyOrder({"rendezvous_authenticated", "drain_withheld", "drain_withheld_because"})
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record DrainAccount(boolean rendezvousAuthenticated,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) List<String> drainWithheld,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) String drainWithheldBecause) {
     }
 
     /** The fleet baseline judged against (--baseline). */
@@ -142,14 +167,16 @@ public final class FleetJson {
                 FleetDocument.finite(l.ratio()), l.reason())).toList();
         return new Document(FleetDocument.KIND, FleetDocument.SCHEMA_VERSION,
                 f.anyBad() ? "bad" : v.undecided().isEmpty() && !railUndecided(f) ? "good" : "good-with-undecided", f.backend(),
-                hosts.size(), search.survey().label, search.groupSize(), search.margin(),
-                search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null, f.floorSource(),
-                FleetDocument.judgement(f.floorSource(), f.baseline()), baseline, settings.sizes(),
-                settings.collectives(), settings.iters(), settings.roundSeconds(), search.seed(), result.rounds(),
-                search.maxRounds(), result.stopReason(), f.drain(), nodes, links, v.linksMeasured(), f.linksTotal(),
-                v.undecided(), rounds(f),
-                hosts.size() <= FleetHtml.HEAT_MAP_MAX ? new Matrix(hosts, f.matrix(false), f.matrix(true)) : null,
-                rails(f), null, null, null);
+                hosts.size(),
+                new SearchJudged(search.survey().label, search.groupSize(), search.margin(),
+                        search.floorGBps().isPresent() ? search.floorGBps().getAsDouble() : null, f.floorSource(),
+                        FleetDocument.judgement(f.floorSource(), f.baseline()), baseline),
+                new Measured(settings.sizes(), settings.collectives(), settings.iters(), settings.roundSeconds(), search.seed()),
+                new Stop(result.rounds(), search.maxRounds(), result.stopReason()), f.drain(),
+                new Found(nodes, links, v.linksMeasured(), f.linksTotal(), v.undecided(), rounds(f),
+                        hosts.size() <= FleetHtml.HEAT_MAP_MAX ? new Matrix(hosts, f.matrix(false), f.matrix(true)) : null,
+                        rails(f)),
+                null);
     }
 
     private static boolean railUndecided(FleetDocument f) {

@@ -38,27 +38,55 @@ public final class FleetRun {
     }
 
     /**
-     * @param survey     null: every pair at once on the socket backend up to 16 nodes, else random pairs
-     * @param floorGBps  the fabric catalog's healthy minimum for a pair, when --fabric names one
-     * @param outputs    where rank 0 writes the JSON, HTML, drain list, JUnit and Prometheus files
-     * @param baseline   --baseline: a fleet baseline's name (in baselineDir) or file to judge pairs against, or null
-     * @param recordBaseline --record-baseline: record this run's good pairs as a fleet baseline of this name, or null
-     * @param allowUnauthenticated --allow-unauthenticated: write the drain list though the rendezvous had no secret
-     * @param runId      --run-id: the drain list's first line names it (null: the run's folder name)
+     * What one fleet process was asked, in named groups.
+     *
+     * @param search      the search as asked; its survey null: the backend's default ({@link #defaultSurvey})
+     * @param floorSource what the floor of {@code search} is, in words ("IB-NDR's healthy minimum ..."), or null
      */
-    public record Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
-                          OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
-                          Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
-                          String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated,
-                          String runId, String rails, List<RailRate> railRates) {
-        /** Without --rails. */
-        public Options(FleetSettings settings, Survey survey, int groupSize, int maxRounds, double margin,
-                       OptionalDouble floorGBps, String floorSource, long seed, String rendezvous, Integer rank,
-                       Integer worldSize, String nodeName, String nodeList, Path outDir, FleetOutputs.Paths outputs,
-                       String baseline, String recordBaseline, Path baselineDir, boolean allowUnauthenticated, String runId) {
-            this(settings, survey, groupSize, maxRounds, margin, floorGBps, floorSource, seed, rendezvous, rank, worldSize,
-                    nodeName, nodeList, outDir, outputs, baseline, recordBaseline, baselineDir, allowUnauthenticated, runId,
-                    null, List.of());
+    public record Options(FleetSettings settings, SearchOptions search, String floorSource, Node node, Files files,
+                          Baselines baselines, Rails rails) {
+    }
+
+    /**
+     * Where this process is in the job, when no launcher says so, and what its node is called.
+     *
+     * @param rendezvous --rendezvous HOST:PORT, or null (MASTER_ADDR/MASTER_PORT)
+     * @param rank       --rank, or null (the launcher's)
+     * @param worldSize  --world-size, or null (the launcher's)
+     * @param name       --node-name, or null (SLURMD_NODENAME, else the kernel's host name)
+     * @param list       --node-list, every rank's node name in Slurm's syntax, or null (SLURM_JOB_NODELIST)
+     */
+    public record Node(String rendezvous, Integer rank, Integer worldSize, String name, String list) {
+    }
+
+    /**
+     * Rank 0's files.
+     *
+     * @param outDir               --out: the run's folder is made under it
+     * @param outputs              where rank 0 writes the JSON, HTML, drain list, JUnit and Prometheus files
+     * @param runId                --run-id: the drain list's first line names it (null: the run's folder name)
+     * @param allowUnauthenticated --allow-unauthenticated: write the drain list though the rendezvous had no secret
+     */
+    public record Files(Path outDir, FleetOutputs.Paths outputs, String runId, boolean allowUnauthenticated) {
+    }
+
+    /**
+     * @param judgeAgainst --baseline: a fleet baseline's name (in {@code folder}) or file to judge pairs against, or null
+     * @param record       --record-baseline: record this run's good pairs as a fleet baseline of this name, or null
+     * @param folder       --baseline-dir
+     */
+    public record Baselines(String judgeAgainst, String record, Path folder) {
+    }
+
+    /**
+     * @param interfaces --rails: this node's rail interfaces in rail order, or null (no rail round)
+     * @param rates      each rail's line rate, from the catalog's site lines
+     */
+    public record Rails(String interfaces, List<RailRate> rates) {
+        public static final Rails NONE = new Rails(null, List.of());
+
+        public Rails {
+            rates = List.copyOf(rates);
         }
     }
 
@@ -68,21 +96,22 @@ public final class FleetRun {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Host host) {
-        if (o.runId() != null && !o.runId().matches("[A-Za-z0-9._:-]{1,128}")) {
+        o.settings().requireWatchdogWithinRound();
+        if (o.files().runId() != null && !o.files().runId().matches("[A-Za-z0-9._:-]{1,128}")) {
             throw NcclbenchException.usage("--run-id wants letters, digits, '.', '_', ':' or '-' (at most 128), got "
-                    + NodeList.quoted(o.runId()));
+                    + NodeList.quoted(o.files().runId()));
         }
-        LaunchInfo launch = LaunchDetector.detect(host, o.rank(), o.worldSize());
+        LaunchInfo launch = LaunchDetector.detect(host, o.node().rank(), o.node().worldSize());
         if (launch.size() < 2) {
             throw NcclbenchException.usage("fleet needs two or more nodes: run one process per node under mpirun, srun"
                     + " or torchrun, or pass --rank, --world-size and --rendezvous to each");
         }
-        RunSpec asked = o.settings().runSpec(o.outDir());
+        RunSpec asked = o.settings().runSpec(o.files().outDir());
         BackendChoice choice = BackendChoice.choose(asked, launch.singleNode(), host);
         Backend backend = choice.backend();
         RunSpec spec = BackendChoice.specFor(backend, asked, launch.singleNode());
         boolean concurrent = backend.capabilities().contains(Capability.CONCURRENT_GROUPS);
-        Survey survey = o.survey() != null ? o.survey() : defaultSurvey(concurrent, launch.size());
+        Survey survey = o.search().survey() != null ? o.search().survey() : defaultSurvey(concurrent, launch.size());
         if ((survey == Survey.ALL || survey == Survey.BATCHES) && !concurrent) {
             throw NcclbenchException.usage("--survey " + survey.label + " runs many pairs at once, which on the " + backend.name()
                     + " backend means several communicators on one GPU at the same time (NCCL may deadlock);"
@@ -96,21 +125,22 @@ public final class FleetRun {
                     + " at once (a job each on its store): use --survey pairs or round-robin");
         }
         List<NodeRail> rails = null; // no rail round
-        if (o.rails() != null) {
+        if (o.rails().interfaces() != null) {
             if (!backend.capabilities().contains(Capability.SOCKET_INTERFACE)) {
                 throw NcclbenchException.usage("--rails holds each rail's groups to one interface, which the " + backend.name()
                         + " backend cannot do in one process (NCCL reads NCCL_IB_HCA and NCCL_SOCKET_IFNAME once, at its"
                         + " first communicator): run fleet --rails with --backend socket, on the rails' IPoIB or RoCE"
                         + " interfaces (docs/fleet.md, Rails)");
             }
-            rails = RailSource.interfaces(o.rails(), InterfaceScan.local()).rails();
+            rails = RailSource.interfaces(o.rails().interfaces(), InterfaceScan.local()).rails();
         }
-        SearchOptions search = new SearchOptions(survey, o.groupSize(), o.maxRounds(), o.margin(), o.floorGBps(), o.seed());
-        String name = HostName.node(o.nodeName(), host);
-        Optional<List<String>> launcherNames = NodeList.of(o.nodeList(), host, launch.size());
+        SearchOptions search = new SearchOptions(survey, o.search().groupSize(), o.search().maxRounds(), o.search().margin(),
+                o.search().floorGBps(), o.search().seed());
+        String name = HostName.node(o.node().name(), host);
+        Optional<List<String>> launcherNames = NodeList.of(o.node().list(), host, launch.size());
         // fleet does not gather through the rendezvous store: a gather waits for every rank, and a node that never
         // starts would hold up the rest. Rank 0 listens where the store would, and takes whoever comes.
-        Rendezvous.Place place = Rendezvous.place(launch, 1, o.rendezvous(), host);
+        Rendezvous.Place place = Rendezvous.place(launch, 1, o.node().rendezvous(), host);
         if (place.port() == 0) {
             throw NcclbenchException.usage("fleet needs rank 0's address: pass --rendezvous HOST:PORT, or set MASTER_ADDR and MASTER_PORT");
         }
@@ -121,9 +151,9 @@ public final class FleetRun {
         int localRank = LaunchDetector.detect(host, null, null).localRank();
         // one job, one set of flags: every node's hello carries them and rank 0 stops the search on a difference
         String flags = MeasuredFlags.of(asked) + "\n--sizes " + o.settings().sizes() + "\n--sendrecv " + o.settings().sendrecv()
-                + "\n--survey " + survey.label + (o.rails() != null ? "\n--rails (a rail round)" : "");
-        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec, flags, host,
-                place.job(), rails);
+                + "\n--survey " + survey.label + (o.rails().interfaces() != null ? "\n--rails (a rail round)" : "");
+        Worker worker = new Worker(coordAddr, token, launch.size(), name, launch.rank(), localRank, backend, spec,
+                o.settings().roundMillis(), flags, host, place.job(), rails);
         if (launch.rank() != 0) {
             // rank 0 prints the verdicts; a node says in one line that it is done, what rank 0 decided and where
             out.println("ncclbench fleet: rank " + launch.rank() + " (" + name + ") done: " + worker.run());
@@ -131,8 +161,8 @@ public final class FleetRun {
             return ExitCode.OK;
         }
         FleetBaseline baseline = null;
-        if (o.baseline() != null) { // read before anyone waits: a wrong name is one line and exit 2
-            baseline = FleetBaseline.read(o.baselineDir(), o.baseline());
+        if (o.baselines().judgeAgainst() != null) { // read before anyone waits: a wrong name is one line and exit 2
+            baseline = FleetBaseline.read(o.baselines().folder(), o.baselines().judgeAgainst());
             baseline.admit(FleetBaseline.fingerprintOf(backend.name(), o.settings()));
         }
         requireDescriptors(surveyGroups, launch.size(), survey);
@@ -140,7 +170,7 @@ public final class FleetRun {
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
             return lead(c, worker, launcherNames, search, choice, o, baseline, new DrainPolicy(place.authenticated(),
-                    o.allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err);
+                    o.files().allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -170,33 +200,33 @@ public final class FleetRun {
             return c.run(plan);
         }, missing, text::round, baseline);
         RailResult rails = null;
-        if (o.rails() != null) { // every node's flags say --rails: rank 0's do
+        if (o.rails().interfaces() != null) { // every node's flags say --rails: rank 0's do
 
             java.util.Set<Integer> gone = new java.util.TreeSet<>();
             result.verdicts().nodes().stream().filter(v -> v.status() == NodeVerdict.Status.UNREACHABLE)
                     .forEach(v -> gone.add(v.rank()));
             rails = RailSearch.run(hosts, c.joinedRails(), gone, result.rounds() + 1, c,
-                    new RailJudge(RailRate.lines(o.railRates(), o.floorGBps(), o.floorSource())), text::railRound, text::begin);
+                    new RailJudge(RailRate.lines(o.rails().rates(), o.search().floorGBps(), o.floorSource())), text::railRound, text::begin);
         }
         FleetDocument doc = new FleetDocument(hosts, search, o.settings(), choice.backend().name(), o.floorSource(), result,
                 baseline, rails);
         DrainPolicy.Drain drain = policy.decide(doc);
         text.verdicts(result, rails, drain);
         String folderName = RunFolder.name("fleet", Instant.now(), ProcessHandle.current().pid());
-        FleetOutputs.Paths paths = o.outputs().under(o.outDir().resolve(folderName));
+        FleetOutputs.Paths paths = o.files().outputs().under(o.files().outDir().resolve(folderName));
         boolean written = false;
         try {
-            FleetOutputs.write(paths, doc, policy, drain, o.runId() != null ? o.runId() : folderName);
+            FleetOutputs.write(paths, doc, policy, drain, o.files().runId() != null ? o.files().runId() : folderName);
             written = true;
         } finally {
             // the nodes hear it either way: what was decided, and where it is (or that rank 0 could not write it)
             c.finish(FleetText.decided(name, result, rails, drain, written ? paths.json().toAbsolutePath() : null));
         }
         text.files(paths, policy);
-        if (o.recordBaseline() != null) {
-            FleetBaseline b = FleetBaseline.of(o.recordBaseline(), result, hosts,
+        if (o.baselines().record() != null) {
+            FleetBaseline b = FleetBaseline.of(o.baselines().record(), result, hosts,
                     FleetBaseline.fingerprintOf(choice.backend().name(), o.settings()));
-            Path file = b.write(o.baselineDir());
+            Path file = b.write(o.baselines().folder());
             out.printf("baseline %s recorded: %d pair%s between nodes judged good: %s%n", b.name(), b.pairs().size(),
                     b.pairs().size() == 1 ? "" : "s", file);
             out.flush();
@@ -209,7 +239,7 @@ public final class FleetRun {
 
     /**
      * Rank 0 holds two connections a group on its store, and one a node: a survey round beyond its open-file limit would
-     * leave groups unconnected until -T, so it is refused at the start, on rank 0 (the others then cannot reach it).
+     * leave groups unconnected until the round's limit, so it is refused at the start, on rank 0 (the others then cannot reach it).
      */
     private static void requireDescriptors(long surveyGroups, int nodes, Survey survey) {
         // and 1024 for the JVM's own files and rank 0's own node's groups (a store connection and data sockets each)

@@ -1,5 +1,6 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.spec.Defaults;
 import dev.ncclbench.spec.MaxBytesSource;
 import dev.ncclbench.spec.RunSpec;
@@ -14,13 +15,16 @@ import java.util.List;
  * @param sendrecv       also a sendrecv both ways (pairs) at the same sizes
  * @param iters          timed iterations per size (fewer when the size's share of the round's time is spent)
  * @param warmup         warm-up iterations per size
- * @param roundSeconds   -T: the limit of one round; a node that has not answered by then is unreachable
+ * @param roundSeconds   --round-timeout: the limit of one round; a node that has not answered by then is unreachable
+ * @param timeoutSeconds -T, the watchdog as in a sweep: a rank that makes no progress in its group's collective (or in
+ *                       a wait of its group's store) this long is a hang, and the group fails saying so; 0: the round's
+ *                       limit ({@link #watchdogSeconds})
  * @param backend        auto, nccl or socket
  * @param socketsPerPeer socket backend: TCP connections per pair
  * @param socketIfname   NCCL_SOCKET_IFNAME, or null
  */
 public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int warmup, int roundSeconds,
-                            String backend, int socketsPerPeer, String socketIfname) {
+                            int timeoutSeconds, String backend, int socketsPerPeer, String socketIfname) {
     public static final int DEFAULT_ROUND_SECONDS = 60;
     public static final List<Long> DEFAULT_SIZES = List.of(16L << 20, 64L << 20);
     public static final int DEFAULT_ITERS = 5;
@@ -31,6 +35,27 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
 
     public List<String> collectives() {
         return sendrecv ? List.of("all_reduce", "sendrecv") : List.of("all_reduce");
+    }
+
+    /**
+     * The watchdog: -T, or the round's limit when -T is 0. Never longer than the round: rank 0 gives a group up with its
+     * round ({@link #roundCapMillis}), so a longer watchdog could not fire before the node's next round needs it.
+     */
+    public int watchdogSeconds() {
+        return timeoutSeconds > 0 ? timeoutSeconds : roundSeconds;
+    }
+
+    /**
+     * Refuses a -T longer than the round, in one line that tells a user of the old -T (the round's limit, before
+     * --round-timeout) what to type now.
+     */
+    public void requireWatchdogWithinRound() {
+        if (timeoutSeconds > roundSeconds) {
+            throw NcclbenchException.usage("-T " + timeoutSeconds + " is longer than a round (--round-timeout "
+                    + roundSeconds + "): rank 0 gives a group up with its round, so that watchdog could never fire;"
+                    + " -T is the watchdog, as in sweep (it was fleet's round limit before): for longer rounds give"
+                    + " --round-timeout " + timeoutSeconds + ", and -T at most that");
+        }
     }
 
     public long roundMillis() {
@@ -44,7 +69,7 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
 
     /**
      * The most a round may take before a group still running is given up as unfinished (failed, its members
-     * still reachable): the measuring budget (half of -T), and -T again for set-up and the backend's own timeouts.
+     * still reachable): the measuring budget (half of the round), and the round again for set-up and the watchdog.
      */
     public long roundCapMillis() {
         return roundMillis() * 2 + 10_000;
@@ -52,14 +77,15 @@ public record FleetSettings(List<Long> sizes, boolean sendrecv, int iters, int w
 
     /**
      * The sweep's spec the backend opens a group with: the sweep's defaults ({@link RunSpec#builder}) but for what a
-     * round sets, the largest rank's time (-a 3: a round is as slow as its slowest member) and no check.
+     * round sets, the largest rank's time (-a 3: a round is as slow as its slowest member), no check, and the
+     * watchdog ({@link #watchdogSeconds}: the spec's -T, which the backend and the group's store wait by).
      */
     public RunSpec runSpec(Path outDir) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1L << 20);
         long min = sizes.stream().mapToLong(Long::longValue).min().orElse(max);
         return RunSpec.builder().collectives(collectives())
                 .minBytes(min).maxBytes(max).maxBytesSource(MaxBytesSource.FLAG).stepFactor(Defaults.STEP_FACTOR)
-                .iters(iters).warmupIters(warmup).checkIters(0).average(3).timeoutSeconds(roundSeconds)
+                .iters(iters).warmupIters(warmup).checkIters(0).average(3).timeoutSeconds(watchdogSeconds())
                 .backend(backend).localRanks(1).outDir(outDir)
                 .socketsPerPeer(socketsPerPeer).socketIfname(socketIfname)
                 .build();

@@ -20,10 +20,10 @@ final class FleetText {
 
     void header(String backend, SearchOptions s, FleetSettings f, String floorSource, Map<Integer, String> missing,
                 FleetBaseline baseline, DrainPolicy drain) {
-        out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s%n", hosts.size(),
+        out.printf(Locale.ROOT, "# fleet: %d nodes, %s backend, survey %s%s, %s at %s, round limit %d s, watchdog %d s%n", hosts.size(),
                 backend, s.survey().label, s.groupSize() > 2 ? ", then groups of " + s.groupSize() : "",
                 String.join("+", f.collectives()), f.sizes().stream().map(FleetText::size).collect(Collectors.joining(",")),
-                f.roundSeconds());
+                f.roundSeconds(), f.watchdogSeconds());
         out.println("# judgement: " + FleetDocument.judgement(floorSource, baseline));
         if (drain.headerLine() != null) {
             out.println("# " + drain.headerLine());

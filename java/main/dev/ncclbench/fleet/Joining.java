@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Rank 0's door to the search: it accepts the nodes' connections until -T has passed and checks each hello, one
+ * Rank 0's door to the search: it accepts the nodes' connections until --round-timeout has passed and checks each hello, one
  * thread a connection (a node that connects and says nothing holds up no other). Before a connection has proven the
  * job's token it costs little and not for long, as the store's strangers do: its hello may be at most
  * {@link Messages#MAX_HELLO} bytes, read as they arrive; it is closed after {@link StoreServer#HELLO_MILLIS} whatever it
@@ -46,7 +46,7 @@ final class Joining {
     private final Map<Integer, String> refused = new ConcurrentHashMap<>();
     private volatile boolean closing;
 
-    /** @param deadline when joining ends (System.nanoTime): -T after the search began */
+    /** @param deadline when joining ends (System.nanoTime): --round-timeout after the search began */
     Joining(ServerSocket server, byte[] token, int world, long deadline, Door door) {
         this.server = server;
         this.token = token;

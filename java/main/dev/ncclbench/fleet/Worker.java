@@ -25,7 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A node of the search: joins rank 0 (retrying until -T has passed: rank 0 may start later), then takes its
+ * A node of the search: joins rank 0 (retrying until the round's limit has passed: rank 0 may start later), then takes its
  * orders, runs its groups at once and reports, until told the search is over. While it works it sends a
  * heartbeat every few seconds: a node that takes long is slow, not gone.
  */
@@ -39,27 +39,23 @@ final class Worker {
     private final int localRank;
     private final Backend backend;
     private final RunSpec spec;
+    private final long roundMillis;
     private final Host host;
     private final String job;
     /** This node's rails, in rail order (null without --rails). */
     private final List<NodeRail> rails;
 
     /**
-     * @param localRank this node's index among the processes of its node, for the GPU the groups take
-     * @param host      the machine, for the backend that opens each group
-     * @param job       what the token binds the secret to, as this process read it (Rendezvous.Place#job)
+     * @param localRank   this node's index among the processes of its node, for the GPU the groups take
+     * @param roundMillis --round-timeout: how long this node tries to join, and what its heartbeat is a tenth of
+     *                    (rank 0 waits that long for both); {@code spec}'s -T is the groups' watchdog
+     * @param host        the machine, for the backend that opens each group
+     * @param job         what the token binds the secret to, as this process read it (Rendezvous.Place#job)
+     * @param rails       this node's rails, which its hello reports and a rail round's groups bind to: null without
+     *                    --rails, empty when --rails found none here (said so, never taken for "no rail round")
      */
     Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
-           RunSpec spec, String flags, Host host, String job) {
-        this(coordinator, token, nodes, name, rank, localRank, backend, spec, flags, host, job, null);
-    }
-
-    /**
-     * @param rails this node's rails, which its hello reports and a rail round's groups bind to: null without --rails,
-     *              empty when --rails found none here (said so, never taken for "no rail round")
-     */
-    Worker(InetSocketAddress coordinator, byte[] token, int nodes, String name, int rank, int localRank, Backend backend,
-           RunSpec spec, String flags, Host host, String job, List<NodeRail> rails) {
+           RunSpec spec, long roundMillis, String flags, Host host, String job, List<NodeRail> rails) {
         this.rails = rails == null ? null : List.copyOf(rails);
         this.job = job;
         this.nodes = nodes;
@@ -71,10 +67,11 @@ final class Worker {
         this.localRank = localRank;
         this.backend = backend;
         this.spec = spec;
+        this.roundMillis = roundMillis;
         this.host = host;
     }
 
-    /** How often a node says it is still there: a tenth of -T, between 0.2 and 5 s. */
+    /** How often a node says it is still there: a tenth of the round's limit, between 0.2 and 5 s. */
     static long heartbeatMillis(long roundMillis) {
         return Math.max(200, Math.min(5_000, roundMillis / 10));
     }
@@ -97,7 +94,7 @@ final class Worker {
                     if (order.round() == 0) {
                         return order.decided() == null ? "the search is over" : order.decided();
                     }
-                    long every = heartbeatMillis(spec.timeoutMillis());
+                    long every = heartbeatMillis(roundMillis);
                     var beating = beat.scheduleAtFixedRate(() -> {
                         try {
                             Messages.write(out, Messages.Report.beat(order.round(), rank));
@@ -128,18 +125,18 @@ final class Worker {
     }
 
     /**
-     * Connects and says hello, again until -T has passed while rank 0 does not listen yet or closes the connection before
-     * its welcome (it holds only so many that have not proven themselves, and closes the oldest for a new one). A
-     * refusal is final: one line, exit 2.
+     * Connects and says hello, again until the round's limit has passed while rank 0 does not listen yet or closes the
+     * connection before its welcome (it holds only so many that have not proven themselves, and closes the oldest for a
+     * new one). A refusal is final: one line, exit 2.
      */
     private Joined join() {
         long start = System.nanoTime();
-        long deadline = start + spec.timeoutMillis() * 1_000_000L;
+        long deadline = start + roundMillis * 1_000_000L;
         IOException last = null;
         InetSocketAddress at = coordinator;
         do {
             at = HostLookup.again(coordinator);
-            if (HostLookup.stillUnresolved(at, start, spec.timeoutMillis(), "rank " + rank)) {
+            if (HostLookup.stillUnresolved(at, start, roundMillis, "rank " + rank)) {
                 if (!HostLookup.pause()) {
                     break;
                 }
@@ -149,7 +146,7 @@ final class Worker {
             try {
                 s.setTcpNoDelay(true);
                 s.connect(at, 5_000);
-                s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, spec.timeoutMillis())));
+                s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, roundMillis)));
                 DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
                 DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
                 // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
@@ -177,7 +174,7 @@ final class Worker {
             throw HostLookup.doesNotResolve(at, start, "rank " + rank);
         }
         throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not join rank 0 at " + where() + " within "
-                + spec.timeoutMillis() / 1000 + " s" + (last == null ? "" : " (" + last.getMessage() + ")")
+                + roundMillis / 1000 + " s" + (last == null ? "" : " (" + last.getMessage() + ")")
                 + "; is rank 0 running, with the same --rendezvous (or MASTER_ADDR/MASTER_PORT)?");
     }
 

@@ -40,7 +40,7 @@ class CoordinatorScaleTest {
     void holds1024ConnectionsAndRunsARoundOfPairs() throws Exception {
         // -T 12: the missing node is waited for that long, and 1023 hellos under a loaded machine's scheduler (load
         // 11 on 2 cores) once took more than 5 s, which failed the test on what it is not about
-        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 12, "socket", 1, null);
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 12, 0, "socket", 1, null);
         int never = 777;
         try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, NODES, settings)) {
             List<Thread> nodes = new ArrayList<>();
@@ -89,8 +89,8 @@ class CoordinatorScaleTest {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void aNodeStartedWithOtherFlagsStopsTheSearchAtOnceNamingTheFlag() throws Exception {
-        // -T is 300 s: the refusal must come from the hello, not from the join wait running out
-        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 300, 1, 5, "socket", 1, null);
+        // a round of 300 s: the refusal must come from the hello, not from the join wait running out
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 300, 0, "socket", 1, null);
         try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, 3, settings,
                 "-d float\n-n 20")) {
             Thread t = new Thread(() -> {
@@ -126,7 +126,7 @@ class CoordinatorScaleTest {
         int width = Integer.getInteger("fleet.coordinator.width", 16);
         // -T: the round may take twice that and 10 s (a width of 147 on 2 busy cores wants more than the default)
         int seconds = Integer.getInteger("fleet.coordinator.seconds", 30);
-        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, "socket", 1, null);
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, 0, "socket", 1, null);
         STORE_THREADS.set(-1);
         try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, NODES, settings)) {
             for (int r = 0; r < NODES; r++) {

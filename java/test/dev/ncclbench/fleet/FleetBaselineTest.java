@@ -73,12 +73,12 @@ class FleetBaselineTest {
         SearchResult r = Search.run(hosts, opts(8), f, Map.of(), x -> { }, b);
         assertEquals(List.of(3), r.verdicts().badNodes().stream().map(NodeVerdict::rank).toList(), r.verdicts().toString());
         assertTrue(r.evidence().baseline().without >= 7, "node 3's seven pairs have no baseline");
-        FleetDocument doc = new FleetDocument(hosts, opts(8), new FleetSettings(List.of(16L << 20), false, 5, 1, 60, "socket",
+        FleetDocument doc = new FleetDocument(hosts, opts(8), new FleetSettings(List.of(16L << 20), false, 5, 1, 60, 0, "socket",
                 1, null), "socket", null, r, b);
-        String judgement = doc.json().judgement();
+        String judgement = doc.json().search().judgement();
         assertTrue(judgement.startsWith("judged against baseline lab (recorded "), judgement);
         assertTrue(judgement.contains("no baseline for this pair"), judgement);
-        assertEquals("lab", doc.json().baseline().name());
+        assertEquals("lab", doc.json().search().baseline().name());
     }
 
     @Test

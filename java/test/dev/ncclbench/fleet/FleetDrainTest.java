@@ -64,11 +64,13 @@ class FleetDrainTest {
     }
 
     private FleetRun.Options options(Path run, int port, int rank, boolean allow, int seconds) {
-        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, "socket", 1, "lo");
-        return new FleetRun.Options(settings, null, 2, 2, SearchOptions.DEFAULT_MARGIN, OptionalDouble.empty(), null, 1,
-                "127.0.0.1:" + port, rank, 2, "node-" + rank, null, run, new FleetOutputs.Paths(run.resolve("fleet.json"),
-                run.resolve("fleet.html"), run.resolve("drain.txt"), run.resolve("fleet-junit.xml"), run.resolve("fleet.prom")),
-                null, null, run, allow, "run-" + port);
+        FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, 0, "socket", 1, "lo");
+        return new FleetRun.Options(settings, new SearchOptions(null, 2, 2, SearchOptions.DEFAULT_MARGIN,
+                OptionalDouble.empty(), 1), null, new FleetRun.Node("127.0.0.1:" + port, rank, 2, "node-" + rank, null),
+                new FleetRun.Files(run, new FleetOutputs.Paths(run.resolve("fleet.json"), run.resolve("fleet.html"),
+                        run.resolve("drain.txt"), run.resolve("fleet-junit.xml"), run.resolve("fleet.prom")), "run-" + port,
+                        allow),
+                new FleetRun.Baselines(null, null, run), FleetRun.Rails.NONE);
     }
 
     private static Map<String, String> env(String secret) {

@@ -21,7 +21,7 @@ public final class FleetGolden {
         SimulatedFabric f = new SimulatedFabric(hosts.size(), 0.2, 7).slowNode(3, 0.25);
         SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
         SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
-        FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2, null);
+        FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, 0, "socket", 2, null);
         return new FleetDocument(hosts, o, s, "socket", null, r, null, rails(hosts, r));
     }
 

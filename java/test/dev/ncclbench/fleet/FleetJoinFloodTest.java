@@ -66,11 +66,11 @@ class FleetJoinFloodTest {
         }
     }
 
-    /** Rank 0 of {@code world} nodes as its own JVM, --node-name node-0, -T 20, the socket backend on loopback. */
+    /** Rank 0 of {@code world} nodes as its own JVM, --node-name node-0, --round-timeout 20, the socket backend on loopback. */
     private Process rank0(int port, int world) throws IOException {
         List<String> cmd = new ArrayList<>(MultiProcessTest.jvm("96m"));
         cmd.addAll(List.of("fleet", "--rank", "0", "--world-size", String.valueOf(world), "--rendezvous", "127.0.0.1:" + port,
-                "--node-name", "node-0", "--backend", "socket", "--sizes", "1K", "-n", "5", "-w", "1", "-T", "20",
+                "--node-name", "node-0", "--backend", "socket", "--sizes", "1K", "-n", "5", "-w", "1", "--round-timeout", "20",
                 "--out", dir.resolve("runs").toString(), "--json", dir.resolve("fleet.json").toString(),
                 "--drain", dir.resolve("drain.txt").toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -107,11 +107,12 @@ class FleetJoinFloodTest {
 
     /** A real node of the search, in this JVM: rank {@code rank} of {@code world}, named node-RANK; what it printed. */
     private Future<String> node(ExecutorService pool, int port, int rank, int world) {
-        FleetSettings settings = new FleetSettings(List.of(1024L), false, 5, 1, 20, "socket", dev.ncclbench.spec.Defaults.SOCKETS_PER_PEER, "lo");
+        FleetSettings settings = new FleetSettings(List.of(1024L), false, 5, 1, 20, 0, "socket", dev.ncclbench.spec.Defaults.SOCKETS_PER_PEER, "lo");
         Path run = dir.resolve("node-" + rank);
-        FleetRun.Options o = new FleetRun.Options(settings, null, 2, 2, SearchOptions.DEFAULT_MARGIN, OptionalDouble.empty(),
-                null, 1, "127.0.0.1:" + port, rank, world, "node-" + rank, null, run, new FleetOutputs.Paths(null, null, null,
-                null, null), null, null, run, false, null);
+        FleetRun.Options o = new FleetRun.Options(settings, new SearchOptions(null, 2, 2, SearchOptions.DEFAULT_MARGIN,
+                OptionalDouble.empty(), 1), null, new FleetRun.Node("127.0.0.1:" + port, rank, world, "node-" + rank, null),
+                new FleetRun.Files(run, new FleetOutputs.Paths(null, null, null, null, null), null, false),
+                new FleetRun.Baselines(null, null, run), FleetRun.Rails.NONE);
         return pool.submit(() -> {
             StringWriter out = new StringWriter();
             assertEquals(ExitCode.OK, FleetRun.run(o, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true),

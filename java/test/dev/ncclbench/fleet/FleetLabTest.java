@@ -52,7 +52,7 @@ class FleetLabTest {
         Assumptions.assumeTrue(has("ip") && has("tc"), "needs iproute2 (ip, tc)");
         Path log = dir.resolve("lab.log");
         ProcessBuilder pb = new ProcessBuilder(List.of("bash", "scripts/lab/fleet.sh", "--prefix", "fleetci", "--nodes", "6",
-                "--slow", "1", "--bad-link", "2-4", "--kill", "5", "--out", dir.resolve("run").toString(), "--round-limit", "20", "--sizes", "1M"));
+                "--slow", "1", "--bad-link", "2-4", "--kill", "5", "--out", dir.resolve("run").toString(), "--round-timeout", "20", "--sizes", "1M"));
         pb.environment().put("FLEET_JAVA_CP", classPath());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
@@ -80,7 +80,7 @@ class FleetLabTest {
         Assumptions.assumeTrue(has("ip") && has("tc"), "needs iproute2 (ip, tc)");
         Path log = dir.resolve("never.log");
         ProcessBuilder pb = new ProcessBuilder(List.of("bash", "scripts/lab/fleet.sh", "--prefix", "fleetnv", "--nodes", "4",
-                "--never", "3", "--out", dir.resolve("never").toString(), "--round-limit", "8", "--sizes", "1M"));
+                "--never", "3", "--out", dir.resolve("never").toString(), "--round-timeout", "8", "--sizes", "1M"));
         pb.environment().put("FLEET_JAVA_CP", classPath());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());

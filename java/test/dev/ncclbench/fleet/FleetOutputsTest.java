@@ -29,7 +29,7 @@ class FleetOutputsTest {
         SimulatedFabric f = new SimulatedFabric(hosts.size(), 0.2, 7).slowNode(3, 0.25).badLink(1, 6, 0.05);
         SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
         SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
-        FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2, null);
+        FleetSettings s = new FleetSettings(List.of(2L << 20), false, 3, 1, 30, 0, "socket", 2, null);
         return new FleetDocument(hosts, o, s, "socket", null, r);
     }
 
@@ -138,7 +138,7 @@ class FleetOutputsTest {
         hosts.set(6, FleetRun.unnamed(6));
         SearchOptions o = new SearchOptions(Survey.ALL, 2, 4, 0.5, OptionalDouble.empty(), 7);
         SearchResult r = Search.run(hosts, o, f, Map.of(), x -> { });
-        FleetDocument doc = new FleetDocument(hosts, o, new FleetSettings(List.of(2L << 20), false, 3, 1, 30, "socket", 2,
+        FleetDocument doc = new FleetDocument(hosts, o, new FleetSettings(List.of(2L << 20), false, 3, 1, 30, 0, "socket", 2,
                 null), "socket", null, r);
         assertEquals(List.of(2, 3, 5, 6), r.verdicts().badNodes().stream().map(NodeVerdict::rank).sorted().toList());
         // the launcher's list has node0..node11 but node3 (a name node3's process gave, not the scheduler)
@@ -161,6 +161,14 @@ class FleetOutputsTest {
         assertEquals("[\"node2\"]", j.get("drain").toString());
         assertEquals(3, j.get("drain_withheld").size());
         assertTrue(j.get("drain_withheld_because").asText().contains("node3: not a node of this job"), j.toString());
+        // the document's named groups are written flat, in the file's one order (docs/schemas/fleet.schema.json)
+        List<String> names = new ArrayList<>();
+        j.fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("kind", "schema_version", "verdict", "backend", "nodes", "survey", "group_size", "margin",
+                "floor_gbps", "floor_source", "judgement", "sizes_bytes", "collectives", "iters", "round_limit_s", "seed",
+                "rounds_used", "max_rounds", "stop_reason", "drain", "node_verdicts", "link_verdicts", "links_measured",
+                "links_total", "undecided", "rounds", "matrix", "rendezvous_authenticated", "drain_withheld",
+                "drain_withheld_because"), names);
     }
 
     private static int count(String s, String what) {
