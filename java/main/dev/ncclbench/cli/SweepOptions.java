@@ -44,7 +44,7 @@ final class SweepOptions {
             description = "Additive step (default: 1M)")
     long stepBytes = Defaults.STEP_BYTES;
 
-    /** -n, -w: the profile's defaults until given. */
+    /** -n, -w: the profile's defaults until given (made in the constructor, from the profile). */
     @Mixin
     IterationFlags iterations;
 
@@ -138,13 +138,14 @@ final class SweepOptions {
     @Mixin
     LaunchFlags launchFlags = new LaunchFlags();
 
+    /** The command's defaults: sweep's or preflight's. */
+    private final SweepProfile profile;
+
     /** The sweep's flags of {@code profile}'s command: -n and -w show and take its defaults. */
     SweepOptions(SweepProfile profile) {
         this.profile = profile;
         this.iterations = new IterationFlags(profile.iters(), profile.warmupIters());
     }
-
-    private final SweepProfile profile;
 
     LaunchOptions launch(boolean progress) {
         return new LaunchOptions(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, ranks != null, progress,

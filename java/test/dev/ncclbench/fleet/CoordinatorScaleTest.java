@@ -38,8 +38,8 @@ class CoordinatorScaleTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void holds1024ConnectionsAndRunsARoundOfPairs() throws Exception {
-        // -T 12: the missing node is waited for that long, and 1023 hellos under a loaded machine's scheduler (load
-        // 11 on 2 cores) once took more than 5 s, which failed the test on what it is not about
+        // --round-timeout 12: the missing node is waited for that long, and 1023 hellos under a loaded machine's
+        // scheduler (load 11 on 2 cores) once took more than 5 s, which failed the test on what it is not about
         FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, 12, 0, "socket", 1, null);
         int never = 777;
         try (Coordinator c = new Coordinator(InetAddress.getLoopbackAddress(), 0, "127.0.0.1", TOKEN, NODES, settings)) {
@@ -55,7 +55,8 @@ class CoordinatorScaleTest {
                 t.start();
                 nodes.add(t);
             }
-            // the wait ends when the 1023 have joined only if -T passes: the missing one is waited for that long
+            // the wait ends when the 1023 have joined only if --round-timeout passes: the missing one is waited for that
+            // long
             Map<Integer, String> missing = c.awaitNodes();
             double joinS = (System.nanoTime() - t0) / 1e9;
             assertEquals(List.of(never), List.copyOf(missing.keySet()));
@@ -81,7 +82,7 @@ class CoordinatorScaleTest {
             assertTrue(out.busbw().stream().allMatch(b -> b > 0));
             c.finish("the test is over");
             System.out.printf(Locale.ROOT, "fleet coordinator: %d nodes joined over real connections (1 never did: named"
-                    + " after -T = %d s, %.1f s in all); a round of %d pairs in %.2f s%n",
+                    + " after --round-timeout = %d s, %.1f s in all); a round of %d pairs in %.2f s%n",
                     NODES - 1, settings.roundSeconds(), joinS, pairs.size(), roundS);
         }
     }
@@ -124,7 +125,7 @@ class CoordinatorScaleTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void runsABatchedRoundOnOneStore() throws Exception {
         int width = Integer.getInteger("fleet.coordinator.width", 16);
-        // -T: the round may take twice that and 10 s (a width of 147 on 2 busy cores wants more than the default)
+        // --round-timeout: the round may take twice that and 10 s (a width of 147 on 2 busy cores wants more than the default)
         int seconds = Integer.getInteger("fleet.coordinator.seconds", 30);
         FleetSettings settings = new FleetSettings(List.of(1L << 20), false, 5, 1, seconds, 0, "socket", 1, null);
         STORE_THREADS.set(-1);
