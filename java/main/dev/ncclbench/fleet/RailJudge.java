@@ -1,5 +1,7 @@
 package dev.ncclbench.fleet;
 
+import dev.ncclbench.baseline.Quantiles;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -39,6 +41,7 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
     }
 
     List<RailVerdict> judge(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost) {
+        List<RailMeasurement> usable = usable(ms, lost);
         List<RailVerdict> out = new ArrayList<>();
         for (int n = 0; n < rails.size(); n++) {
             if (rails.get(n).isEmpty() && !lost.contains(n)) { // --rails found nothing there: said, never passed over
@@ -46,14 +49,15 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
                         Double.NaN, "no rail: --rails matched no interface with an IPv4 address on " + hosts.get(n)));
             }
             for (int r = 0; r < rails.get(n).size(); r++) {
-                out.add(one(hosts, rails, ms, lost, n, r));
+                out.add(one(hosts, rails, usable, lost, n, r));
             }
         }
         return out;
     }
 
-    private RailVerdict one(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms, Set<Integer> lost,
-                            int n, int r) {
+    /** @param usable the round's results that say something ({@link #usable}) */
+    private RailVerdict one(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> usable,
+                            Set<Integer> lost, int n, int r) {
         NodeRail rail = rails.get(n).get(r);
         String name = "rail " + r + " (" + rail.label() + ")";
         Optional<Line> line = lines.apply(rail);
@@ -66,19 +70,19 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
             return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, Double.NaN, new double[0], floor,
                     name + " not judged: the node was lost");
         }
-        List<RailMeasurement> own = usable(ms, lost).stream().filter(m -> m.rail() == r && m.involves(n)).toList();
+        List<RailMeasurement> own = usable.stream().filter(m -> m.rail() == r && m.involves(n)).toList();
         if (own.isEmpty()) {
             return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, Double.NaN, new double[0], floor, name
                     + " not judged: no other node had a rail " + r + " up to pair it with");
         }
         double best = own.stream().mapToDouble(RailJudge::value).max().orElse(0);
-        double[] siblings = siblings(rails, usable(ms, lost), n, r);
+        double[] siblings = siblings(rails, usable, n, r);
         if (siblings.length == 0 && line.isEmpty()) {
             return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, best, siblings, floor, name + ": " + rate(best)
                     + ", not judged: no sibling rail was measured and no line rate is known (give --fabric, or a site line"
                     + " for it in --catalog)");
         }
-        double ref = median(siblings);
+        double ref = Quantiles.median(siblings);
         boolean belowSiblings = siblings.length > 0 && best < MARGIN * ref;
         boolean belowLine = line.isPresent() && best < floor;
         String failed = own.stream().allMatch(m -> m.error() != null) ? " (every group failed: " + own.get(0).error() + ")" : "";
@@ -94,7 +98,7 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
         for (RailMeasurement m : own) {
             int p = m.other(n);
             partners.add(hosts.get(p));
-            if (fineElsewhere(rails, usable(ms, lost), p, r, n, ref, siblings.length > 0)) {
+            if (fineElsewhere(rails, usable, p, r, n, ref, siblings.length > 0)) {
                 cleared.add(hosts.get(p));
             }
         }
@@ -115,12 +119,14 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
      */
     List<RailVerdict> confirm(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> shared,
                               Set<Integer> lost, List<RailVerdict> first, List<RailMeasurement> again) {
+        List<RailMeasurement> usable = usable(shared, lost);
         return first.stream().map(v -> v.status() == RailVerdict.Status.SLOW
-                ? reconsider(hosts, rails, shared, lost, v, again) : v).toList();
+                ? reconsider(hosts, rails, usable, v, again) : v).toList();
     }
 
-    private RailVerdict reconsider(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> shared,
-                                   Set<Integer> lost, RailVerdict v, List<RailMeasurement> again) {
+    /** @param usable the shared rounds' results that say something ({@link #usable}) */
+    private RailVerdict reconsider(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> usable,
+                                   RailVerdict v, List<RailMeasurement> again) {
         int n = v.rank();
         int r = v.rail();
         List<RailMeasurement> own = again.stream().filter(m -> m.rail() == r && m.involves(n)).toList();
@@ -128,9 +134,9 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
             return withReason(v, v.reason() + "; not measured again: no other node's rail " + r + " was fine to pair it with");
         }
         double second = own.stream().mapToDouble(RailJudge::value).max().orElse(0);
-        double[] siblings = siblings(rails, usable(shared, lost), n, r);
+        double[] siblings = siblings(rails, usable, n, r);
         Optional<Line> line = lines.apply(rails.get(n).get(r));
-        boolean still = siblings.length > 0 && second < MARGIN * median(siblings)
+        boolean still = siblings.length > 0 && second < MARGIN * Quantiles.median(siblings)
                 || line.isPresent() && second < line.get().floorGBps();
         String failed = own.stream().allMatch(m -> m.error() != null) ? " (failed: " + own.get(0).error() + ")" : "";
         String remeasure = "with " + own.stream().map(m -> hosts.get(m.other(n))).distinct()
@@ -198,14 +204,6 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
                                        double floor, String reason) {
         return new RailVerdict(n, r, rail.nic(), s, busbw, siblings.length == 0 ? Double.NaN : siblings[0],
                 siblings.length == 0 ? Double.NaN : siblings[siblings.length - 1], floor, reason);
-    }
-
-    static double median(double[] sorted) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int h = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
     }
 
     /** "23.9 GB/s", or "4.74 MB/s" below 1 GB/s (a lab's veth). */
