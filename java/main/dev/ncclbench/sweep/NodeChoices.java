@@ -33,9 +33,13 @@ final class NodeChoices {
     private NodeChoices() {
     }
 
-    /** Collective over every process of the job: rank 0's gets every node's message, the others an empty list. */
+    /**
+     * Collective over every process of the job: rank 0's gets every other node's message, the others an empty list.
+     * Rank 0's node sends none: rank 0 reads its node's logs for the result anyway, and {@link #combine} would drop its
+     * message (its host is in those logs), so reading them here too would parse the same files twice.
+     */
     static List<Message> gather(List<ControlPlane> planes, LaunchInfo launch, List<RankComm> comms, Path runFolder) {
-        byte[] mine = launch.localRank() == 0 ? own(comms, runFolder) : new byte[0];
+        byte[] mine = launch.localRank() == 0 && launch.rank() != 0 ? own(comms, runFolder) : new byte[0];
         byte[][] all = Gathers.toRankZero(planes, "nccl-choices", local -> local == 0 ? mine : new byte[0]);
         List<Message> out = new ArrayList<>();
         if (all == null) {
