@@ -43,14 +43,11 @@ record DrainPolicy(boolean authenticated, boolean allowUnauthenticated, Optional
     }
 
     /**
-     * What the search names to drain: {@code names}, what the drain list file holds (empty when it is not written), and
-     * {@code withheld}, each node the search found bad and does not name, with why.
+     * What the search names to drain: {@code names}, what the drain list file holds (empty when it is not written),
+     * {@code withheld}, each node the search found bad and does not name, with why, and {@code rails}, each named node's
+     * slow or down rails (joined with '; '), for the one who repairs it.
      */
     record Drain(boolean written, List<String> names, Map<String, String> withheld, Map<String, String> rails) {
-        Drain(boolean written, List<String> names, Map<String, String> withheld) {
-            this(written, names, withheld, Map.of());
-        }
-
         /**
          * Why nodes were withheld, one clause a reason ("gpu7, gpu9: why"); when none was, why the list was not written,
          * or null when it was.
