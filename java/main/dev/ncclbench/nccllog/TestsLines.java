@@ -1,5 +1,7 @@
 package dev.ncclbench.nccllog;
 
+import dev.ncclbench.NcclVersionCode;
+
 /**
  * nccl-tests' own "#" lines, wherever a launcher prefix put them: its banner ("# nccl-tests version 2.20.0 (b4d5bee)
  * nccl-headers=23102 nccl-library=23102", 2.20; "# nccl-tests version 2.19.6 nccl-headers=22807 nccl-library=22807"
@@ -25,7 +27,7 @@ final class TestsLines {
             acc.topology("nccl-tests", Text.tokenAfter(l, "# nccl-tests version "), "", file, lineNo);
             long code = Text.intAfter(l, "nccl-library=", -1);
             if (code > 0) {
-                acc.ncclVersion(versionOf(code), "", file, lineNo);
+                acc.ncclVersion(NcclVersionCode.text(code), "", file, lineNo);
             }
             return true;
         }
@@ -42,11 +44,5 @@ final class TestsLines {
         }
         acc.topology("tests-rank", rank + " " + host, "", file, lineNo);
         return true;
-    }
-
-    /** NCCL_VERSION_CODE as a version: major*10000 + minor*100 + patch from 2.9, major*1000 + minor*100 + patch before. */
-    static String versionOf(long code) {
-        return code >= 10000 ? code / 10000 + "." + (code % 10000) / 100 + "." + code % 100
-                : code / 1000 + "." + (code % 1000) / 100 + "." + code % 100;
     }
 }

@@ -2,6 +2,7 @@ package dev.ncclbench.results;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.ncclbench.NcclVersionCode;
 import dev.ncclbench.spec.RunSpec;
 
 import java.io.IOException;
@@ -294,9 +295,6 @@ final class NcclTestsJsonWriter implements ResultSink {
         if (m == null || !m.find()) {
             return 0;
         }
-        int major = Integer.parseInt(m.group(1));
-        int minor = Integer.parseInt(m.group(2));
-        int patch = Integer.parseInt(m.group(3));
-        return major <= 2 && minor < 9 ? major * 1000 + minor * 100 + patch : major * 10000 + minor * 100 + patch;
+        return NcclVersionCode.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
     }
 }

@@ -1,5 +1,6 @@
 package dev.ncclbench.nccllog;
 
+import dev.ncclbench.NcclVersionCode;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -216,9 +217,9 @@ class LineFamiliesTest {
         assertEquals(List.of("2.31.2"), e.ncclVersions().stream().map(NcclLogEvidence.Versioned::version).toList());
         assertEquals(List.of("0 node-a", "1 node-b", "2 node-c"), e.topology().stream()
                 .filter(m -> m.kind().equals("tests-rank")).map(NcclLogEvidence.Mention::value).toList());
-        assertEquals("2.19.6", TestsLines.versionOf(21906));
-        assertEquals("2.7.8", TestsLines.versionOf(2708));
-        assertEquals("2.28.9", TestsLines.versionOf(22809));
+        assertEquals("2.19.6", NcclVersionCode.text(21906));
+        assertEquals("2.7.8", NcclVersionCode.text(2708));
+        assertEquals("2.28.9", NcclVersionCode.text(22809));
     }
 
     /** A timestamp glued to the host name (CloudWatch) is cut off; a host of digits and dashes stays whole. */

@@ -2,6 +2,7 @@ package dev.ncclbench.doctor.snapshot;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.ncclbench.NcclVersionCode;
 
 /**
  * The versions found, each with the file it came from.
@@ -29,9 +30,6 @@ public record Versions(String nccl, String ncclLibrary, String cudaRuntime, Stri
         if (!m.find()) {
             return 0;
         }
-        int major = Integer.parseInt(m.group(1));
-        int minor = Integer.parseInt(m.group(2));
-        int patch = Integer.parseInt(m.group(3));
-        return major <= 2 && minor < 9 ? major * 1000 + minor * 100 + patch : major * 10000 + minor * 100 + patch;
+        return NcclVersionCode.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
     }
 }

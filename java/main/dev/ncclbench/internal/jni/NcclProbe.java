@@ -1,5 +1,7 @@
 package dev.ncclbench.internal.jni;
 
+import dev.ncclbench.NcclVersionCode;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -111,10 +113,7 @@ public final class NcclProbe {
 
     /** "2.30.7" from 23007 (>= 2.9 encoding) or 2708 (older). */
     public static String versionString(int code) {
-        if (code >= 10000) {
-            return code / 10000 + "." + (code % 10000) / 100 + "." + code % 100;
-        }
-        return code / 1000 + "." + (code % 1000) / 100 + "." + code % 100;
+        return NcclVersionCode.text(code);
     }
 
     /** The result of ncclGetUniqueId. */
