@@ -49,15 +49,15 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
                         Double.NaN, "no rail: --rails matched no interface with an IPv4 address on " + hosts.get(n)));
             }
             for (int r = 0; r < rails.get(n).size(); r++) {
-                out.add(one(hosts, rails, usable, lost, n, r));
+                out.add(one(hosts, rails, ms, usable, lost, n, r));
             }
         }
         return out;
     }
 
-    /** @param usable the round's results that say something ({@link #usable}) */
-    private RailVerdict one(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> usable,
-                            Set<Integer> lost, int n, int r) {
+    /** @param usable of {@code ms}, the results that say something ({@link #usable}) */
+    private RailVerdict one(List<String> hosts, List<List<NodeRail>> rails, List<RailMeasurement> ms,
+                            List<RailMeasurement> usable, Set<Integer> lost, int n, int r) {
         NodeRail rail = rails.get(n).get(r);
         String name = "rail " + r + " (" + rail.label() + ")";
         Optional<Line> line = lines.apply(rail);
@@ -72,8 +72,12 @@ record RailJudge(Function<NodeRail, Optional<Line>> lines) {
         }
         List<RailMeasurement> own = usable.stream().filter(m -> m.rail() == r && m.involves(n)).toList();
         if (own.isEmpty()) {
+            List<String> gone = ms.stream().filter(m -> m.rail() == r && m.involves(n)).map(m -> hosts.get(m.other(n)))
+                    .distinct().toList();
             return verdict(n, r, rail, RailVerdict.Status.NOT_JUDGED, Double.NaN, new double[0], floor, name
-                    + " not judged: no other node had a rail " + r + " up to pair it with");
+                    + " not judged: " + (gone.isEmpty() ? "no other node had a rail " + r + " up to pair it with"
+                    : "its groups on it failed when " + String.join(" and ", gone) + (gone.size() == 1 ? " was" : " were")
+                    + " lost, which says nothing of this rail"));
         }
         double best = own.stream().mapToDouble(RailJudge::value).max().orElse(0);
         double[] siblings = siblings(rails, usable, n, r);

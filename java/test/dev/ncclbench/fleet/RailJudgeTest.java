@@ -285,4 +285,16 @@ class RailJudgeTest {
             assertEquals(RailVerdict.Status.OK, res.of(g.other(suspect), again.rail(i)).status(), "partner fine on that rail");
         }
     }
+
+    /** A rail whose only group failed because its partner was lost is not judged, and says so, not "no partner". */
+    @Test
+    void aRailWhosePartnerWasLostSaysSoNotThatNoneWasUp() {
+        List<RailMeasurement> ms = List.of(new RailMeasurement(1, 0, 0, 1, Double.NaN, "rank 1 was lost"));
+        List<RailVerdict> v = RELATIVE.judge(hosts(2), rails(2, 1), ms, Set.of(1));
+        assertEquals(RailVerdict.Status.NOT_JUDGED, v.get(0).status(), v.toString());
+        assertTrue(v.get(0).reason().contains("failed when node1 was lost"), v.get(0).reason());
+        assertEquals("rail 0 (eth1) not judged: the node was lost", v.get(1).reason());
+        List<RailVerdict> alone = RELATIVE.judge(hosts(2), rails(2, 1), List.of(), Set.of());
+        assertTrue(alone.get(0).reason().endsWith("no other node had a rail 0 up to pair it with"), alone.get(0).reason());
+    }
 }
