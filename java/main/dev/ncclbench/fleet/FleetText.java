@@ -97,10 +97,6 @@ final class FleetText {
         out.printf(Locale.ROOT, "  %d of %d rail%s ok%n", ok, rails.verdicts().size(), rails.verdicts().size() == 1 ? "" : "s");
     }
 
-    void verdicts(SearchResult result, DrainPolicy.Drain drain) {
-        verdicts(result, null, drain);
-    }
-
     void verdicts(SearchResult result, RailResult rails, DrainPolicy.Drain drain) {
         Verdicts v = result.verdicts();
         out.printf("%nnodes:%n");

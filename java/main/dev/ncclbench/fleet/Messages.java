@@ -47,12 +47,6 @@ final class Messages {
      * without), which the answer covers too ({@link #covered}).
      */
     record Hello(int version, String job, int rank, String answer, String name, String flags, List<NodeRail> rails) {
-        /** Reads rank 0's challenge and answers it with the job's {@code token}. */
-        static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags)
-                throws IOException {
-            return answering(in, token, rank, nodes, name, flags, null);
-        }
-
         /**
          * What the answer covers besides the rank and the name: the flags, and the node's rails (--rails) as it found
          * them, so that what rank 0 plans the rail round from is the node's own word, as its name is.
@@ -73,7 +67,10 @@ final class Messages {
             return b.toString();
         }
 
-        /** With the node's rails, which the answer covers. */
+        /**
+         * Reads rank 0's challenge and answers it with the job's {@code token}; {@code rails} (null without --rails) are
+         * covered by the answer.
+         */
         static Hello answering(DataInputStream in, byte[] token, int rank, int nodes, String name, String flags,
                                List<NodeRail> rails) throws IOException {
             Challenge c = read(in, Challenge.class, MAX_SHORT);

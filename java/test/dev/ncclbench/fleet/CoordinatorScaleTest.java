@@ -99,7 +99,7 @@ class CoordinatorScaleTest {
                     s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), c.port()), 30_000);
                     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
                     DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-                    Messages.write(out, Messages.Hello.answering(in, TOKEN, 2, 3, "sim-2", "-d double\n-n 20"));
+                    Messages.write(out, Messages.Hello.answering(in, TOKEN, 2, 3, "sim-2", "-d double\n-n 20", null));
                     s.getInputStream().read(); // until rank 0 closes it
                 } catch (IOException e) {
                     // closed by rank 0: expected
@@ -176,7 +176,7 @@ class CoordinatorScaleTest {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 30_000);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-            Messages.write(out, Messages.Hello.answering(in, TOKEN, rank, NODES, "sim-" + rank, null));
+            Messages.write(out, Messages.Hello.answering(in, TOKEN, rank, NODES, "sim-" + rank, null, null));
             assertEquals(null, Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused());
             while (true) {
                 Messages.Order o = Messages.read(in, Messages.Order.class, Messages.MAX_MESSAGE);

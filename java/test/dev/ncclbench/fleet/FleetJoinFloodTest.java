@@ -179,7 +179,7 @@ class FleetJoinFloodTest {
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
         byte[] token = JobProof.token(SECRET, "flags", null, 3);
-        Messages.write(out, Messages.Hello.answering(in, token, 2, 3, "node-2", null));
+        Messages.write(out, Messages.Hello.answering(in, token, 2, 3, "node-2", null, null));
         assertEquals(null, Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused());
         byte[] report = bigReport();
         int sent = 0;

@@ -155,7 +155,7 @@ class FleetOutputsTest {
         FleetOutputs.write(p, doc, policy, drain, "run-7");
         assertEquals(FleetOutputs.DRAIN_HEADER + "run-7\nnode2\n", Files.readString(p.drain()));
         java.io.StringWriter text = new java.io.StringWriter();
-        new FleetText(new java.io.PrintWriter(text), hosts).verdicts(r, drain);
+        new FleetText(new java.io.PrintWriter(text), hosts).verdicts(r, null, drain);
         assertTrue(text.toString().contains("\ndrain: node2\nnot drained: "), text.toString());
         JsonNode j = new ObjectMapper().readTree(p.json().toFile());
         assertEquals("[\"node2\"]", j.get("drain").toString());
