@@ -11,7 +11,6 @@ import dev.ncclbench.env.Missing;
 import dev.ncclbench.finding.FailOn;
 import dev.ncclbench.finding.Finding;
 import dev.ncclbench.output.Json;
-import dev.ncclbench.output.OutputTarget;
 import dev.ncclbench.env.Host;
 import dev.ncclbench.env.Variable;
 import picocli.CommandLine.ArgGroup;
@@ -23,7 +22,9 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -36,8 +37,9 @@ public final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print the report as JSON (findings, rails, bootstrap, socket_interfaces, probe)")
-    boolean json;
+    /** The report (findings, rails, bootstrap, socket_interfaces, probe), or with --compare the comparison. */
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
     @Option(names = "--save", paramLabel = "FILE", description = "Also write the host snapshot (the evidence) to FILE")
     Path save;
@@ -92,30 +94,35 @@ public final class DoctorCommand implements Callable<Integer> {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "--probe-nccl: no libnccl.so.2 found ("
                     + Missing.ncclSourcesLine() + ")");
         }
-        OutputTarget.check("--save", save);
+        Map<String, Path> inputs = new LinkedHashMap<>();
+        inputs.put("the snapshot (--snapshot)", snapshot);
+        inputs.put("the fabric catalog (--catalog)", catalog);
+        for (int i = 0; compare != null && i < compare.size(); i++) {
+            inputs.put("snapshot " + (i + 1) + " of --compare", compare.get(i));
+        }
+        Map<String, Path> saved = new LinkedHashMap<>();
+        saved.put("--save", save);
+        json.check(inputs, saved);
         PrintWriter out = spec.commandLine().getOut();
         if (compare != null) {
             return compare(out, compare, ignored, fail);
         }
         DoctorOptions o = new DoctorOptions(host.get(), root, snapshot, probe, catalog, ignored, fail);
         DoctorReport r = Doctor.run(o, save);
-        if (json) {
-            out.println(Json.pretty().writeValueAsString(r));
-            out.flush();
-        } else {
+        if (!json.onStdout()) {
             DoctorText.print(r, out, colour(host.get()));
         }
+        json.write(Json.pretty().writeValueAsString(r), out);
         return verdict(r.findings(), fail);
     }
 
     private int compare(PrintWriter out, List<Path> compare, Set<String> ignored, FailOn fail) {
         HostComparison c = HostComparison.of(compare, ignored);
-        if (json) {
-            out.println(c.json(fail));
-        } else {
+        if (!json.onStdout()) {
             c.write(out);
+            out.flush();
         }
-        out.flush();
+        json.write(c.json(fail), out);
         return verdict(c.findings(), fail);
     }
 

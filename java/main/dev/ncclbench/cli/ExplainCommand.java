@@ -17,7 +17,12 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.concurrent.Callable;
 
 /** `ncclbench explain`: reads NCCL's debug log and says which path the bytes took, why, and what to change. */
@@ -39,8 +44,9 @@ public final class ExplainCommand implements Callable<Integer> {
             + " first, each with what it does to the bytes, then what stayed the same")
     List<String> compare;
 
-    @Option(names = "--json", description = "Print the whole structure (summary, diagnosis, evidence) as JSON")
-    boolean json;
+    /** The whole structure (summary, diagnosis, evidence); never one of the logs read. */
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
     @Mixin
     RuleFilter rules = new RuleFilter();
@@ -74,18 +80,14 @@ public final class ExplainCommand implements Callable<Integer> {
         }
         CompareReport r = CompareReport.of(Path.of(compare.get(0)), Path.of(compare.get(1)));
         r.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
-        if (json) {
-            out.println(r.json());
-        } else {
-            r.write(out);
-        }
-        out.flush();
+        print(out, r::write, r::json);
         return ExitCode.OK.code;
     }
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        checkJson();
         if (compare != null) {
             return compare(out);
         }
@@ -97,22 +99,36 @@ public final class ExplainCommand implements Callable<Integer> {
         if (runs.isPresent()) {
             // a folder of run folders: one verdict per run, never one verdict of every run's logs read as one job
             runs.get().skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
-            if (json) {
-                out.println(runs.get().json(failOn));
-            } else {
-                runs.get().write(out, failOn);
-            }
-            out.flush();
+            print(out, w -> runs.get().write(w, failOn), () -> runs.get().json(failOn));
             return runs.get().exitCode(failOn);
         }
         Explanation x = Explanation.of(inputs, stdin, rules.ignored());
         x.skipped().forEach(s -> spec.commandLine().getErr().println("explain: skipped " + s));
-        if (json) {
-            out.println(x.json());
-        } else {
-            x.write(out);
-        }
-        out.flush();
+        print(out, x::write, x::json);
         return x.exitCode(failOn);
+    }
+
+    /** --json names no log read (`explain --json job.log`, typed when --json was a switch, must not replace it). */
+    private void checkJson() {
+        Map<String, Path> read = new LinkedHashMap<>();
+        for (List<String> files : Arrays.asList(inputs, compare)) {
+            for (int i = 0; files != null && i < files.size(); i++) {
+                if (!files.get(i).equals("-")) {
+                    read.put("the log " + files.get(i), Path.of(files.get(i)));
+                }
+            }
+        }
+        json.check(read, Map.of());
+    }
+
+    /** The text unless the JSON is standard output's, then the JSON where --json says. */
+    private void print(PrintWriter out, Consumer<PrintWriter> text, Supplier<String> document) {
+        if (!json.onStdout()) {
+            text.accept(out);
+            out.flush();
+        }
+        if (json.given()) {
+            json.write(document.get(), out);
+        }
     }
 }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,9 @@ import java.util.concurrent.Callable;
                 + "%nA round measures for a time budget: a size runs -n iterations and about 1 s more where they fit, and"
                 + " fewer than -n once it has used its share of the round.%n"
                 + "%n-T is the watchdog, as in sweep; a round's limit is --round-timeout (fleet's -T before: what was"
-                + " 'fleet -T 120' is 'fleet --round-timeout 120' now).")
+                + " 'fleet -T 120' is 'fleet --round-timeout 120' now).%n"
+                + "%n--json's default is fleet.json in the run's folder; with --json - rank 0 keeps it there too and"
+                + " prints it on standard output, and every rank's text goes to standard error.")
 public final class FleetCommand implements Callable<Integer> {
 
     @Spec
@@ -125,8 +128,9 @@ public final class FleetCommand implements Callable<Integer> {
             + " <out>/<time>-fleet-<pid>/ (default: ${DEFAULT-VALUE})")
     Path out = Defaults.OUT_DIR;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "The JSON (default: fleet.json in the run's folder)")
-    Path json;
+    /** The JSON (default: fleet.json in the run's folder), or '-': rank 0 prints it on stdout, the text on stderr. */
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
     @Option(names = "--html", paramLabel = "FILE", description = "The HTML report with the pair heat map (default: fleet.html)")
     Path html;
@@ -166,6 +170,7 @@ public final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        json.refuseNotJson();
         FleetSettings settings = settings();
         // --rails reads the catalog's site lines (a rail's line rate) even without --fabric
         RouteInputs path = RouteOptions.resolve(fabricFlags.fabric, rails != null && fabricFlags.fabric == null ? null
@@ -178,11 +183,17 @@ public final class FleetCommand implements Callable<Integer> {
         FleetRun.Options o = new FleetRun.Options(settings, new SearchOptions(survey, groupSize, maxRounds, margin, floor,
                 seed != null ? seed : System.nanoTime()), floorSource,
                 new FleetRun.Node(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, nodeName, nodeList),
-                new FleetRun.Files(out, new FleetOutputs.Paths(json, html, drain, junit, prometheus), runId,
+                new FleetRun.Files(out, new FleetOutputs.Paths(json.file(), html, drain, junit, prometheus), runId,
                         allowUnauthenticated),
                 new FleetRun.Baselines(baseline, recordBaseline, BaselineFolder.of(baselineDir)),
                 rails == null ? FleetRun.Rails.NONE : new FleetRun.Rails(rails, railRates));
-        return FleetRun.run(o, spec.commandLine().getOut(), spec.commandLine().getErr(), host.get()).code;
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        return FleetRun.run(o, json.onStdout() ? err : stdout, err, host.get(), written -> {
+            if (json.onStdout()) {
+                JsonOutput.print(written, stdout);
+            }
+        }).code;
     }
 
     FleetSettings settings() {

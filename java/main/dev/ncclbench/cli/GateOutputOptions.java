@@ -1,8 +1,8 @@
 package dev.ncclbench.cli;
 
 import dev.ncclbench.output.AtomicFile;
-import dev.ncclbench.output.OutputTarget;
 import dev.ncclbench.output.Verdicts;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -11,17 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The outputs of a verdict (gate's or preflight's, {@link Verdicts}), shared by both commands. Every file flag takes
- * FILE as sweep's and fleet's --json do, and an existing file is replaced, as CI writes these files on every run;
- * --json - prints the JSON on standard output instead of the text.
+ * The outputs of a verdict (gate's or preflight's, {@link Verdicts}), shared by both commands: --json as every
+ * command takes it ({@link JsonOutput}), and files that CI writes on every run, each replaced.
  */
 final class GateOutputOptions {
-    /** --json's value that means standard output. */
-    static final String STDOUT = "-";
-
-    @Option(names = "--json", paramLabel = "FILE", description = "the decision as JSON in FILE; '-' prints it on"
-            + " standard output instead of the text")
-    Path json;
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
     @Option(names = "--junit", paramLabel = "FILE", description = "JUnit XML, one test case per collective and size")
     Path junit;
@@ -34,11 +29,7 @@ final class GateOutputOptions {
 
     /** --json -: the JSON is standard output's, and the text goes elsewhere (preflight: stderr) or nowhere (gate). */
     boolean jsonOnStdout() {
-        return json != null && json.toString().equals(STDOUT);
-    }
-
-    private Path jsonFile() {
-        return jsonOnStdout() ? null : json;
+        return json.onStdout();
     }
 
     /**
@@ -50,25 +41,18 @@ final class GateOutputOptions {
      */
     void check(Map<String, Path> inputs, Map<String, Path> otherOutputs) {
         Map<String, Path> files = new LinkedHashMap<>(otherOutputs);
-        files.put("--json", jsonFile());
         files.put("--junit", junit);
         files.put("--markdown", markdown);
         files.put("--prometheus", prometheus);
-        files.forEach(OutputTarget::check);
-        OutputTarget.refuseOverlap(files, inputs);
+        json.check(inputs, files);
     }
 
     /** The report as asked: JSON or its text on {@code out}, and each file given. */
     void write(Verdicts r, PrintWriter out) {
-        if (jsonOnStdout()) {
-            out.print(r.json());
-            out.flush();
-        } else {
+        if (!json.onStdout()) {
             r.text(out);
         }
-        if (jsonFile() != null) {
-            AtomicFile.writeOutput(jsonFile(), r.json());
-        }
+        json.write(r.json(), out);
         if (junit != null) {
             AtomicFile.writeOutput(junit, r.junit());
         }

@@ -39,7 +39,8 @@ public final class Main {
         PreflightCommand.acceptFlagsAsSweepArgs(cl.getSubcommands().get("preflight"));
         cl.setParameterExceptionHandler((ex, a) -> {
             // one line: what is wrong, and where the help is
-            err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + " (see '"
+            err.println("ncclbench: " + ex.getMessage() + NcclTestsFlags.unknownNote(ex) + JsonOutput.missingNote(ex)
+                    + " (see '"
                     + helpCommand(ex.getCommandLine()) + "')");
             return ExitCode.USAGE.code;
         });

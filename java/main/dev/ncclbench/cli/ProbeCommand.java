@@ -16,6 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench probe`: asks the real NCCL, in a child process, which interface it will bootstrap on. */
@@ -31,11 +32,12 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--lib", paramLabel = "PATH", description = "libnccl.so.2 to probe (default: the one `ncclbench env` finds)")
     Path lib;
 
-    @Option(names = "--json", description = "Print the result as JSON")
-    boolean json;
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
     @Override
     public Integer call() throws Exception {
+        json.check(lib == null ? Map.of() : Map.of("the library (--lib)", lib), Map.of());
         PrintWriter out = spec.commandLine().getOut();
         Path library = lib;
         if (library == null) {
@@ -47,9 +49,8 @@ public final class ProbeCommand implements Callable<Integer> {
             library = f.path();
         }
         ProbeResult r = ProbeRunner.probe(library, host.get());
-        if (json) {
-            out.println(Json.prettyText(r.document()));
-        } else {
+        json.write(Json.prettyText(r.document()), out);
+        if (!json.onStdout()) {
             out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
             out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));
             out.println("version     " + (r.versionString() == null ? "?" : r.versionString()));

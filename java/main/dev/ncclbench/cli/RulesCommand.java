@@ -10,13 +10,14 @@ import dev.ncclbench.output.Json;
 import dev.ncclbench.rules.RuleBooks;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** `ncclbench rules`: every rule of every book (id, severity, one line), the ids that --ignore takes. */
@@ -27,10 +28,11 @@ public final class RulesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print as JSON: {kind, schema_version, rules: [{book, id, severity, degrades_path, summary}]}")
-    boolean json;
+    /** --json: {kind, schema_version, rules: [{book, id, severity, degrades_path, summary}]}. */
+    @Mixin
+    JsonOutput json = new JsonOutput();
 
-    /** `rules --json`. 1: the first version with an envelope; before it, a bare array with degradesPath and "ERROR". */
+    /** `rules --json -`. 1: the first version with an envelope; before it, a bare array with degradesPath and "ERROR". */
     @JsonPropertyOrder({"kind", "schema_version", "rules"})
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Document(String kind, int schemaVersion, List<Line> rules) {
@@ -46,16 +48,18 @@ public final class RulesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        json.check(Map.of(), Map.of());
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.given()) {
             List<Line> rows = new ArrayList<>();
             for (RuleBook<?> book : RuleBooks.all()) {
                 for (Rule<?> r : book.rules()) {
                     rows.add(new Line(book.name(), r.id(), r.severity(), r.degradesPath(), r.summary()));
                 }
             }
-            out.println(Json.prettyText(new Document(Document.KIND, Document.SCHEMA_VERSION, rows)));
-        } else {
+            json.write(Json.prettyText(new Document(Document.KIND, Document.SCHEMA_VERSION, rows)), out);
+        }
+        if (!json.onStdout()) {
             int width = RuleBooks.all().stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);
             for (RuleBook<?> book : RuleBooks.all()) {

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * One process per node: every process joins the job's rendezvous once (names and rank 0's address), then rank 0
@@ -96,6 +97,14 @@ public final class FleetRun {
     }
 
     public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Host host) {
+        return run(o, out, err, host, json -> { });
+    }
+
+    /**
+     * The search; rank 0 hands {@code jsonWritten} the JSON file once it is written (fleet --json -: printed on
+     * standard output, while {@code out} is standard error).
+     */
+    public static ExitCode run(Options o, PrintWriter out, PrintWriter err, Host host, Consumer<Path> jsonWritten) {
         o.settings().requireWatchdogWithinRound();
         if (o.files().runId() != null && !o.files().runId().matches("[A-Za-z0-9._:-]{1,128}")) {
             throw NcclbenchException.usage("--run-id wants letters, digits, '.', '_', ':' or '-' (at most 128), got "
@@ -170,7 +179,7 @@ public final class FleetRun {
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
             return lead(c, worker, launcherNames, search, choice, o, baseline, new DrainPolicy(place.authenticated(),
-                    o.files().allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err);
+                    o.files().allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err, jsonWritten);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -179,7 +188,7 @@ public final class FleetRun {
 
     private static ExitCode lead(Coordinator c, Worker worker, Optional<List<String>> launcherNames, SearchOptions search,
                                  BackendChoice choice, Options o, FleetBaseline baseline, DrainPolicy policy, String name,
-                                 PrintWriter out, PrintWriter err) {
+                                 PrintWriter out, PrintWriter err, Consumer<Path> jsonWritten) {
         AtomicReference<RuntimeException> workerFailure = new AtomicReference<>();
         Thread local = new Thread(() -> {
             try {
@@ -223,6 +232,7 @@ public final class FleetRun {
             c.finish(FleetText.decided(name, result, rails, drain, written ? paths.json().toAbsolutePath() : null));
         }
         text.files(paths, policy);
+        jsonWritten.accept(paths.json());
         if (o.baselines().record() != null) {
             FleetBaseline b = FleetBaseline.of(o.baselines().record(), result, hosts,
                     FleetBaseline.fingerprintOf(choice.backend().name(), o.settings()));

@@ -73,6 +73,33 @@ public final class OutputTarget {
         }
     }
 
+    /**
+     * An existing file that is not JSON is never replaced by a JSON document: `explain --json job.log`, typed when
+     * --json was a switch, names the log as the file to write. An empty file, or one whose first non-blank byte is
+     * '{' or '[', is JSON (or nothing yet); anything else, or a file that cannot be read, is refused (exit 2).
+     *
+     * @param hint what the flag takes, for the end of the message
+     */
+    public static void refuseNotJson(String flag, Path file, String hint) {
+        if (file == null || !Files.isRegularFile(file) || looksLikeJson(file)) {
+            return;
+        }
+        throw NcclbenchException.usage(flag + " " + file + ": " + file + " exists and is not a JSON file; " + hint);
+    }
+
+    private static boolean looksLikeJson(Path file) {
+        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+            for (int b = in.read(); b != -1; b = in.read()) {
+                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    return b == '{' || b == '[';
+                }
+            }
+            return true; // empty, or blanks only: nothing to lose
+        } catch (java.io.IOException e) {
+            return false; // cannot tell what it holds: never replace it
+        }
+    }
+
     /** A sweep's result file: the messages name --out, which makes folders, and the journal written beside it. */
     private static final String RESULT_FLAG = "--json";
 
