@@ -48,7 +48,7 @@ busbw() {  # the largest size's busbw, the better of out-of-place and in-place (
   python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1]))["rows"] if x["collective"]=="all_reduce"][-1]; print(max(r["out_of_place"]["busbw"], r["in_place"]["busbw"]))' "$1"
 }
 doctor() {  # doctor NS N : writes doctor-N.json (doctor exits 3 on the finding: that is the point)
-  ip netns exec "$1" env -u NCCL_SOCKET_IFNAME $nb doctor --json --catalog "$catalog" >"$work/doctor-$2.json" 2>"$work/doctor-$2.err" || true
+  ip netns exec "$1" env -u NCCL_SOCKET_IFNAME $nb doctor --json - --catalog "$catalog" >"$work/doctor-$2.json" 2>"$work/doctor-$2.err" || true
 }
 
 sweep unset ""

@@ -20,17 +20,18 @@ final class Examples {
                     "ncclbench sweep --fabric ib-hdr -b 1G -e 1G  judge busbw against the fabric's line rate")),
             Map.entry("env", List.of(
                     "ncclbench env                                what was found where, and what is missing",
-                    "ncclbench env --json")),
+                    "ncclbench env --json -")),
             Map.entry("probe", List.of(
                     "ncclbench probe                              the interface NCCL bootstraps on",
-                    "NCCL_SOCKET_IFNAME=eth0 ncclbench probe --json")),
+                    "NCCL_SOCKET_IFNAME=eth0 ncclbench probe --json -")),
             Map.entry("explain", List.of(
                     "ncclbench explain nccl.*.log",
                     "NCCL_DEBUG=INFO torchrun ... 2>&1 | ncclbench explain -",
-                    "ncclbench explain --fail-on warn --ignore NET-PLUGIN logs/")),
+                    "ncclbench explain --fail-on warn --ignore NET-PLUGIN logs/",
+                    "ncclbench explain --json verdict.json nccl.*.log   the verdict as JSON too (--json -: alone, on stdout)")),
             Map.entry("rules", List.of(
                     "ncclbench rules                              every rule: id, severity, what it looks for",
-                    "ncclbench rules --json")),
+                    "ncclbench rules --json -")),
             Map.entry("doctor", List.of(
                     "ncclbench doctor                             this host: NCCL's interface, IB, memlock, /dev/shm, GDR",
                     "ncclbench doctor --save node0.json           ... and keep the evidence for a ticket",

@@ -103,7 +103,8 @@ final class JsonOutput {
 
     /** picocli's "Missing required parameter for option '--json'" and what --json takes; "" for any other error. */
     static String missingNote(CommandLine.ParameterException ex) {
-        return ex instanceof CommandLine.MissingParameterException && ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o
-                && FLAG.equals(o.longestName()) ? ": " + TAKES : "";
+        return ex instanceof CommandLine.MissingParameterException m && m.getMissing() != null && m.getMissing().stream()
+                .anyMatch(a -> a instanceof CommandLine.Model.OptionSpec o && FLAG.equals(o.longestName()))
+                ? ": " + TAKES : "";
     }
 }

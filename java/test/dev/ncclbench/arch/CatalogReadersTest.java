@@ -96,7 +96,7 @@ class CatalogReadersTest {
     }
 
     private static String doctor(Path install, Path cwd, String... args) throws Exception {
-        List<String> a = new ArrayList<>(List.of("doctor", "--json", "--no-probe-nccl"));
+        List<String> a = new ArrayList<>(List.of("doctor", "--json", "-", "--no-probe-nccl"));
         a.addAll(List.of(args));
         String out = run(install, cwd, a.toArray(String[]::new))[1];
         assertTrue(out.contains("\"kind\" : \"ncclbench.doctor\""), "a doctor report: " + out);

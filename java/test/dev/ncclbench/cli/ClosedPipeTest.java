@@ -55,7 +55,7 @@ class ClosedPipeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"rules", "help sweep", "explain " + LOG, "explain --json " + LOG, "env"})
+    @ValueSource(strings = {"rules", "help sweep", "explain " + LOG, "explain --json - " + LOG, "env"})
     void aReaderThatGoesAwayIsANormalEnd(String line) throws Exception {
         Result r = intoAClosedPipe(line.split(" "));
         assertFalse(r.err().contains("cannot write") || r.err().contains("internal error"), r.err());

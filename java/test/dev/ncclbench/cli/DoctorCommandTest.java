@@ -54,7 +54,7 @@ class DoctorCommandTest {
 
     @Test
     void jsonCarriesTheFindingsAndThePredictedInterfaces() throws Exception {
-        assertEquals(0, run("doctor", "--json", "--root", host("a100-two-nic")));
+        assertEquals(0, run("doctor", "--json", "-", "--root", host("a100-two-nic")));
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         assertEquals("ncclbench.doctor", doc.get("kind").asText());
         assertEquals(2, doc.get("schema_version").asInt());

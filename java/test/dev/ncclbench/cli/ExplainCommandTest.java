@@ -73,7 +73,7 @@ class ExplainCommandTest {
 
     @Test
     void jsonCarriesTheWholeStructure() throws Exception {
-        assertEquals(6, run("explain", "--json", fixture("seeds/ib-without-gdrdma.log")));
+        assertEquals(6, run("explain", "--json", "-", fixture("seeds/ib-without-gdrdma.log")));
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         assertEquals("ncclbench.explain", doc.get("kind").asText());
         assertEquals(2, doc.get("schema_version").asInt());
@@ -163,7 +163,7 @@ class ExplainCommandTest {
 
     @Test
     void severalHostsWithOnlyIntraNodeLinesAreNotP2p() throws Exception {
-        assertEquals(2, run("explain", "--json", fixture("rules/inter-node-path-unknown.log")));
+        assertEquals(2, run("explain", "--json", "-", fixture("rules/inter-node-path-unknown.log")));
         JsonNode doc = new ObjectMapper().readTree(out.toString());
         assertEquals("unknown", doc.get("summary").get("path").asText());
         assertTrue(doc.get("diagnosis").get("reason").asText().contains("NCCL_DEBUG_SUBSYS=INIT,NET"),

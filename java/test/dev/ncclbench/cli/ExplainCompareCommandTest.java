@@ -43,7 +43,7 @@ class ExplainCompareCommandTest {
 
     @Test
     void jsonIsTheExplainCompareKind() throws IOException {
-        Run r = cli("explain", "--json", "--compare", LOGS.resolve("ib-gdr-2.21.log").toString(),
+        Run r = cli("explain", "--json", "-", "--compare", LOGS.resolve("ib-gdr-2.21.log").toString(),
                 LOGS.resolve("socket-2.21.log").toString());
         assertEquals(0, r.code(), r.err());
         JsonNode j = Json.mapper().readTree(r.out());

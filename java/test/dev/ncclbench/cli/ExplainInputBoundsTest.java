@@ -91,7 +91,7 @@ class ExplainInputBoundsTest {
         String text = "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n" + "x".repeat(100_000) + "\n";
         cmd.stdin = new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII));
         assertEquals(0, new picocli.CommandLine(cmd).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute("-", "--json"), err.toString());
+                .execute("-", "--json", "-"), err.toString());
         assertTrue(out.toString().contains("\"truncated\" : 1"), out.toString());
     }
 

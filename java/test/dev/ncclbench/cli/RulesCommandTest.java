@@ -29,7 +29,7 @@ class RulesCommandTest {
     void everyBookAndEveryIdIsListed() throws Exception {
         assertEquals(List.of("explain", "doctor", "doctor --compare", "curve", "env"),
                 RuleBooks.all().stream().map(RuleBook::name).toList());
-        assertEquals(0, run("rules", "--json"));
+        assertEquals(0, run("rules", "--json", "-"));
         List<String> listed = new ArrayList<>();
         for (JsonNode n : new ObjectMapper().readTree(out.toString()).get("rules")) {
             listed.add(n.get("book").asText() + " " + n.get("id").asText());

@@ -66,7 +66,7 @@ class CaptureHostTest {
         if (s.pci().gpus().isEmpty() && s.nvidia().gpus().isEmpty()) {
             assertTrue(text.out().contains("no GPU found"), text.out());
         }
-        JsonNode doc = Json.mapper().readTree(CliRun.cli("doctor", "--no-probe-nccl", "--json", "--root", tree.toString()).out());
+        JsonNode doc = Json.mapper().readTree(CliRun.cli("doctor", "--no-probe-nccl", "--json", "-", "--root", tree.toString()).out());
         assertEquals(s.pci().gpus().size() + s.nvidia().gpus().stream().filter(g -> s.pci().function(g.busId()).isEmpty())
                 .count(), doc.path("rails").path("rails").size());
         assertFalse(doc.path("rails").path("notes").isMissingNode());

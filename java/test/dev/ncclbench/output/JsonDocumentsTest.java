@@ -142,7 +142,7 @@ class JsonDocumentsTest {
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 Files.writeString(runs.resolve(r[0]).resolve("result.json"), "{}");
             }
-            return cli("explain", "--json", runs.toString());
+            return cli("explain", "--json", "-", runs.toString());
         });
         w.put("explain-compare", () -> {
             // GPUDirect RDMA off on one node of four: a change with its before, after, effect and where
@@ -155,7 +155,7 @@ class JsonDocumentsTest {
                     List.of("gdr-off-node7-2.28.log"), r.after().choices());
             return new CompareReport(b, a, r.comparison(), r.skipped()).json() + "\n";
         });
-        w.put("doctor", () -> cli("doctor", "--json", "--no-probe-nccl", "--root",
+        w.put("doctor", () -> cli("doctor", "--json", "-", "--no-probe-nccl", "--root",
                 HOSTS.resolve("a100-two-nic").toString()));
         w.put("host", () -> {
             cli("doctor", "--no-probe-nccl", "--root", HOSTS.resolve("a100-two-nic").toString(), "--save",
@@ -167,7 +167,7 @@ class JsonDocumentsTest {
             Path other = dir.resolve("laptop.json");
             cli("doctor", "--no-probe-nccl", "--root", HOSTS.resolve("laptop-ib-disable").toString(), "--save",
                     other.toString());
-            return cli("doctor", "--compare", other.toString(), OLD.resolve("host-v1.json").toString(), "--json");
+            return cli("doctor", "--compare", other.toString(), OLD.resolve("host-v1.json").toString(), "--json", "-");
         });
         w.put("env", () -> {
             NativeLibraries.Found none = new NativeLibraries.Found("libnccl.so.2", null, null, List.of("NCCL_HOME"));
@@ -179,7 +179,7 @@ class JsonDocumentsTest {
         w.put("probe", () -> Json.prettyText(new ProbeResult(true, "libnccl.so.2",
                 "/usr/lib/x86_64-linux-gnu/libnccl.so.2", null, 22805, 0, "no error", "", "eth0", "10.0.0.1<0>",
                 List.of(), null, null).document()) + "\n");
-        w.put("rules", () -> cli("rules", "--json"));
+        w.put("rules", () -> cli("rules", "--json", "-"));
         return w;
     }
 
