@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Captures the files `ncclbench doctor` reads, so a site can attach a host to a ticket and
-# `ncclbench doctor --root DIR` judges it anywhere, exactly as it would judge the live host.
+# `ncclbench doctor --captured DIR` judges it anywhere, exactly as it would judge the live host.
 #
-#   scripts/capture-host.sh DIR            # a folder (doctor --root DIR)
-#   scripts/capture-host.sh host.tar.gz    # the same folder, tarred (tar xzf, then doctor --root)
+#   scripts/capture-host.sh DIR            # a folder (doctor --captured DIR)
+#   scripts/capture-host.sh host.tar.gz    # the same folder, tarred (tar xzf, then doctor --captured)
 #
 # What it copies (as plain files; symlinks become NAME.link holding the target):
 #   /sys/class/net/*        ifindex flags operstate type speed address uevent, device and driver links
@@ -145,7 +145,7 @@ df -B1 --output=size /dev/shm 2>/dev/null | tail -1 | tr -d ' ' >"$x/dev-shm-byt
 
 if [[ -n "$tarball" ]]; then
   tar -C "$dir" -czf "$tarball" .
-  echo "capture-host: wrote $tarball (tar xzf it, then: ncclbench doctor --root DIR)"
+  echo "capture-host: wrote $tarball (tar xzf it, then: ncclbench doctor --captured DIR)"
 else
-  echo "capture-host: wrote $dir (ncclbench doctor --root $dir)"
+  echo "capture-host: wrote $dir (ncclbench doctor --captured $dir)"
 fi

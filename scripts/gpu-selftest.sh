@@ -171,7 +171,7 @@ print("versions of", f); [print("  %s = %s" % kv) for kv in sorted(v.items())]
 missing = [k for k in need if k not in v]
 print("missing:", ", ".join(missing) if missing else "none"); sys.exit(1 if missing else 0)' "$work/runs/plain"
 step sweep-again 120 0 "$OUT/check.txt" -- nb sweep --backend nccl "${flags[@]}" --out "$work/runs/again" --no-progress
-step baseline 30 0 "$OUT/check.txt" -- bash -c 'nb baseline record "$1"/*/result.json --name selftest --out "$2"' _ \
+step baseline 30 0 "$OUT/check.txt" -- bash -c 'nb baseline record "$1"/*/result.json --name selftest --file "$2"' _ \
   "$work/runs/plain" "$work/selftest.baseline.json"
 step gate 30 0 "$OUT/check.txt" -- bash -c 'nb gate --baseline "$1" "$2"/*/result.json' _ "$work/selftest.baseline.json" \
   "$work/runs/again"

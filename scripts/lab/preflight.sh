@@ -33,7 +33,7 @@ catalog="$root/scripts/lab/fabric-catalog.txt"
 preflight() {  # preflight NAME IFNAME|""
   local name="$1" ifname="$2" port=$((20000 + RANDOM % 20000))
   local args=(preflight --backend socket --world-size 2 --rendezvous "10.0.0.1:$port" --catalog "$catalog"
-    "${sizes[@]}" --out "$work/runs" --dir "$work/baselines" ${extra[@]+"${extra[@]}"})
+    "${sizes[@]}" --out "$work/runs" --baseline-dir "$work/baselines" ${extra[@]+"${extra[@]}"})
   local envs=(env -u NCCL_SOCKET_IFNAME)
   [[ -n "$ifname" ]] && envs=(env NCCL_SOCKET_IFNAME="$ifname")
   ip netns exec "$ns1" "${envs[@]}" $nb "${args[@]}" --rank 1 >"$work/$name-1.out" 2>"$work/$name-1.err" &

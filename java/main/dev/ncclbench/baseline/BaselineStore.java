@@ -106,10 +106,10 @@ public final class BaselineStore {
             AtomicFile.write(file, JSON.writeValueAsString(b) + "\n");
         } catch (AtomicMoveNotSupportedException e) {
             throw NcclbenchException.usage("cannot rename atomically in " + file.toAbsolutePath().getParent()
-                    + "; choose another --out");
+                    + "; choose another --file");
         } catch (IOException e) {
             throw NcclbenchException.usage("cannot write baseline " + file + ": " + e.getMessage()
-                    + " (name a folder you can write with --dir, or a file with --out)");
+                    + " (name a folder you can write with --baseline-dir, or a file with --file)");
         }
     }
 

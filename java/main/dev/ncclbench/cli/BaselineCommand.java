@@ -50,16 +50,21 @@ public final class BaselineCommand implements Runnable {
         @Option(names = "--name", paramLabel = "NAME", description = "baseline name (default: BACKEND-NODESnRANKSr-FINGERPRINT)")
         String name;
 
-        @Option(names = "--out", paramLabel = "FILE", description = "write here instead of <dir>/NAME.baseline.json")
-        Path out;
+        @Option(names = "--file", paramLabel = "FILE", description = "write the baseline to FILE instead of"
+                + " <baseline-dir>/NAME.baseline.json (--out is its old name, still taken)")
+        Path file;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
-        Path dir;
+        /** --out, --file's name before --out came to mean the folder a run is written under (sweep, fleet). */
+        @Option(names = "--out", paramLabel = "FILE", hidden = true)
+        Path oldName;
 
-        @Option(names = "--force", description = "replace an existing baseline of that name (or --out file)")
+        @Mixin
+        BaselineDirFlag dir = new BaselineDirFlag();
+
+        @Option(names = "--force", description = "replace an existing baseline of that name (or --file)")
         boolean force;
 
-        @Option(names = "--append", description = "add the runs to the existing baseline of that name (or --out file)")
+        @Option(names = "--append", description = "add the runs to the existing baseline of that name (or --file)")
         boolean append;
 
         @Override
@@ -67,30 +72,31 @@ public final class BaselineCommand implements Runnable {
             if (force && append) {
                 throw NcclbenchException.usage("--force replaces the baseline, --append adds to it: give one");
             }
-            OutputTarget.check("--out", out);
+            Path given = RenamedFlag.value("--file", file, "--out", oldName, "files");
+            OutputTarget.check(file != null || oldName == null ? "--file" : "--out", given);
             List<BaselineRecorder.Source> sources = new ArrayList<>();
             for (Path p : runs) {
                 sources.add(new BaselineRecorder.Source(p.toString(), ResultInput.read(p)));
             }
             String thisHost = HostName.node(null, host.get());
             Baseline b = BaselineRecorder.record(sources, name, thisHost);
-            BaselineStore store = new BaselineStore(BaselineFolder.of(dir));
-            Path file = out != null ? out : store.pathOf(b.name());
-            if (append && java.nio.file.Files.exists(file)) {
-                b = BaselineRecorder.append(BaselineStore.read(file), file.toString(), sources, thisHost);
+            BaselineStore store = new BaselineStore(BaselineFolder.of(dir.get()));
+            Path target = given != null ? given : store.pathOf(b.name());
+            if (append && java.nio.file.Files.exists(target)) {
+                b = BaselineRecorder.append(BaselineStore.read(target), target.toString(), sources, thisHost);
             } else if (append) {
-                throw NcclbenchException.usage("--append: " + file + " does not exist (record it first, without"
+                throw NcclbenchException.usage("--append: " + target + " does not exist (record it first, without"
                         + " --append)");
-            } else if (!force && java.nio.file.Files.exists(file)) {
+            } else if (!force && java.nio.file.Files.exists(target)) {
                 // a baseline of several runs silently replaced by one run is a gate that got noisier unseen
-                throw NcclbenchException.usage("baseline " + file + " already exists; --append adds these runs to it,"
+                throw NcclbenchException.usage("baseline " + target + " already exists; --append adds these runs to it,"
                         + " --force replaces it, or choose another --name");
             }
-            store.write(file, b);
+            store.write(target, b);
             PrintWriter w = spec.commandLine().getOut();
             w.printf(Locale.ROOT, "baseline %s: %d run%s, %d sizes, fingerprint %s (%s)%n", b.name(), b.runs().size(),
                     b.runs().size() == 1 ? "" : "s", b.entries().size(), b.fingerprintId(), b.fingerprint().summary());
-            w.println("written to " + file);
+            w.println("written to " + target);
             return 0;
         }
     }
@@ -100,13 +106,13 @@ public final class BaselineCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
-        Path dir;
+        @Mixin
+        BaselineDirFlag dir = new BaselineDirFlag();
 
         @Override
         public Integer call() {
             PrintWriter w = spec.commandLine().getOut();
-            BaselineStore store = new BaselineStore(BaselineFolder.of(dir));
+            BaselineStore store = new BaselineStore(BaselineFolder.of(dir.get()));
             List<Path> files = store.files();
             if (files.isEmpty()) {
                 w.println("no baselines in " + store.dir() + " (record one: ncclbench baseline record RUN.json)");
@@ -135,12 +141,12 @@ public final class BaselineCommand implements Runnable {
         @Parameters(paramLabel = "NAME|FILE", description = "a baseline name in the folder, or a file")
         String baseline;
 
-        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
-        Path dir;
+        @Mixin
+        BaselineDirFlag dir = new BaselineDirFlag();
 
         @Override
         public Integer call() {
-            Baseline b = new BaselineStore(BaselineFolder.of(dir)).resolve(baseline);
+            Baseline b = new BaselineStore(BaselineFolder.of(dir.get())).resolve(baseline);
             PrintWriter w = spec.commandLine().getOut();
             w.println("# baseline " + b.name() + ", recorded " + b.createdAt() + ", fingerprint " + b.fingerprintId());
             w.println("# " + b.fingerprint().summary());

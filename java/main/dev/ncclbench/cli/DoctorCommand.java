@@ -52,8 +52,17 @@ public final class DoctorCommand implements Callable<Integer> {
         @Option(names = "--snapshot", paramLabel = "FILE", description = "Judge a saved snapshot instead of this host")
         Path snapshot;
 
-        @Option(names = "--root", paramLabel = "DIR", description = "Judge a tree captured by scripts/capture-host.sh")
-        Path root;
+        @Option(names = "--captured", paramLabel = "DIR", description = "Judge a tree captured by"
+                + " scripts/capture-host.sh (--root is its old name, still taken)")
+        Path captured;
+
+        /** --captured's name before: sweep's and preflight's --root is nccl-tests' root rank. */
+        @Option(names = "--root", paramLabel = "DIR", hidden = true)
+        Path oldName;
+
+        Path captured() {
+            return captured != null ? captured : oldName;
+        }
 
         @Option(names = "--compare", arity = "2..*", paramLabel = "FILE", description = "Cross-node findings over saved"
                 + " snapshots: versions, interfaces, NCCL_ settings, and rail N of each node against rail N of the others")
@@ -85,7 +94,7 @@ public final class DoctorCommand implements Callable<Integer> {
         FailOn fail = failOn;
         Set<String> ignored = rules.ignored();
         Path snapshot = source.snapshot;
-        Path root = source.root;
+        Path root = source.captured();
         List<Path> compare = source.compare;
         if (Boolean.TRUE.equals(probe) && (snapshot != null || root != null || compare != null)) {
             throw NcclbenchException.usage("--probe-nccl runs the real NCCL on this host: it cannot judge a saved or captured one");

@@ -51,10 +51,10 @@ final class Examples {
             Map.entry("baseline record", List.of(
                     "ncclbench baseline record run1.json run2.json run3.json --name h200-2node",
                     "ncclbench sweep -N 5 --json r.json && ncclbench baseline record r.json   one run, 5 cycles",
-                    "ncclbench baseline record results/runs/<run>/ --dir /shared/baselines")),
+                    "ncclbench baseline record results/runs/<run>/ --baseline-dir /shared/baselines")),
             Map.entry("baseline list", List.of(
                     "ncclbench baseline list                      name, runs, sizes, fingerprint of each baseline",
-                    "ncclbench baseline list --dir /shared/baselines")),
+                    "ncclbench baseline list --baseline-dir /shared/baselines")),
             Map.entry("baseline show", List.of(
                     "ncclbench baseline show h200-2node           its fingerprint and per-size statistics",
                     "ncclbench baseline show results/baselines/h200-2node.baseline.json")),

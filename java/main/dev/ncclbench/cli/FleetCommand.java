@@ -112,9 +112,8 @@ public final class FleetCommand implements Callable<Integer> {
             + " is kept per load, so record with --survey round-robin to have every pair alone")
     String recordBaseline;
 
-    @Option(names = "--baseline-dir", paramLabel = "DIR", description = "Baseline folder (default: results/baselines of"
-            + " ncclbench's checkout or bundle, as for gate)")
-    Path baselineDir;
+    @Mixin
+    BaselineDirFlag baselineDir = new BaselineDirFlag();
 
     @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name in the verdicts and the drain list"
             + " (default: SLURMD_NODENAME under Slurm, else the kernel's host name up to the first dot, as NCCL takes it)")
@@ -185,7 +184,7 @@ public final class FleetCommand implements Callable<Integer> {
                 new FleetRun.Node(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, nodeName, nodeList),
                 new FleetRun.Files(out, new FleetOutputs.Paths(json.file(), html, drain, junit, prometheus), runId,
                         allowUnauthenticated),
-                new FleetRun.Baselines(baseline, recordBaseline, BaselineFolder.of(baselineDir)),
+                new FleetRun.Baselines(baseline, recordBaseline, BaselineFolder.of(baselineDir.get())),
                 rails == null ? FleetRun.Rails.NONE : new FleetRun.Rails(rails, railRates));
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

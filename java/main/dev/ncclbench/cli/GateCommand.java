@@ -34,7 +34,7 @@ public final class GateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN.json", description = "the run's result JSON (or its folder)")
     Path run;
 
-    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --dir whose fingerprint matches the run)")
+    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --baseline-dir whose fingerprint matches the run)")
     String baseline;
 
     @Mixin
@@ -61,8 +61,8 @@ public final class GateCommand implements Callable<Integer> {
 
     /** The options that shape a gate decision, shared with preflight. */
     static final class GateSettings {
-        @Option(names = "--dir", paramLabel = "DIR", description = BaselineFolder.DEFAULT_HELP)
-        Path dir;
+        @Mixin
+        BaselineDirFlag dir = new BaselineDirFlag();
 
         @Option(names = "--curve-only", description = "judge the curve's shape alone, looking for no baseline; without"
                 + " it a run that no baseline matches is the verdict NO_BASELINE (gate: exit 7)")
@@ -117,7 +117,7 @@ public final class GateCommand implements Callable<Integer> {
         Map<String, Path> inputs(String baseline) {
             Map<String, Path> in = new LinkedHashMap<>();
             in.put("the baseline", baseline == null ? null
-                    : new BaselineStore(BaselineFolder.of(dir)).fileOf(baseline));
+                    : new BaselineStore(BaselineFolder.of(dir.get())).fileOf(baseline));
             in.put("the fabric catalog (--catalog)", fabricFlags.catalog);
             in.put("the socket floor's run (--socket-floor)", floor.socketFloor == null ? null
                     : Path.of(floor.socketFloor));
@@ -130,7 +130,7 @@ public final class GateCommand implements Callable<Integer> {
          * @param host this node: its name, for the NIC rates of a run made here
          */
         GateJudge judge(Host host) {
-            return new GateJudge(dir, options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
+            return new GateJudge(dir.get(), options(), fabricFlags.fabric, fabricFlags.catalog, floor.socketFloor,
                     rules.ignored(), GateRules.of(allowChanged, requireAllSizes, allowPartial, curveOnly),
                     HostName.node(null, host));
         }

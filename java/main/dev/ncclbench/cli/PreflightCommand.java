@@ -57,7 +57,7 @@ public final class PreflightCommand implements Callable<Integer> {
             + " --sweep-arg=-g --sweep-arg=8); the sweep's flags may also be given directly")
     List<String> sweepArgs = new ArrayList<>();
 
-    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --dir whose fingerprint matches)")
+    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "baseline (default: the one in --baseline-dir whose fingerprint matches)")
     String baseline;
 
     @Option(names = "--html", paramLabel = "FILE", description = "also write the HTML report")

@@ -30,7 +30,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN.json", arity = "1..*", description = "result JSON files or run folders; the last is judged")
     List<Path> runs;
 
-    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "overlay and judge against this baseline (default: the matching one in --dir, if any)")
+    @Option(names = "--baseline", paramLabel = "NAME|FILE", description = "overlay and judge against this baseline (default: the matching one in --baseline-dir, if any)")
     String baseline;
 
     @Option(names = "--html", paramLabel = "FILE", description = "one self-contained HTML file: plots, table, verdict, findings, what changed")

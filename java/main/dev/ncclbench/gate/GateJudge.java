@@ -30,7 +30,7 @@ import java.util.Set;
  * A gate decision as gate, report, sweep --html and preflight make it: find the baseline, run the curve check and
  * the gate.
  *
- * @param dir         the baseline folder as given (--dir), or null for {@link BaselineFolder}'s
+ * @param dir         the baseline folder as given (--baseline-dir), or null for {@link BaselineFolder}'s
  * @param fabric      the fabric the job should reach (catalog id) for the curve check, or null
  * @param catalog     the fabric catalog, or null for the default one
  * @param socketFloor what sockets reach on the same interface (GB/s or a socket run's file), or null
@@ -104,7 +104,7 @@ public record GateJudge(Path dir, GateOptions options, String fabric, Path catal
                         fp.summary() + ", " + String.join(",", runCollectives) + " "
                                 + fp.measurement().getOrDefault("type", "") + " "
                                 + fp.measurement().getOrDefault("op", ""),
-                        "ncclbench baseline record " + runFile + " --dir " + dir);
+                        "ncclbench baseline record " + runFile + " --baseline-dir " + dir);
             }
         }
         RouteInputs path = path();

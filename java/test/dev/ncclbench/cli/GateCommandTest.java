@@ -126,13 +126,14 @@ class GateCommandTest {
 
     /**
      * --json FILE as sweep's and fleet's (issue 50: "--json FILE" was "Unmatched argument"); '-' is standard output;
-     * an existing file is replaced as --junit's is, and no output may name an input or another output.
+     * an existing JSON file is replaced as --junit's is (one that is not JSON is refused: JsonOutputTest), and no output
+     * may name an input or another output.
      */
     @Test
     void jsonTakesAFileOrDashAndNeverReplacesAnInput() throws Exception {
         Path b = baselines("files", run, run);
         Path decision = dir.resolve("decision.json");
-        Files.writeString(decision, "an earlier gate's decision");
+        Files.writeString(decision, "{\"verdict\": \"an earlier gate's\"}\n");
         CliRun g = cli("gate", "--dir", b.toString(), "--json", decision.toString(), slow.toString());
         assertEquals(6, g.code(), g.out() + g.err());
         assertTrue(g.out().lines().reduce((x, y) -> y).orElse("").startsWith("REGRESSION: "), "the text on stdout");

@@ -101,7 +101,7 @@ class GateFromAnyFolderTest {
         assertTrue(verdict.startsWith("NO_BASELINE: nothing compared: there is no baseline in " + searched
                 + " (this run: socket, 1 node, 2 ranks, lo"), verdict);
         assertTrue(verdict.contains("; fingerprint ") && verdict.contains("record one: ncclbench baseline record "
-                + slow + " --dir " + searched + "; or give --curve-only"), verdict);
+                + slow + " --baseline-dir " + searched + "; or give --curve-only"), verdict);
         assertEquals("", g.err(), "the verdict says it, not a note on stderr");
 
         CliRun j = ChildCli.run(iw[0], iw[1], "gate", "--json", "-", slow.toString());

@@ -30,7 +30,7 @@ public final class HostCollector {
     /** A tree captured by scripts/capture-host.sh; not one is exit 2 with one line. */
     public static HostSnapshot capture(Path root) {
         if (!Files.isDirectory(root)) {
-            throw NcclbenchException.usage("--root " + root + " is not a folder");
+            throw NcclbenchException.usage("--captured " + root + " is not a folder");
         }
         if (!Files.isDirectory(root.resolve("sys/class/net"))) {
             throw NcclbenchException.usage("corrupt capture: " + root + " has no sys/class/net (make one with"
