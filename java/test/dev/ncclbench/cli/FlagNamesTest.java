@@ -39,7 +39,7 @@ class FlagNamesTest {
         assertFalse(record.contains("--out="), record);
         String doctor = help(List.of("doctor"));
         assertTrue(doctor.contains("--captured=DIR"), doctor);
-        assertFalse(doctor.contains("--root"), doctor);
+        assertFalse(doctor.contains("--root="), doctor);
     }
 
     private static String help(List<String> command) {
