@@ -28,8 +28,8 @@ final class JsonOutput {
     /** What --json takes, in the messages that name a wrong use. */
     static final String TAKES = FLAG + " takes FILE (the file to write), or '" + STDOUT + "' for standard output";
 
-    @Option(names = FLAG, paramLabel = "FILE", description = "the JSON document to FILE, replaced when it holds JSON"
-            + " (any other file is refused); '-' prints it on standard output instead of the text")
+    @Option(names = FLAG, paramLabel = "FILE|-", description = "write the JSON document to FILE (an existing file is"
+            + " replaced only when it holds JSON); '-' prints it on standard output instead of the text")
     String value;
 
     /** Whether --json was given. */

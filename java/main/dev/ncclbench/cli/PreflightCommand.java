@@ -37,7 +37,9 @@ import java.util.concurrent.Callable;
         footer = "%nVerdict: FAIL of any step over DEGRADED over PASS; the line names the worst reason and how many more."
                 + "%nA doctor error from a rule that degrades the path (e.g. SOCKET-DEFAULT-SLOW-NIC) is DEGRADED, any"
                 + " other doctor error is FAIL (exit 3); a single process then skips the sweep, a rank with peers still"
-                + " joins it so that they do not wait for it.")
+                + " joins it so that they do not wait for it."
+                + "%nWith --json - standard output holds the JSON document alone: doctor's findings, the sweep's table and"
+                + " the verdict line go to standard error.")
 public final class PreflightCommand implements Callable<Integer> {
 
     @Mixin
