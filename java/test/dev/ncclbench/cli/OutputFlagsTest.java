@@ -70,6 +70,12 @@ class OutputFlagsTest {
             new Case("sweep --html", p -> sweep("--html", p.toString(), "--json", freshJson()), true),
             new Case("sweep --json", p -> sweep("--json", p.toString()), true),
             new Case("doctor --save", p -> List.of("doctor", "--no-probe-nccl", "--save", p.toString()), true),
+            new Case("doctor --json", p -> List.of("doctor", "--no-probe-nccl", "--json", p.toString()), true),
+            new Case("env --json", p -> List.of("env", "--json", p.toString()), true),
+            new Case("rules --json", p -> List.of("rules", "--json", p.toString()), true),
+            new Case("explain --json", p -> List.of("explain", "--json", p.toString(), Path.of(System.getProperty(
+                    "ncclbench.basedir", "."), "java", "test-resources", "nccllog", "seeds", "ib-without-gdrdma.log")
+                    .toString()), true),
             new Case("baseline record --out", p -> List.of("baseline", "record", "--out", p.toString(),
                     run.toString()), true),
             new Case("preflight --junit", p -> List.of("preflight", "--junit", p.toString()), false),
