@@ -121,7 +121,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (!json.onStdout()) {
             DoctorText.print(r, out, colour(host.get()));
         }
-        json.write(Json.pretty().writeValueAsString(r), out);
+        json.write(() -> Json.prettyText(r), out);
         return verdict(r.findings(), fail);
     }
 
@@ -131,7 +131,7 @@ public final class DoctorCommand implements Callable<Integer> {
             c.write(out);
             out.flush();
         }
-        json.write(c.json(fail), out);
+        json.write(() -> c.json(fail), out);
         return verdict(c.findings(), fail);
     }
 

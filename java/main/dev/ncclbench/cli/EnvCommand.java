@@ -37,7 +37,7 @@ public final class EnvCommand implements Callable<Integer> {
             r.write(out);
             out.flush();
         }
-        json.write(r.json(), out);
+        json.write(r::json, out);
         // like probe: something needed is missing, so this machine is not ready (the list above says what)
         return r.missing().isEmpty() ? 0 : ExitCode.ENVIRONMENT.code;
     }

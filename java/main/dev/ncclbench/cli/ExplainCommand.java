@@ -127,8 +127,6 @@ public final class ExplainCommand implements Callable<Integer> {
             text.accept(out);
             out.flush();
         }
-        if (json.given()) {
-            json.write(document.get(), out);
-        }
+        json.write(document, out);
     }
 }

@@ -52,7 +52,7 @@ final class GateOutputOptions {
         if (!json.onStdout()) {
             r.text(out);
         }
-        json.write(r.json(), out);
+        json.write(r::json, out);
         if (junit != null) {
             AtomicFile.writeOutput(junit, r.junit());
         }

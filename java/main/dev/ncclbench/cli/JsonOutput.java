@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * --json FILE|-, the one output flag of every command that prints JSON: FILE is written whole ({@link AtomicFile}),
@@ -76,12 +77,13 @@ final class JsonOutput {
         OutputTarget.refuseNotJson(FLAG, file(), TAKES);
     }
 
-    /** The document: on {@code out} for '-', else into the file; nothing when --json is not given. */
-    void write(String json, PrintWriter out) {
+    /** The document: on {@code out} for '-', else into the file; nothing (not even made) when --json is not given. */
+    void write(Supplier<String> json, PrintWriter out) {
         if (!given()) {
             return;
         }
-        String doc = json.endsWith("\n") ? json : json + "\n";
+        String text = json.get();
+        String doc = text.endsWith("\n") ? text : text + "\n";
         if (onStdout()) {
             out.print(doc);
             out.flush();

@@ -49,7 +49,7 @@ public final class ProbeCommand implements Callable<Integer> {
             library = f.path();
         }
         ProbeResult r = ProbeRunner.probe(library, host.get());
-        json.write(Json.prettyText(r.document()), out);
+        json.write(() -> Json.prettyText(r.document()), out);
         if (!json.onStdout()) {
             out.println("library     " + (r.loadedPath() != null ? r.loadedPath() : r.library()));
             out.println("loaded      " + r.loaded() + (r.dlError() != null ? " (" + r.dlError() + ")" : ""));

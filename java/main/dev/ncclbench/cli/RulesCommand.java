@@ -50,15 +50,15 @@ public final class RulesCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         json.check(Map.of(), Map.of());
         PrintWriter out = spec.commandLine().getOut();
-        if (json.given()) {
+        json.write(() -> {
             List<Line> rows = new ArrayList<>();
             for (RuleBook<?> book : RuleBooks.all()) {
                 for (Rule<?> r : book.rules()) {
                     rows.add(new Line(book.name(), r.id(), r.severity(), r.degradesPath(), r.summary()));
                 }
             }
-            json.write(Json.prettyText(new Document(Document.KIND, Document.SCHEMA_VERSION, rows)), out);
-        }
+            return Json.prettyText(new Document(Document.KIND, Document.SCHEMA_VERSION, rows));
+        }, out);
         if (!json.onStdout()) {
             int width = RuleBooks.all().stream().flatMap(b -> b.rules().stream()).mapToInt(r -> r.id().length()).max()
                     .orElse(10);
