@@ -130,51 +130,22 @@ final class Worker {
      * new one). A refusal is final: one line, exit 2.
      */
     private Joined join() {
-        long start = System.nanoTime();
-        long deadline = start + roundMillis * 1_000_000L;
-        IOException last = null;
-        InetSocketAddress at = coordinator;
-        do {
-            at = HostLookup.again(coordinator);
-            if (HostLookup.stillUnresolved(at, start, roundMillis, "rank " + rank)) {
-                if (!HostLookup.pause()) {
-                    break;
-                }
-                continue;
+        String who = "rank " + rank;
+        return HostLookup.reach(coordinator, roundMillis, who, "rank 0 at " + where(), s -> {
+            s.setTcpNoDelay(true);
+            s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, roundMillis)));
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+            // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
+            Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags, rails));
+            String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
+            if (refused != null) {
+                throw NcclbenchException.usage("rank 0 at " + where() + " refused rank " + rank + ": " + refused
+                        + (refused.startsWith("wrong job token") ? "; this process: " + job : ""));
             }
-            Socket s = new Socket();
-            try {
-                s.setTcpNoDelay(true);
-                s.connect(at, 5_000);
-                s.setSoTimeout((int) Math.min(StoreServer.HELLO_MILLIS, Math.max(1, roundMillis)));
-                DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
-                // rank 0's challenge first: the hello answers it, and the job's token never crosses the wire
-                Messages.write(out, Messages.Hello.answering(in, token, rank, nodes, name, flags, rails));
-                String refused = Messages.read(in, Messages.Welcome.class, Messages.MAX_SHORT).refused();
-                if (refused != null) {
-                    s.close();
-                    throw NcclbenchException.usage("rank 0 at " + where() + " refused rank " + rank + ": " + refused
-                            + (refused.startsWith("wrong job token") ? "; this process: " + job : ""));
-                }
-                s.setSoTimeout(0); // in the search: rank 0 speaks when a round begins, however long the last took
-                return new Joined(s, in, out);
-            } catch (java.net.ProtocolException e) {
-                closeQuietly(s);
-                throw NcclbenchException.usage("rank " + rank + ": rank 0 at " + where() + " cannot be joined: " + e.getMessage());
-            } catch (IOException e) {
-                closeQuietly(s);
-                last = e;
-            }
-            if (!HostLookup.pause()) {
-                break;
-            }
-        } while (System.nanoTime() < deadline);
-        if (at.isUnresolved()) {
-            throw HostLookup.doesNotResolve(at, start, "rank " + rank);
-        }
-        throw new NcclbenchException(ExitCode.TIMEOUT, "rank " + rank + " could not join rank 0 at " + where() + " within "
-                + roundMillis / 1000 + " s" + (last == null ? "" : " (" + last.getMessage() + ")")
+            s.setSoTimeout(0); // in the search: rank 0 speaks when a round begins, however long the last took
+            return new Joined(s, in, out);
+        }, within -> who + " could not join rank 0 at " + where() + within
                 + "; is rank 0 running, with the same --rendezvous (or MASTER_ADDR/MASTER_PORT)?");
     }
 
@@ -196,14 +167,6 @@ final class Worker {
 
     private String where() {
         return coordinator.getHostString() + ":" + coordinator.getPort();
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException e) {
-            // gone either way
-        }
     }
 
     private static Thread daemon(Runnable r, String name) {

@@ -54,44 +54,12 @@ final class StoreLink {
      */
     static StoreLink connect(InetSocketAddress store, byte[] token, int first, int count, int nranks, long timeoutMillis,
                              String flags, String node) {
-        long start = System.nanoTime();
-        long deadline = start + timeoutMillis * 1_000_000;
-        IOException last = null;
-        InetSocketAddress at = store;
-        while (System.nanoTime() < deadline) {
-            at = HostLookup.again(store);
-            if (HostLookup.stillUnresolved(at, start, timeoutMillis, ranks(first, count))) {
-                if (!HostLookup.pause()) {
-                    break;
-                }
-                continue;
-            }
-            Socket s = new Socket();
-            try {
-                s.connect(at, 5_000);
-                return new StoreLink(s, token, first, count, nranks, timeoutMillis, store.toString(), flags, node);
-            } catch (NcclbenchException e) {
-                closeQuietly(s);
-                throw e;
-            } catch (java.net.ProtocolException e) {
-                closeQuietly(s);
-                throw NcclbenchException.usage(ranks(first, count) + ": the rendezvous store at " + store.getHostString() + ":"
-                        + store.getPort() + " cannot be joined: " + e.getMessage());
-            } catch (IOException e) {
-                closeQuietly(s);
-                last = e;
-                if (!HostLookup.pause()) {
-                    break;
-                }
-            }
-        }
-        if (at.isUnresolved()) {
-            throw HostLookup.doesNotResolve(at, start, ranks(first, count));
-        }
-        throw new NcclbenchException(ExitCode.TIMEOUT, ranks(first, count) + " could not reach the rendezvous store at "
-                + store.getHostString() + ":" + store.getPort() + " within " + timeoutMillis / 1000 + " s"
-                + (last == null ? "" : " (" + last.getMessage() + ")")
-                + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
+        String who = ranks(first, count);
+        String what = "the rendezvous store at " + store.getHostString() + ":" + store.getPort();
+        return HostLookup.reach(store, timeoutMillis, who, what,
+                s -> new StoreLink(s, token, first, count, nranks, timeoutMillis, store.toString(), flags, node),
+                within -> who + " could not reach " + what + within
+                        + "; is rank 0 running, and are MASTER_ADDR/MASTER_PORT or --rendezvous the same on every rank?");
     }
 
     /**
