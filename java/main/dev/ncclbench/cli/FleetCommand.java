@@ -2,16 +2,13 @@ package dev.ncclbench.cli;
 
 import dev.ncclbench.baseline.BaselineFolder;
 import dev.ncclbench.env.Variable;
-import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.fleet.FleetOutputs;
 import dev.ncclbench.fleet.FleetRun;
 import dev.ncclbench.fleet.FleetSettings;
-import dev.ncclbench.fleet.RailRate;
+import dev.ncclbench.fleet.FleetFabric;
 import dev.ncclbench.fleet.SearchOptions;
 import dev.ncclbench.fleet.Survey;
 import dev.ncclbench.spec.Defaults;
-import dev.ncclbench.diagnosis.RouteInputs;
-import dev.ncclbench.diagnosis.RouteOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -24,8 +21,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 
 /** `ncclbench fleet`: one process per node; finds the slow node and the bad link of an allocation. */
@@ -171,21 +166,14 @@ public final class FleetCommand implements Callable<Integer> {
     public Integer call() {
         json.refuseNotJson();
         FleetSettings settings = settings();
-        // --rails reads the catalog's site lines (a rail's line rate) even without --fabric
-        RouteInputs path = RouteOptions.resolve(fabricFlags.fabric, rails != null && fabricFlags.fabric == null ? null
-                : fabricFlags.catalog, null);
-        List<RailRate> railRates = rails == null ? List.of() : CatalogLocation.read(fabricFlags.catalog).sites().stream()
-                .map(s -> new RailRate(s.match(), s.fabric().id(), s.fabric().healthyMinGBps(), s.source())).toList();
-        OptionalDouble floor = path.fabric().isPresent() ? OptionalDouble.of(path.fabric().get().healthyMinGBps()) : OptionalDouble.empty();
-        String floorSource = path.fabric().map(f -> String.format(Locale.ROOT, "%s's healthy minimum %.2f GB/s (catalog)",
-                f.id(), f.healthyMinGBps())).orElse(null);
-        FleetRun.Options o = new FleetRun.Options(settings, new SearchOptions(survey, groupSize, maxRounds, margin, floor,
-                seed != null ? seed : System.nanoTime()), floorSource,
+        FleetFabric fabric = FleetFabric.of(fabricFlags.fabric, fabricFlags.catalog, rails != null);
+        FleetRun.Options o = new FleetRun.Options(settings, new SearchOptions(survey, groupSize, maxRounds, margin,
+                fabric.floor(), seed != null ? seed : System.nanoTime()), fabric.floorSource(),
                 new FleetRun.Node(launchFlags.rendezvous, launchFlags.rank, launchFlags.worldSize, nodeName, nodeList),
                 new FleetRun.Files(out, new FleetOutputs.Paths(json.file(), html, drain, junit, prometheus), runId,
                         allowUnauthenticated),
                 new FleetRun.Baselines(baseline, recordBaseline, BaselineFolder.of(baselineDir.get())),
-                rails == null ? FleetRun.Rails.NONE : new FleetRun.Rails(rails, railRates));
+                rails == null ? FleetRun.Rails.NONE : new FleetRun.Rails(rails, fabric.sites()));
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         return FleetRun.run(o, json.onStdout() ? err : stdout, err, host.get(), written -> {

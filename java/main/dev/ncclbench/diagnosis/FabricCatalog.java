@@ -2,6 +2,7 @@ package dev.ncclbench.diagnosis;
 
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.diagnosis.facts.RouteKind;
+import dev.ncclbench.netif.InterfaceSelector;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,11 +10,14 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +45,45 @@ public final class FabricCatalog {
     }
 
     /**
-     * A site line, `site MATCH FABRIC`: interfaces named MATCH (or with an address in MATCH, a CIDR) run at FABRIC's
-     * line rate. How a site tells doctor the rates of links that report none (veth) or a wrong one.
+     * A site line, `site MATCH FABRIC`: links that MATCH names (see {@link #covers}) run at FABRIC's line rate. How a
+     * site tells doctor and fleet --rails the rates of links that report none (veth) or a wrong one.
      */
     public record Site(String match, FabricEntry fabric, String source) {
+        /** This line's {@link #covers(String, Collection, Collection)}. */
+        public boolean covers(Collection<String> names, Collection<String> addresses) {
+            return covers(match, names, addresses);
+        }
+
+        /**
+         * Whether site MATCH names a link known by {@code names} (its interface and, for an RDMA NIC, its device and
+         * port: "ibp154s0", "mlx5_3", "mlx5_3:1"; nulls skipped) or holding one of {@code addresses}: MATCH is one of
+         * the names, a prefix ending in '*' of one ("mlx5_*"), or a subnet holding an address ("10.0.0.0/24"). The one
+         * answer of every reader (doctor's link rates and rail table, fleet --rails), so a line means the same to each.
+         */
+        public static boolean covers(String match, Collection<String> names, Collection<String> addresses) {
+            String prefix = match.endsWith("*") ? match.substring(0, match.length() - 1) : null;
+            for (String n : names) {
+                if (n != null && (n.equals(match) || prefix != null && n.startsWith(prefix))) {
+                    return true;
+                }
+            }
+            int slash = match.indexOf('/');
+            if (slash < 0) {
+                return false;
+            }
+            try {
+                InetAddress net = InetAddress.getByName(match.substring(0, slash));
+                int bits = Integer.parseInt(match.substring(slash + 1));
+                for (String a : addresses) {
+                    if (a != null && InterfaceSelector.sameSubnet(InetAddress.getByName(a), net, bits)) {
+                        return true;
+                    }
+                }
+            } catch (UnknownHostException | NumberFormatException e) {
+                return false;
+            }
+            return false;
+        }
     }
 
     /** The site section, in file order. */

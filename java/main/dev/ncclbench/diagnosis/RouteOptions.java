@@ -25,13 +25,7 @@ public final class RouteOptions {
         List<String> said = new ArrayList<>();
         Optional<FabricEntry> fabric = Optional.empty();
         if (fabricId != null) {
-            FabricCatalog catalog = CatalogLocation.read(catalogFile);
-            fabric = catalog.get(fabricId.trim());
-            if (fabric.isEmpty()) {
-                List<String> ids = new ArrayList<>();
-                catalog.entries().forEach(e -> ids.add(e.id()));
-                throw NcclbenchException.usage("unknown fabric '" + fabricId + "'; the catalog has: " + String.join(", ", ids));
-            }
+            fabric = Optional.of(entry(CatalogLocation.read(catalogFile), fabricId));
             said.add("fabric " + fabric.get().id());
         } else if (catalogFile != null) {
             throw NcclbenchException.usage("--catalog needs --fabric ID to say which of its fabrics this job uses");
@@ -42,6 +36,28 @@ public final class RouteOptions {
             said.add(String.format(Locale.ROOT, "socket floor %.3f GB/s", floor.getAsDouble()));
         }
         return new RouteInputs(fabric, floor, said.isEmpty() ? null : String.join("; ", said));
+    }
+
+    /**
+     * --fabric's entry (if given) and the catalog's site lines, from one read of the catalog: fleet --rails rates each
+     * rail by the site lines, so --catalog alone is enough there.
+     */
+    public record WithSites(Optional<FabricEntry> fabric, List<FabricCatalog.Site> sites) {
+    }
+
+    public static WithSites withSites(String fabricId, Path catalogFile) {
+        FabricCatalog catalog = CatalogLocation.read(catalogFile);
+        return new WithSites(fabricId == null ? Optional.empty() : Optional.of(entry(catalog, fabricId)), catalog.sites());
+    }
+
+    private static FabricEntry entry(FabricCatalog catalog, String fabricId) {
+        Optional<FabricEntry> fabric = catalog.get(fabricId.trim());
+        if (fabric.isEmpty()) {
+            List<String> ids = new ArrayList<>();
+            catalog.entries().forEach(e -> ids.add(e.id()));
+            throw NcclbenchException.usage("unknown fabric '" + fabricId + "'; the catalog has: " + String.join(", ", ids));
+        }
+        return fabric.get();
     }
 
     /** A number in GB/s, or a socket run's result: the busbw of its largest size (best of both placements). */

@@ -4,6 +4,7 @@ import dev.ncclbench.ExitCode;
 import dev.ncclbench.NcclbenchException;
 import dev.ncclbench.backend.Backend;
 import dev.ncclbench.backend.BackendChoice;
+import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.spec.Capability;
 import dev.ncclbench.launch.LaunchDetector;
 import dev.ncclbench.launch.HostName;
@@ -81,9 +82,9 @@ public final class FleetRun {
 
     /**
      * @param interfaces --rails: this node's rail interfaces in rail order, or null (no rail round)
-     * @param rates      each rail's line rate, from the catalog's site lines
+     * @param rates      the catalog's site lines, which give a rail its line rate ({@link FleetFabric#sites})
      */
-    public record Rails(String interfaces, List<RailRate> rates) {
+    public record Rails(String interfaces, List<FabricCatalog.Site> rates) {
         public static final Rails NONE = new Rails(null, List.of());
 
         public Rails {

@@ -1,6 +1,8 @@
 package dev.ncclbench.fleet;
 
 import dev.ncclbench.NcclbenchException;
+import dev.ncclbench.diagnosis.FabricCatalog;
+import dev.ncclbench.diagnosis.FabricEntry;
 import dev.ncclbench.netif.NetInterface;
 import org.junit.jupiter.api.Test;
 
@@ -143,7 +145,8 @@ class RailJudgeTest {
     @Test
     void everyRailBelowItsLineRateIsNeverOkEvenWhenTheSiblingsAgree() {
         double[][] rate = rates(4, 4, 24); // all trained down: relative judgement alone would call them fine
-        RailRate site = new RailRate("10.0.2.0/24", "ib-ndr", 40, "catalog.txt:3");
+        FabricCatalog.Site site = new FabricCatalog.Site("10.0.2.0/24",
+                new FabricEntry("ib-ndr", "ib", 50, 0.8, 0.95, "rdma", "test"), "catalog.txt:3"); // healthy minimum 40 GB/s
         RailResult res = run(rails(4, 4), rate, new RailJudge(RailRate.lines(List.of(site), OptionalDouble.empty(), null)));
         for (RailVerdict v : res.verdicts()) {
             if (v.rail() == 2) {

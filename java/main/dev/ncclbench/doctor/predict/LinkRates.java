@@ -7,10 +7,8 @@ import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.IbDevice;
 import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.doctor.snapshot.SiteLink;
-import dev.ncclbench.netif.InterfaceSelector;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,7 +35,7 @@ public final class LinkRates {
     public static Optional<Rate> of(HostSnapshot s, String name) {
         Optional<NetLink> link = s.link(name);
         for (SiteLink site : s.siteLinks()) {
-            if (site.match().equals(name) || link.isPresent() && inSubnet(link.get(), site.match())) {
+            if (site.covers(List.of(name), addresses(link))) {
                 return Optional.of(new Rate(site.gbps(), site.source() + " (site: " + site.match() + " is " + site.fabric() + ")"));
             }
         }
@@ -56,22 +54,8 @@ public final class LinkRates {
         return Optional.empty();
     }
 
-    static boolean inSubnet(NetLink link, String cidr) {
-        int slash = cidr.indexOf('/');
-        if (slash < 0) {
-            return false;
-        }
-        try {
-            InetAddress net = InetAddress.getByName(cidr.substring(0, slash));
-            int prefix = Integer.parseInt(cidr.substring(slash + 1));
-            for (NetLink.Address a : link.addresses()) {
-                if (InterfaceSelector.sameSubnet(InetAddress.getByName(a.address()), net, prefix)) {
-                    return true;
-                }
-            }
-        } catch (UnknownHostException | NumberFormatException e) {
-            return false;
-        }
-        return false;
+    /** The addresses of an interface, for a site line that names a subnet. */
+    static List<String> addresses(Optional<NetLink> link) {
+        return link.map(l -> l.addresses().stream().map(NetLink.Address::address).toList()).orElse(List.of());
     }
 }

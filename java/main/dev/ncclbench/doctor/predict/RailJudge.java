@@ -1,10 +1,10 @@
 package dev.ncclbench.doctor.predict;
 
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
-import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.doctor.snapshot.SiteLink;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -195,20 +195,14 @@ final class RailJudge {
     }
 
     /**
-     * The catalog's site line for this port: MATCH is the RDMA device ("mlx5_3"), the port ("mlx5_3:1"), its interface
-     * ("ibp154s0"), a prefix ending in '*' ("mlx5_*") or a subnet of the interface's address.
+     * The catalog's site line for this port: one that names its RDMA device ("mlx5_3"), the port ("mlx5_3:1") or its
+     * interface ("ibp154s0"), by name or prefix ("mlx5_*"), or a subnet of the interface's address.
      */
     static Optional<SiteLink> site(NicPort p, HostSnapshot s) {
+        List<String> names = Arrays.asList(p.device(), p.name(), p.netdev());
+        List<String> addresses = p.netdev() == null ? List.of() : LinkRates.addresses(s.link(p.netdev()));
         for (SiteLink l : s.siteLinks()) {
-            String m = l.match();
-            boolean hit = m.equals(p.device()) || m.equals(p.name()) || m.equals(p.netdev())
-                    || m.endsWith("*") && (p.device().startsWith(m.substring(0, m.length() - 1))
-                    || p.netdev() != null && p.netdev().startsWith(m.substring(0, m.length() - 1)));
-            if (!hit && p.netdev() != null && m.contains("/")) {
-                Optional<NetLink> link = s.link(p.netdev());
-                hit = link.isPresent() && LinkRates.inSubnet(link.get(), m);
-            }
-            if (hit) {
+            if (l.covers(names, addresses)) {
                 return Optional.of(l);
             }
         }
