@@ -34,8 +34,8 @@ final class FleetHtml {
                 .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}.slow,.unreachable,.bad{background:#f8d0d0}")
                 .append(".undecided,.not-judged{background:#fff3c4}.good{background:#e4f4e4}.explained{background:#f0e0d0}")
                 .append("</style></head><body>\n");
-        b.append("<h1>ncclbench fleet: ").append(v.anyBad() ? "bad nodes or links found" : doc.anyBad() ? "bad rails found"
-                : "nothing bad found").append("</h1>\n");
+        b.append("<h1>ncclbench fleet: ").append(!doc.anyBad() ? "nothing bad found"
+                : v.anyBad() ? "bad nodes or links found" : "bad rails found").append("</h1>\n");
         b.append("<p>").append(doc.hosts().size()).append(" nodes, ").append(Html.escape(doc.backend())).append(" backend, survey ")
                 .append(doc.search().survey().label).append(", ").append(doc.result().rounds()).append(" rounds (")
                 .append(Html.escape(doc.result().stopReason())).append("); a result is slow below ")

@@ -230,7 +230,7 @@ public final class FleetRun {
             written = true;
         } finally {
             // the nodes hear it either way: what was decided, and where it is (or that rank 0 could not write it)
-            c.finish(FleetText.decided(name, result, rails, drain, written ? paths.json().toAbsolutePath() : null));
+            c.finish(FleetText.decided(name, doc, drain, written ? paths.json().toAbsolutePath() : null));
         }
         text.files(paths, policy);
         jsonWritten.accept(paths.json());

@@ -3,6 +3,7 @@ package dev.ncclbench.fleet;
 import dev.ncclbench.spec.Sizes;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -129,15 +130,16 @@ final class FleetText {
     }
 
     /**
-     * What rank 0 tells every node at the end, one line: what it decided and where its verdicts are. {@code files}: the
-     * JSON's path, or null when rank 0 could not write it.
+     * What rank 0 tells every node at the end, one line: what it decided ({@link FleetDocument#anyBad}, the exit code's
+     * answer) and where its verdicts are. {@code json}: the JSON's path, or null when rank 0 could not write it.
      */
-    static String decided(String rank0, SearchResult result, RailResult rails, DrainPolicy.Drain drain, java.nio.file.Path json) {
-        Verdicts v = result.verdicts();
+    static String decided(String rank0, FleetDocument doc, DrainPolicy.Drain drain, Path json) {
+        Verdicts v = doc.verdicts();
+        RailResult rails = doc.rails();
         int badRails = rails == null ? 0 : rails.bad().size();
-        int rounds = result.rounds() + (rails == null ? 0 : rails.plans().size());
+        int rounds = doc.result().rounds() + (rails == null ? 0 : rails.plans().size());
         return "rank 0 (" + rank0 + ") decided after " + rounds + " round" + (rounds == 1 ? "" : "s") + ": "
-                + (v.anyBad() || badRails > 0 ? v.badNodes().size() + " bad node" + (v.badNodes().size() == 1 ? "" : "s") + ", "
+                + (doc.anyBad() ? v.badNodes().size() + " bad node" + (v.badNodes().size() == 1 ? "" : "s") + ", "
                 + v.badLinks().size() + " bad link" + (v.badLinks().size() == 1 ? "" : "s")
                 + (rails == null ? "" : ", " + badRails + " bad rail" + (badRails == 1 ? "" : "s")) : "nothing bad found")
                 + "; " + String.join("; ", drain.lines()) + "; "
