@@ -4,8 +4,8 @@ import dev.ncclbench.diagnosis.CatalogLocation;
 import dev.ncclbench.diagnosis.FabricCatalog;
 import dev.ncclbench.doctor.predict.InterfacePredictor;
 import dev.ncclbench.doctor.predict.Prediction;
-import dev.ncclbench.doctor.predict.RailTable;
 import dev.ncclbench.doctor.rules.DoctorRules;
+import dev.ncclbench.doctor.rules.HostEvidence;
 import dev.ncclbench.doctor.snapshot.HostCollector;
 import dev.ncclbench.doctor.snapshot.HostSnapshot;
 import dev.ncclbench.doctor.snapshot.NcclProbeResult;
@@ -62,8 +62,9 @@ public final class Doctor {
 
     /** Judges a snapshot: the same rules whatever its origin. */
     public static DoctorReport judge(HostSnapshot s, DoctorOptions o) {
-        RuleBook<HostSnapshot> book = DoctorRules.book();
-        List<Finding> findings = book.run(s, o.ignored());
+        RuleBook<HostEvidence> book = DoctorRules.book();
+        HostEvidence evidence = HostEvidence.of(s);
+        List<Finding> findings = book.run(evidence, o.ignored());
         Prediction p = InterfacePredictor.predict(s);
         DoctorReport.Probe probe = null;
         if (s.probe() != null) {
@@ -72,7 +73,7 @@ public final class Doctor {
                     np.ran() && Objects.equals(np.bootstrapInterface(), p.bootstrap().iface()), np.problem());
         }
         return new DoctorReport(DoctorReport.KIND, DoctorReport.SCHEMA_VERSION, s.hostname(), o.failOn().fails(findings), findings,
-                RailTable.of(s), p.bootstrap(),
+                evidence.rails(), p.bootstrap(),
                 p.socketInterfaces(), p.nccl(), probe, s);
     }
 

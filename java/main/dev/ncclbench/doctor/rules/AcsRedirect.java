@@ -10,14 +10,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** ACS P2P Request/Completion Redirect on a PCI bridge: peer traffic goes up to the root complex, GPUDirect breaks. */
-public final class AcsRedirect extends BaseRule<HostSnapshot> {
+public final class AcsRedirect extends BaseRule<HostEvidence> {
     public AcsRedirect() {
         super("ACS-REDIRECT", Severity.ERROR,
                 "ACS redirect (ReqRedir+/CmpltRedir+) is on for a PCI bridge: GPU peer-to-peer and GPUDirect RDMA are blocked", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.acs() == null || s.acs().isEmpty()) {
             return List.of();
         }

@@ -10,14 +10,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** NCCL_COMM_ID names an address no local interface shares a subnet with: bootstrap has nothing to bind. */
-public final class CommIdNoSubnet extends BaseRule<HostSnapshot> {
+public final class CommIdNoSubnet extends BaseRule<HostEvidence> {
     public CommIdNoSubnet() {
         super("COMM-ID-NO-SUBNET", Severity.ERROR,
                 "NCCL_COMM_ID's address is in no local interface's subnet, so bootstrap finds no interface");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         var id = s.setting("NCCL_COMM_ID");
         if (id.isEmpty() || !InterfacePredictor.predict(s).bootstrapFails()) {
             return List.of();

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** Every host rule of `ncclbench doctor`, in the order a person works the runbook: bootstrap, transport, GPUDirect. */
 public final class DoctorRules {
-    private static final RuleBook<HostSnapshot> BOOK = new RuleBook<>("doctor", List.of(
+    private static final RuleBook<HostEvidence> BOOK = new RuleBook<>("doctor", List.of(
             new SocketIfnameNoMatch(),
             new CommIdNoSubnet(),
             new ProbeBootstrapFailed(),
@@ -43,7 +43,7 @@ public final class DoctorRules {
     private DoctorRules() {
     }
 
-    public static RuleBook<HostSnapshot> book() {
+    public static RuleBook<HostEvidence> book() {
         return BOOK;
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * An NCCL debugging switch that turns a transport off: NCCL honours it only for the exact value 1, so any other
  * value is worth an INFO (someone meant to change something) and 1 a WARNING. One class, one instance per switch.
  */
-final class EnvSwitchRule extends BaseRule<HostSnapshot> {
+final class EnvSwitchRule extends BaseRule<HostEvidence> {
     static final EnvSwitchRule P2P_DISABLED = new EnvSwitchRule("P2P-DISABLED", "NCCL_P2P_DISABLE",
             "disables GPU peer-to-peer (NVLink, PCIe P2P) inside the node",
             "With it, intra-node traffic goes through host shared memory (SHM) or the network: a debugging switch,"
@@ -33,7 +33,8 @@ final class EnvSwitchRule extends BaseRule<HostSnapshot> {
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         var v = s.setting(variable);
         if (v.isEmpty()) {
             return List.of();

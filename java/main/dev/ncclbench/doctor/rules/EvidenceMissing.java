@@ -11,14 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A collector that failed or lacked permission: its question stays open, said out loud rather than passed. */
-public final class EvidenceMissing extends BaseRule<HostSnapshot> {
+public final class EvidenceMissing extends BaseRule<HostEvidence> {
     public EvidenceMissing() {
         super("EVIDENCE-MISSING", Severity.WARNING,
                 "a collector could not read its evidence (permission, missing tool, incomplete capture): not a pass");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         List<Finding> out = new ArrayList<>();
         for (Problem p : s.problems()) {
             out.add(finding(Severity.WARNING, p.collector() + " (" + p.what() + "): " + p.detail(),

@@ -14,14 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** NCCL_NET_GDR_LEVEL stricter than the GPU-NIC PCIe distance: GPUDirect RDMA is disabled for those GPUs. */
-public final class GdrLevelTooStrict extends BaseRule<HostSnapshot> {
+public final class GdrLevelTooStrict extends BaseRule<HostEvidence> {
     public GdrLevelTooStrict() {
         super("GDR-LEVEL-TOO-STRICT", Severity.ERROR,
                 "NCCL_NET_GDR_LEVEL is stricter than the GPU-NIC PCIe distance, so GPUDirect RDMA is disabled", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         var set = s.setting("NCCL_NET_GDR_LEVEL");
         if (set.isEmpty()) {
             return List.of();
@@ -34,7 +35,7 @@ public final class GdrLevelTooStrict extends BaseRule<HostSnapshot> {
         }
         List<String> blocked = new ArrayList<>();
         PathType worst = PathType.LOC;
-        RailTable table = RailTable.of(s);
+        RailTable table = host.rails();
         for (Rail r : table.rails()) {
             if (NicPort.IB.equals(table.transport()) && r.distance() != null && r.distance().compareTo(level) > 0) {
                 blocked.add("GPU " + r.gpu().busId() + " -> " + r.nic() + ": " + r.distance());

@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** GPUs and RDMA devices, but neither peer memory nor DMA-BUF: NCCL's RDMA stages through host memory. */
-public final class GdrNoPeerMemory extends BaseRule<HostSnapshot> {
+public final class GdrNoPeerMemory extends BaseRule<HostEvidence> {
     public GdrNoPeerMemory() {
         super("GDR-NO-PEER-MEMORY", Severity.ERROR,
                 "no nvidia_peermem / nv_peer_mem and DMA-BUF's prerequisites unmet: GPUDirect RDMA is off (host-staged)", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.ibDevices().isEmpty() || s.nvidia().gpus().isEmpty() || s.nvidia().peerMem() != null) {
             return List.of();
         }

@@ -11,14 +11,15 @@ import java.util.List;
 import java.util.Locale;
 
 /** No GPU, or consumer GPUs: GPUDirect RDMA is not on the menu, so sockets or host-staged RDMA are expected. */
-public final class GpuWithoutGdr extends BaseRule<HostSnapshot> {
+public final class GpuWithoutGdr extends BaseRule<HostEvidence> {
     public GpuWithoutGdr() {
         super("GPU-NO-GDR", Severity.INFO,
                 "no GPU listed, or consumer GPUs without GPUDirect RDMA: a socket or host-staged path is expected, not a fallback");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.nvidia().gpus().isEmpty()) {
             return List.of(finding(Severity.INFO, "no NVIDIA GPU listed" + (s.nvidia().driverVersion() == null ? " (no driver loaded)" : ""),
                     "Doctor judged the host's network only; the nccl backend cannot run here (the socket backend can).",

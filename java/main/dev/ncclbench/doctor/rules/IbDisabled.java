@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** NCCL_IB_DISABLE non-zero, often copied from a laptop or dev config and never removed: NCCL uses sockets. */
-public final class IbDisabled extends BaseRule<HostSnapshot> {
+public final class IbDisabled extends BaseRule<HostEvidence> {
     public IbDisabled() {
         super("IB-DISABLED", Severity.ERROR,
                 "NCCL_IB_DISABLE is set (non-zero): NCCL ignores every RDMA device and falls back to sockets", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (!HostFacts.ibDisabled(s)) {
             return List.of();
         }

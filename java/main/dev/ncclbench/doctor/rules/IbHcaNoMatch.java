@@ -15,14 +15,15 @@ import java.util.List;
  * NCCL_IB_HCA filters out every device: NCCL's syntax ({@link NcclNameList}) is `hca[:port],...`, prefix match by default
  * (mlx5_1 also matches mlx5_10), a leading `^` excludes, then `=` means exact names.
  */
-public final class IbHcaNoMatch extends BaseRule<HostSnapshot> {
+public final class IbHcaNoMatch extends BaseRule<HostEvidence> {
     public IbHcaNoMatch() {
         super("IB-HCA-NO-MATCH", Severity.ERROR,
                 "NCCL_IB_HCA matches none of the RDMA devices here (prefix match; ^ excludes; = exact)", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (!filtersEverything(s)) {
             return List.of();
         }

@@ -15,18 +15,19 @@ import java.util.List;
  * An RDMA port that is not Active, or whose physical state is not LinkUp (cable, or no subnet manager converged), and
  * that is no GPU's rail (a storage or spare port; a rail's own is RAIL-PORT-DOWN).
  */
-public final class IbPortDown extends BaseRule<HostSnapshot> {
+public final class IbPortDown extends BaseRule<HostEvidence> {
     public IbPortDown() {
         super("IB-PORT-NOT-ACTIVE", Severity.ERROR,
                 "an RDMA port that is no GPU's rail (storage, spare) is not Active or not LinkUp (cabling, subnet manager)");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         List<Finding> out = new ArrayList<>();
         boolean anyActive = !HostFacts.activePorts(s).isEmpty();
         java.util.Set<String> saidElsewhere = new java.util.HashSet<>();
-        RailTable.of(s).rails().forEach(r -> r.ports().forEach(p -> saidElsewhere.add(p.name())));
+        host.rails().rails().forEach(r -> r.ports().forEach(p -> saidElsewhere.add(p.name())));
         saidElsewhere.addAll(RailTable.idleVirtualFunctions(s)); // a VF no pod was given is down by design
         for (IbDevice d : s.ibDevices()) {
             for (IbDevice.Port p : d.ports()) {

@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** The memlock limit is not unlimited and CAP_IPC_LOCK is absent: verbs cannot pin NCCL's buffers. */
-public final class MemlockLimited extends BaseRule<HostSnapshot> {
+public final class MemlockLimited extends BaseRule<HostEvidence> {
     public MemlockLimited() {
         super("MEMLOCK-LIMITED", Severity.ERROR,
                 "the memlock ulimit is limited (and no CAP_IPC_LOCK): RDMA memory registration fails, NCCL falls back");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Long limit = s.memlockBytes();
         if (limit == null || limit < 0 || Boolean.TRUE.equals(s.capIpcLock())) {
             return List.of();

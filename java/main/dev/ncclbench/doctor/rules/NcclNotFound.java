@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** No libnccl.so.2 found: the interface prediction follows assumed rules and cannot be proven by the probe. */
-public final class NcclNotFound extends BaseRule<HostSnapshot> {
+public final class NcclNotFound extends BaseRule<HostEvidence> {
     public NcclNotFound() {
         super("NCCL-NOT-FOUND", Severity.WARNING,
                 "no libnccl.so.2 found (or recorded): the prediction uses assumed NCCL rules");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.versions().ncclLibrary() != null || s.versions().nccl() != null || s.probe() != null && s.probe().version() != null) {
             return List.of();
         }

@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** NCCL_NET=Socket forces the TCP transport even where RDMA is present. */
-public final class NetForcedSocket extends BaseRule<HostSnapshot> {
+public final class NetForcedSocket extends BaseRule<HostEvidence> {
     public NetForcedSocket() {
         super("NET-FORCED-SOCKET", Severity.ERROR,
                 "NCCL_NET=Socket forces TCP sockets even where an RDMA device is usable", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (!HostFacts.netForcedSocket(s)) {
             return List.of();
         }

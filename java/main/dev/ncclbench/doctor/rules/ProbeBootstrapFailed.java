@@ -12,14 +12,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The real NCCL's ncclGetUniqueId failed (the same failure every rank of a job would hit), or the probe itself. */
-public final class ProbeBootstrapFailed extends BaseRule<HostSnapshot> {
+public final class ProbeBootstrapFailed extends BaseRule<HostEvidence> {
     public ProbeBootstrapFailed() {
         super("PROBE-BOOTSTRAP-FAILED", Severity.ERROR,
                 "the real libnccl.so.2 cannot bootstrap here (ncclGetUniqueId fails), or the probe could not run");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         NcclProbeResult p = s.probe();
         if (p == null) {
             return List.of();

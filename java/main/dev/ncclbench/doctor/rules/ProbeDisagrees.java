@@ -13,14 +13,15 @@ import java.util.List;
 import java.util.Objects;
 
 /** The real NCCL chose another bootstrap interface than doctor predicted: trust NCCL, and report the model's gap. */
-public final class ProbeDisagrees extends BaseRule<HostSnapshot> {
+public final class ProbeDisagrees extends BaseRule<HostEvidence> {
     public ProbeDisagrees() {
         super("PROBE-DISAGREES", Severity.WARNING,
                 "the real libnccl.so.2 bootstraps on another interface than doctor predicted");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         NcclProbeResult probe = s.probe();
         if (probe == null || !probe.ran()) {
             return List.of();

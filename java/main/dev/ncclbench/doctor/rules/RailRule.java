@@ -20,7 +20,7 @@ import java.util.Map;
  * What the rail rules share: each turns one {@link RailVerdict} of the rail table into findings, one per port (a NIC
  * two GPUs share is one finding naming both rails), with the sysfs files it rests on as evidence.
  */
-abstract class RailRule extends BaseRule<HostSnapshot> {
+abstract class RailRule extends BaseRule<HostEvidence> {
     private final RailVerdict verdict;
 
     RailRule(String id, Severity severity, String summary, RailVerdict verdict) {
@@ -45,8 +45,9 @@ abstract class RailRule extends BaseRule<HostSnapshot> {
     }
 
     @Override
-    public final List<Finding> check(HostSnapshot s) {
-        RailTable table = RailTable.of(s);
+    public final List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
+        RailTable table = host.rails();
         Map<String, List<Rail>> byPort = new LinkedHashMap<>();
         Map<String, Rail.Problem> first = new LinkedHashMap<>();
         for (Rail r : table.rails()) {

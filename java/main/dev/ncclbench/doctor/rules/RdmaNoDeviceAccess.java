@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** RDMA devices exist but /dev/infiniband (uverbs) is missing: typical of a container without device access. */
-public final class RdmaNoDeviceAccess extends BaseRule<HostSnapshot> {
+public final class RdmaNoDeviceAccess extends BaseRule<HostEvidence> {
     public RdmaNoDeviceAccess() {
         super("RDMA-NO-DEVICE-ACCESS", Severity.ERROR,
                 "RDMA devices are present but /dev/infiniband has no uverbs node (container without device access)", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.ibDevices().isEmpty() || HostFacts.hasVerbsDevices(s)) {
             return List.of();
         }

@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** No RDMA device at all: NCCL's inter-node path is TCP sockets, which is expected here, not a fallback. */
-public final class RdmaNone extends BaseRule<HostSnapshot> {
+public final class RdmaNone extends BaseRule<HostEvidence> {
     public RdmaNone() {
         super("RDMA-NONE", Severity.WARNING,
                 "no RDMA device: inter-node traffic will use TCP sockets (expected on socket-only hosts)");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (!s.ibDevices().isEmpty()) {
             return List.of();
         }

@@ -14,14 +14,15 @@ import java.util.List;
  * A RoCE port without a usable GID: no GID at all (a container that sees another GID table than the host), no
  * RoCE v2 entry, or NCCL_IB_GID_INDEX naming an empty slot.
  */
-public final class RoceNoGid extends BaseRule<HostSnapshot> {
+public final class RoceNoGid extends BaseRule<HostEvidence> {
     public RoceNoGid() {
         super("ROCE-NO-GID", Severity.ERROR,
                 "a RoCE port has no usable GID index (empty table, no RoCE v2 entry, or NCCL_IB_GID_INDEX on an empty slot)");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         List<Finding> out = new ArrayList<>();
         var forced = s.setting("NCCL_IB_GID_INDEX");
         for (IbDevice d : s.ibDevices()) {

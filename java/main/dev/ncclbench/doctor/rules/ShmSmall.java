@@ -9,7 +9,7 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** A small /dev/shm (containers default to 64 MB): NCCL's shared-memory segments fail with "unhandled system error". */
-public final class ShmSmall extends BaseRule<HostSnapshot> {
+public final class ShmSmall extends BaseRule<HostEvidence> {
     /** Below this NCCL's SHM transport and proxy buffers run out with a few GPUs. */
     static final long SMALL = 512L << 20;
 
@@ -19,7 +19,8 @@ public final class ShmSmall extends BaseRule<HostSnapshot> {
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Long size = s.shmBytes();
         if (size == null || size >= SMALL) {
             return List.of();

@@ -16,14 +16,15 @@ import java.util.Optional;
  * The seed case: NCCL_SOCKET_IFNAME unset on a multi-homed host, and NCCL's order (kernel order after ib*) puts the
  * slow management NIC first. Without usable RDMA the whole job runs on it.
  */
-public final class SocketDefaultSlowNic extends BaseRule<HostSnapshot> {
+public final class SocketDefaultSlowNic extends BaseRule<HostEvidence> {
     public SocketDefaultSlowNic() {
         super("SOCKET-DEFAULT-SLOW-NIC", Severity.ERROR,
                 "NCCL_SOCKET_IFNAME unset on a multi-homed host: NCCL's default order picks a slower NIC than the fastest", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Optional<HostSnapshot.Setting> set = s.setting("NCCL_SOCKET_IFNAME");
         if (set.isPresent() && set.get().value().length() > 1 || HostFacts.usable(s).size() < 2) {
             return List.of();

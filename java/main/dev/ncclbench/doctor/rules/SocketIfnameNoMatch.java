@@ -14,14 +14,15 @@ import java.util.List;
 import java.util.Optional;
 
 /** NCCL_SOCKET_IFNAME matches nothing: every rank dies in bootstrap about three seconds after launch. */
-public final class SocketIfnameNoMatch extends BaseRule<HostSnapshot> {
+public final class SocketIfnameNoMatch extends BaseRule<HostEvidence> {
     public SocketIfnameNoMatch() {
         super("SOCKET-IFNAME-NO-MATCH", Severity.ERROR,
                 "NCCL_SOCKET_IFNAME matches no running interface: bootstrap fails ('no socket interface found')");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Optional<HostSnapshot.Setting> set = s.setting("NCCL_SOCKET_IFNAME");
         if (set.isEmpty() || set.get().value().length() <= 1 || s.setting("NCCL_COMM_ID").isPresent()) {
             return List.of();

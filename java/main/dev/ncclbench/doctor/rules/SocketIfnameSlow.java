@@ -13,14 +13,15 @@ import java.util.List;
 import java.util.Optional;
 
 /** NCCL_SOCKET_IFNAME is set and matches only interfaces slower than another usable one. */
-public final class SocketIfnameSlow extends BaseRule<HostSnapshot> {
+public final class SocketIfnameSlow extends BaseRule<HostEvidence> {
     public SocketIfnameSlow() {
         super("SOCKET-IFNAME-SLOW", Severity.WARNING,
                 "NCCL_SOCKET_IFNAME selects only interfaces slower than another one this host has");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Optional<HostSnapshot.Setting> set = s.setting("NCCL_SOCKET_IFNAME");
         Optional<HostFacts.Usable> fast = HostFacts.fastest(s);
         if (set.isEmpty() || set.get().value().length() <= 1 || fast.isEmpty()) {

@@ -15,14 +15,15 @@ import java.util.Optional;
  * NCCL ends up on loopback only: `^=eth0` or `^ib` on a host whose one real NIC that was, or no other interface.
  * Ranks on other nodes cannot reach 127.0.0.1, so a multi-node job hangs or fails in bootstrap.
  */
-public final class SocketLoopbackOnly extends BaseRule<HostSnapshot> {
+public final class SocketLoopbackOnly extends BaseRule<HostEvidence> {
     public SocketLoopbackOnly() {
         super("SOCKET-LOOPBACK-ONLY", Severity.ERROR,
                 "NCCL bootstraps on loopback (e.g. NCCL_SOCKET_IFNAME=^=eth0 or ^ib: lo is first in kernel order): no other node can reach it");
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         Prediction p = InterfacePredictor.predict(s);
         // a ^ list keeps lo, and lo comes first in kernel order: bootstrap binds 127.0.0.1 even with other matches
         if (p.bootstrapFails() || !isLoopback(s, p.bootstrap().iface())) {

@@ -9,14 +9,15 @@ import dev.ncclbench.finding.Severity;
 import java.util.List;
 
 /** RDMA devices but no libibverbs.so.1: NCCL's IB transport cannot even try (images built without rdma-core). */
-public final class VerbsMissing extends BaseRule<HostSnapshot> {
+public final class VerbsMissing extends BaseRule<HostEvidence> {
     public VerbsMissing() {
         super("VERBS-LIBRARY-MISSING", Severity.ERROR,
                 "RDMA devices are present but libibverbs.so.1 is not installed (rdma-core missing from the image)", true);
     }
 
     @Override
-    public List<Finding> check(HostSnapshot s) {
+    public List<Finding> check(HostEvidence host) {
+        HostSnapshot s = host.snapshot();
         if (s.ibDevices().isEmpty() || s.versions().verbsLibrary() != null) {
             return List.of();
         }

@@ -1,6 +1,7 @@
 package dev.ncclbench.doctor.snapshot;
 
 import dev.ncclbench.doctor.rules.EvidenceMissing;
+import dev.ncclbench.doctor.rules.HostEvidence;
 import dev.ncclbench.finding.Finding;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class ProblemRemedyTest {
         HostFiles files = new HostFiles(Path.of("/"), true, true);
         files.problem("acs", "lspci -vvv", "lspci is not installed: ACS redirect was not checked", "install pciutils");
         HostSnapshot s = HostSnapshot.builder().hostname("h").source("live").problems(files.problems()).build();
-        Finding f = new EvidenceMissing().check(s).stream().filter(x -> x.title().contains("lspci is not installed"))
+        Finding f = new EvidenceMissing().check(HostEvidence.of(s)).stream().filter(x -> x.title().contains("lspci is not installed"))
                 .findFirst().orElseThrow();
         assertEquals(List.of("install pciutils"), f.remedy());
     }
