@@ -3,6 +3,7 @@ package dev.ncclbench.choices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -19,7 +20,7 @@ public final class ChoicesMerge {
 
     /** The nodes' choices as one; null for none. */
     public static NcclChoices of(List<NcclChoices> nodes) {
-        List<NcclChoices> ns = nodes.stream().filter(java.util.Objects::nonNull).toList();
+        List<NcclChoices> ns = nodes.stream().filter(Objects::nonNull).toList();
         if (ns.isEmpty()) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.ncclbench.fleet;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /** The search as one document: what the JSON holds and what the HTML, JUnit and Prometheus files are drawn from. */
@@ -46,7 +47,7 @@ public record FleetDocument(List<String> hosts, SearchOptions search, FleetSetti
 
     /** The ranks to drain: slow or unreachable nodes, then nodes good as a whole with a slow or down rail. */
     List<Integer> badRanks() {
-        java.util.LinkedHashSet<Integer> out = new java.util.LinkedHashSet<>();
+        LinkedHashSet<Integer> out = new LinkedHashSet<>();
         verdicts().badNodes().forEach(v -> out.add(v.rank()));
         if (rails != null) {
             rails.bad().forEach(v -> out.add(v.rank()));

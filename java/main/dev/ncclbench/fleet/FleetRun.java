@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -180,7 +182,7 @@ public final class FleetRun {
                 ? InetAddress.getLoopbackAddress() : new InetSocketAddress(0).getAddress();
         try (Coordinator c = new Coordinator(bind, place.port(), rdvHost, token, launch.size(), o.settings(), flags)) {
             return lead(c, worker, launcherNames, search, choice, o, baseline, new DrainPolicy(place.authenticated(),
-                    o.files().allowUnauthenticated(), launcherNames.map(java.util.Set::copyOf)), name, out, err, jsonWritten);
+                    o.files().allowUnauthenticated(), launcherNames.map(Set::copyOf)), name, out, err, jsonWritten);
         } catch (IOException e) {
             throw new NcclbenchException(ExitCode.ENVIRONMENT, "rank 0 cannot listen for the search on port " + place.port()
                     + ": " + e.getMessage() + "; another job may hold it: choose another --rendezvous or MASTER_PORT");
@@ -211,8 +213,7 @@ public final class FleetRun {
         }, missing, text::round, baseline);
         RailResult rails = null;
         if (o.rails().interfaces() != null) { // every node's flags say --rails: rank 0's do
-
-            java.util.Set<Integer> gone = new java.util.TreeSet<>();
+            Set<Integer> gone = new TreeSet<>();
             result.verdicts().nodes().stream().filter(v -> v.status() == NodeVerdict.Status.UNREACHABLE)
                     .forEach(v -> gone.add(v.rank()));
             rails = RailSearch.run(hosts, c.joinedRails(), gone, result.rounds() + 1, c,

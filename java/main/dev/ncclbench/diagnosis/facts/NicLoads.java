@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Per host, what each NIC NCCL listed carried (channels and peers, from the NET channel lines), and which NIC carried
@@ -83,7 +84,7 @@ public final class NicLoads {
         if (rs.isEmpty() || !rs.stream().allMatch(NcclLogEvidence.RankInfo::initComplete)) {
             return "this host's ranks did not all log a completed init: its channel lines may be cut short";
         }
-        Set<String> comms = new java.util.TreeSet<>();
+        Set<String> comms = new TreeSet<>();
         rs.stream().map(NcclLogEvidence.RankInfo::commId).filter(c -> !c.isEmpty()).forEach(comms::add);
         return comms.size() > 1 ? "this host's ranks belong to " + comms.size() + " communicators (commId "
                 + String.join(", ", comms) + "), whose channel lines cannot be told apart" : "";
