@@ -24,6 +24,8 @@ import java.util.OptionalLong;
  * nccl-tests names, paths as strings), so that a result explains itself. Callers read a field through its group
  * ({@code spec.socket().chunk()}); build one with {@link #builder()} (every field not set is its flag's default,
  * from {@link SweepFlag}), and change a resolved one a group at a time ({@link #withRange}, {@link #withData}, ...).
+ * Every group has its wither, the ones no caller needs yet too: a caller that changes one group takes its wither
+ * rather than naming all ten groups again through the constructor.
  *
  * @param collectives nccl-tests names, in run order
  */
