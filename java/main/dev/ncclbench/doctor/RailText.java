@@ -1,5 +1,6 @@
 package dev.ncclbench.doctor;
 
+import dev.ncclbench.doctor.predict.LinkRates;
 import dev.ncclbench.doctor.predict.NicPort;
 import dev.ncclbench.doctor.predict.Rail;
 import dev.ncclbench.doctor.predict.RailTable;
@@ -67,9 +68,7 @@ public final class RailText {
         if (p.netdevSpeedMbps() == null) {
             return p.netdev();
         }
-        double g = p.netdevSpeedMbps() / 1000.0;
-        return p.netdev() + " (" + (g == Math.rint(g) ? String.valueOf((long) g) : String.format(Locale.ROOT, "%.1f", g))
-                + " Gb/s)";
+        return p.netdev() + " (" + LinkRates.Rate.text(p.netdevSpeedMbps() / 1000.0) + ")";
     }
 
     /** Columns padded to their widest cell, two spaces apart. */

@@ -179,7 +179,7 @@ class RailFixturesTest {
         HostSnapshot declared = s.withSiteLinks(List.of(new dev.ncclbench.doctor.snapshot.SiteLink("mlx5_*", "ib-ndr", 400,
                 "fabric-catalog.txt:40")));
         String why = RailTable.of(declared).rails().get(3).problems().get(0).why();
-        assertTrue(why.contains("siblings 400 Gb/sec (4X NDR)") && why.contains("the fabric declared ib-ndr (400 Gb/s,"
+        assertTrue(why.contains("siblings 400 Gb/sec (4X NDR)") && why.contains("the fabric declared ib-ndr (400 Gbit/s,"
                 + " fabric-catalog.txt:40)"), why);
     }
 
@@ -192,7 +192,7 @@ class RailFixturesTest {
         List<Finding> f = railFindings(s.withSiteLinks(List.of(new dev.ncclbench.doctor.snapshot.SiteLink("mlx5_*",
                 "ib-xdr", 800, "fabric-catalog.txt:41"))));
         assertEquals(8, f.size(), f.toString());
-        assertTrue(f.get(0).title().contains("the fabric declared ib-xdr (800 Gb/s"), f.get(0).title());
+        assertTrue(f.get(0).title().contains("the fabric declared ib-xdr (800 Gbit/s"), f.get(0).title());
     }
 
     @Test

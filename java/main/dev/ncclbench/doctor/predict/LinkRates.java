@@ -9,6 +9,7 @@ import dev.ncclbench.doctor.snapshot.NetLink;
 import dev.ncclbench.doctor.snapshot.SiteLink;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -24,11 +25,16 @@ public final class LinkRates {
     public record Rate(double gbps, String source) {
         /** "10 Gbit/s" or "500 Mbit/s". */
         public String text() {
+            return text(gbps);
+        }
+
+        /** How doctor writes any link rate in its own words (sysfs's "400 Gb/sec (4X NDR)" is quoted as it is). */
+        public static String text(double gbps) {
             return gbps >= 1 ? trim(gbps) + " Gbit/s" : trim(gbps * 1000) + " Mbit/s";
         }
 
         private static String trim(double v) {
-            return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v);
+            return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
         }
     }
 

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -173,7 +172,7 @@ final class RailJudge {
         }
         if (belowSite) {
             why.append(belowSiblings ? "; " : ", ").append("the fabric declared ").append(site.get().fabric()).append(" (")
-                    .append(gbit(site.get().gbps())).append(", ").append(site.get().source()).append(")");
+                    .append(LinkRates.Rate.text(site.get().gbps())).append(", ").append(site.get().source()).append(")");
         }
         why.append(": this rail caps every collective at ").append(share(p.rate().gbps() / against));
         return Optional.of(new Rail.Problem(RailVerdict.TRAINED_DOWN, p.name(), why.toString()));
@@ -188,10 +187,6 @@ final class RailJudge {
             return "about a quarter";
         }
         return "about " + Math.round(f * 100) + "% of its siblings'";
-    }
-
-    private static String gbit(double gbps) {
-        return (gbps == Math.rint(gbps) ? String.valueOf((long) gbps) : String.format(Locale.ROOT, "%.1f", gbps)) + " Gb/s";
     }
 
     /**

@@ -21,7 +21,7 @@ public final class RailTrainedDown extends RailRule {
     @Override
     String detail(Rail rail, Rail.Problem problem, NicPort port) {
         return "A ring or tree goes through every rail, so the slowest one sets the pace of every collective that crosses"
-                + " the network: one NDR port at 2X (200 instead of 400 Gb/s) caps an 8-rail node near 192 instead of 384"
+                + " the network: one NDR port at 2X (200 instead of 400 Gbit/s) caps an 8-rail node near 192 instead of 384"
                 + " GB/s, and NCCL still lists it (Together's 2026-07 post-mortem found this by hand). Usually a cable or"
                 + " transceiver with failed lanes, or a switch port set to a lower speed.";
     }
