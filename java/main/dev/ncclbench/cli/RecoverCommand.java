@@ -9,7 +9,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -29,13 +28,9 @@ public final class RecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.exists(journal)) {
-            // a second recover: the result file says where the journal went
-            String gone = ResultFiles.journalGone(journal);
-            throw NcclbenchException.usage(gone != null ? gone : journal + " does not exist");
-        }
-        if (!Files.isRegularFile(journal)) {
-            throw NcclbenchException.usage(journal + " is not a file");
+        String unrecoverable = ResultFiles.unrecoverable(journal);
+        if (unrecoverable != null) {
+            throw NcclbenchException.usage(unrecoverable);
         }
         try {
             ResultFiles.Recovered r = ResultFiles.recover(journal, force);

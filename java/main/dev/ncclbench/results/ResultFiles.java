@@ -65,10 +65,22 @@ public final class ResultFiles {
     }
 
     /**
+     * Why {@code journal} cannot be recovered before it is read, one line, or null when it can be tried: it is not a
+     * file, or it is gone (its result file says why, when it does: a second recover, or the run finished).
+     */
+    public static String unrecoverable(Path journal) {
+        if (!Files.exists(journal)) {
+            String gone = journalGone(journal);
+            return gone != null ? gone : journal + " does not exist";
+        }
+        return Files.isRegularFile(journal) ? null : journal + " is not a file";
+    }
+
+    /**
      * Why there is no journal at {@code journal}, as its result file tells: recovered already (a second recover), or
      * the run finished and folded it in. Null when nothing there says.
      */
-    public static String journalGone(Path journal) {
+    private static String journalGone(Path journal) {
         String name = journal.getFileName() == null ? "" : journal.getFileName().toString();
         if (!name.endsWith(JOURNAL_SUFFIX) || name.length() == JOURNAL_SUFFIX.length()) {
             return null;

@@ -192,6 +192,8 @@ class JsonResultWriterTest {
                 ok.err());
         assertTrue(dev.ncclbench.CliRun.cli("recover", dir.resolve("nothing.json.partial").toString()).err()
                 .contains("nothing.json.partial does not exist"));
+        Path folder = java.nio.file.Files.createDirectory(dir.resolve("folder.json.partial"));
+        assertEquals("ncclbench: " + folder + " is not a file\n", dev.ncclbench.CliRun.cli("recover", folder.toString()).err());
     }
 
     @Test
