@@ -1,6 +1,7 @@
 package dev.ncclbench.doctor;
 
 import dev.ncclbench.labs.LabScript;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * sits at eth0's shaped 500 Mbit/s, doctor names eth0 and recommends rdma0, and with rdma0 busbw is at least 5x
  * higher. The script itself asserts the numbers (exit 1 when the story does not hold). Root only.
  */
+@Tag("lab")
 class NicMisselectionLabTest {
 
     @Test

@@ -9,6 +9,7 @@ import dev.ncclbench.env.Host;
 import dev.ncclbench.env.ProbeResult;
 import dev.ncclbench.env.ProbeRunner;
 import dev.ncclbench.env.RealNccl;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * enp3s0, docker0, virbr0, lo; some down), for the NCCL_SOCKET_IFNAME values users write. The namespace is captured
  * with scripts/capture-host.sh, so the capture path is proven on the way. Needs root (CI runs as root).
  */
+@Tag("lab")
 class PredictorVsRealNcclTest {
     private static final Path BASE = Path.of(System.getProperty("ncclbench.basedir", ".")).toAbsolutePath();
 

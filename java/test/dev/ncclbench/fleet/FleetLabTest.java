@@ -1,6 +1,7 @@
 package dev.ncclbench.fleet;
 
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * name exactly the slow node, the killed one (unreachable) and the bad link, and exit 6. Needs root (namespaces,
  * tc); skipped with the reason otherwise.
  */
+@Tag("lab")
 class FleetLabTest {
     @TempDir
     Path dir;

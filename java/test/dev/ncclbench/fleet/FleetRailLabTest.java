@@ -3,6 +3,7 @@ package dev.ncclbench.fleet;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ncclbench.output.Json;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * nodes naming the rail, and exit 6. Needs root (namespaces, tc); skipped with the reason otherwise. Run under
  * flock /work/locks/suite.lock with the other namespace labs.
  */
+@Tag("lab")
 class FleetRailLabTest {
     @TempDir
     Path dir;

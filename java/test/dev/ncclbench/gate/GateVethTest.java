@@ -5,6 +5,7 @@ import dev.ncclbench.cli.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * was CPU-bound). The gate's sensitivity to smaller changes is tested on samples whose spread is known
  * (SampleComparisonTest).
  */
+@Tag("lab")
 class GateVethTest {
     static final String NS_A = "gate-a-" + ProcessHandle.current().pid();
     static final String NS_B = "gate-b-" + ProcessHandle.current().pid();

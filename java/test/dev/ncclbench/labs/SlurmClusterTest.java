@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;
@@ -39,6 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * tests run, so the jobs get a manifest-only jar whose Class-Path is this JVM's (as NCCLBENCH_JAR) and a launcher
  * for srun. Skips with the reason without root or without slurm-wlm and munge.
  */
+@Tag("lab")
 class SlurmClusterTest {
     private static final Path BASE = Path.of(System.getProperty("ncclbench.basedir", ".")).toAbsolutePath();
     private static final Path LAB = BASE.resolve("scripts/lab/slurm.sh");

@@ -1,6 +1,7 @@
 package dev.ncclbench.preflight;
 
 import dev.ncclbench.labs.LabScript;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The script checks exit codes and verdict lines itself (exit 1 when one is wrong); this test checks them again
  * from the lines it prints. Root only.
  */
+@Tag("lab")
 class PreflightLabTest {
 
     @Test
