@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,12 +83,12 @@ public final class BaselineCommand implements Runnable {
             Baseline b = BaselineRecorder.record(sources, name, thisHost);
             BaselineStore store = new BaselineStore(BaselineFolder.of(dir.get()));
             Path target = given != null ? given : store.pathOf(b.name());
-            if (append && java.nio.file.Files.exists(target)) {
+            if (append && Files.exists(target)) {
                 b = BaselineRecorder.append(BaselineStore.read(target), target.toString(), sources, thisHost);
             } else if (append) {
                 throw NcclbenchException.usage("--append: " + target + " does not exist (record it first, without"
                         + " --append)");
-            } else if (!force && java.nio.file.Files.exists(target)) {
+            } else if (!force && Files.exists(target)) {
                 // a baseline of several runs silently replaced by one run is a gate that got noisier unseen
                 throw NcclbenchException.usage("baseline " + target + " already exists; --append adds these runs to it,"
                         + " --force replaces it, or choose another --name");

@@ -2,6 +2,9 @@ package dev.ncclbench.output;
 
 import dev.ncclbench.NcclbenchException;
 
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,14 +91,14 @@ public final class OutputTarget {
     }
 
     private static boolean looksLikeJson(Path file) {
-        try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
             for (int b = in.read(); b != -1; b = in.read()) {
                 if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
                     return b == '{' || b == '[';
                 }
             }
             return true; // empty, or blanks only: nothing to lose
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false; // cannot tell what it holds: never replace it
         }
     }
@@ -138,7 +141,7 @@ public final class OutputTarget {
         }
         try {
             return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false; // cannot tell: the check at the write names what goes wrong
         }
     }

@@ -17,7 +17,7 @@ import java.util.function.Function;
  */
 public final class HostLookup {
     /** Long enough for DNS that comes up with the node, short beside a join window. */
-    public static final long GRACE_MILLIS = 30_000;
+    static final long GRACE_MILLIS = 30_000;
 
     private HostLookup() {
     }
@@ -42,7 +42,7 @@ public final class HostLookup {
         long start = System.nanoTime();
         long deadline = start + windowMillis * 1_000_000L;
         IOException last = null;
-        InetSocketAddress at = target;
+        InetSocketAddress at;
         do {
             at = again(target);
             if (stillUnresolved(at, start, windowMillis, who)) {
@@ -85,7 +85,7 @@ public final class HostLookup {
     }
 
     /** {@code at}, resolved now if it was not; still unresolved when the name has no address yet. */
-    public static InetSocketAddress again(InetSocketAddress at) {
+    static InetSocketAddress again(InetSocketAddress at) {
         return at.isUnresolved() ? new InetSocketAddress(at.getHostString(), at.getPort()) : at;
     }
 
@@ -95,7 +95,7 @@ public final class HostLookup {
      *
      * @param who "rank 3", as the message names the process
      */
-    public static boolean stillUnresolved(InetSocketAddress at, long sinceNanos, long windowMillis, String who) {
+    static boolean stillUnresolved(InetSocketAddress at, long sinceNanos, long windowMillis, String who) {
         if (!at.isUnresolved()) {
             return false;
         }
